@@ -1,0 +1,49 @@
+import type { Right } from '../../contracts/rights';
+import { hasAnyRight } from '../../contracts/rights';
+import { GridportError } from '../../contracts/errors';
+import { providerOrganizationId } from '../../contracts/limits';
+
+/** Who is acting: a signed-in user, an API key, or Gridport itself (command line, jobs). */
+export interface Actor {
+  kind: 'user' | 'apiKey' | 'system' | 'anonymous';
+  userId: number | null;
+  apiKeyId: number | null;
+  organizationId: number | null;
+  rights: readonly Right[];
+  name: string;
+}
+
+export const anonymousActor: Actor = {
+  kind: 'anonymous',
+  userId: null,
+  apiKeyId: null,
+  organizationId: null,
+  rights: [],
+  name: 'anonymous',
+};
+
+/** Gridport acting on its own behalf: the operator command line, migrations, background jobs. */
+export function systemActor(name: string): Actor {
+  return {
+    kind: 'system',
+    userId: null,
+    apiKeyId: null,
+    organizationId: providerOrganizationId,
+    rights: ['gridport.admin'],
+    name,
+  };
+}
+
+/** Throws unauthorized for nobody, forbidden for someone without any of `required`. */
+export function requireRights(actor: Actor, required: readonly Right[]): void {
+  if (actor.kind === 'anonymous') {
+    throw new GridportError('unauthorized');
+  }
+  if (!hasAnyRight(actor.rights, required)) {
+    throw new GridportError('forbidden', { required });
+  }
+}
+
+export function isStaff(actor: Actor): boolean {
+  return hasAnyRight(actor.rights, ['gridport.employee']);
+}

@@ -1,0 +1,80 @@
+import { createHmac } from 'node:crypto';
+import Sqids from 'sqids';
+
+/** Every entity whose id leaves the server. Each has its own alphabet, so ids of different types never match. */
+export const entityTypes = [
+  'organization',
+  'user',
+  'userInvite',
+  'session',
+  'apiKey',
+  'auditLog',
+  'device',
+  'deviceGroup',
+  'partnership',
+  'messageDestination',
+  'issue',
+  'billingCharge',
+  'billingInvoice',
+  'billingLegalEntity',
+] as const;
+export type EntityType = (typeof entityTypes)[number];
+
+const baseAlphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const minLength = 8;
+
+/** A deterministic shuffle of the alphabet, keyed by the install's secret and the entity type. */
+function alphabetFor(secret: string, type: EntityType): string {
+  const letters = baseAlphabet.split('');
+  let stream = createHmac('sha256', secret).update(`hash-id:${type}`).digest();
+  let position = 0;
+  for (let i = letters.length - 1; i > 0; i -= 1) {
+    if (position + 4 > stream.length) {
+      stream = createHmac('sha256', secret).update(stream).digest();
+      position = 0;
+    }
+    const j = stream.readUInt32BE(position) % (i + 1);
+    position += 4;
+    const swap = letters[i] as string;
+    letters[i] = letters[j] as string;
+    letters[j] = swap;
+  }
+  return letters.join('');
+}
+
+/**
+ * Opaque, URL-safe ids (spec README, "Hash ids"). Decoding accepts only the canonical
+ * encoding of one id, so a hash id of another type, or a tampered one, decodes to null.
+ */
+export class HashIds {
+  private readonly coders: Map<EntityType, Sqids>;
+
+  constructor(secret: string) {
+    this.coders = new Map(entityTypes.map((type) => [type, new Sqids({ alphabet: alphabetFor(secret, type), minLength })]));
+  }
+
+  private coder(type: EntityType): Sqids {
+    const coder = this.coders.get(type);
+    if (!coder) {
+      throw new Error(`unknown entity type ${type}`);
+    }
+    return coder;
+  }
+
+  encode(type: EntityType, id: number | string): string {
+    return this.coder(type).encode([Number(id)]);
+  }
+
+  decode(type: EntityType, hashId: string): number | null {
+    if (!/^[A-Za-z0-9]{1,64}$/.test(hashId)) {
+      return null;
+    }
+    const coder = this.coder(type);
+    const numbers = coder.decode(hashId);
+    if (numbers.length !== 1) {
+      return null;
+    }
+    const [id] = numbers as [number];
+    return coder.encode([id]) === hashId && Number.isSafeInteger(id) ? id : null;
+  }
+}

@@ -1,0 +1,58 @@
+import type { Knex } from 'knex';
+import type { AuditLogQuery, AuditLogRowView, AuditObjectType } from '../../../contracts/audit-log';
+import { GridportError } from '../../../contracts/errors';
+import type { Page } from '../../../contracts/pagination';
+import type { Actor } from '../../common/context';
+import { requireRights } from '../../common/context';
+import { pageById } from '../../common/cursor';
+import type { EntityType, HashIds } from '../../common/hash-ids';
+import { AuditLogEntryModel } from '../models/audit-log-entry.model';
+
+/** The hash id type of each kind of audited object. */
+const entityOfObjectType: Record<AuditObjectType, EntityType> = {
+  devices: 'device',
+  message_destinations: 'messageDestination',
+  issues: 'issue',
+  organizations: 'organization',
+};
+
+export class AuditLogService {
+  constructor(
+    private readonly db: Knex,
+    private readonly hashIds: HashIds,
+  ) {}
+
+  present(entry: AuditLogEntryModel): AuditLogRowView {
+    return {
+      hashId: this.hashIds.encode('auditLog', entry.id),
+      transactionIdentifier: entry.transactionIdentifier,
+      objectHashId: this.hashIds.encode(entityOfObjectType[entry.objectType], entry.objectId),
+      objectType: entry.objectType,
+      changeType: entry.changeType,
+      diff: entry.diff,
+      user: entry.userId === null ? null : { hashId: this.hashIds.encode('user', entry.userId), name: entry.actorName },
+      actorName: entry.actorName,
+      createdAt: entry.createdAt.toISOString(),
+    };
+  }
+
+  /** The audit log, newest first (staff only), filtered by object and transaction. */
+  async list(actor: Actor, query: AuditLogQuery): Promise<Page<AuditLogRowView>> {
+    requireRights(actor, ['gridport.employee']);
+    const builder = AuditLogEntryModel.query(this.db);
+    if (query.objectType) {
+      void builder.where('objectType', query.objectType);
+      if (query.objectHashId) {
+        const objectId = this.hashIds.decode(entityOfObjectType[query.objectType], query.objectHashId);
+        if (objectId === null) {
+          throw new GridportError('not_found', { objectHashId: query.objectHashId, objectType: query.objectType });
+        }
+        void builder.where('objectId', objectId);
+      }
+    }
+    if (query.transactionIdentifier) {
+      void builder.where('transactionIdentifier', query.transactionIdentifier);
+    }
+    return pageById(builder, query, (row) => this.present(row));
+  }
+}

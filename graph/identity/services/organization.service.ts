@@ -1,0 +1,153 @@
+import type { Knex } from 'knex';
+import { GridportError } from '../../../contracts/errors';
+import { providerOrganizationId } from '../../../contracts/limits';
+import type {
+  OrganizationCreate,
+  OrganizationListQuery,
+  OrganizationUpdate,
+  OrganizationView,
+} from '../../../contracts/organization';
+import type { Page } from '../../../contracts/pagination';
+import type { Actor } from '../../common/context';
+import { isStaff, requireRights } from '../../common/context';
+import { pageById } from '../../common/cursor';
+import { diffObjects, type FieldTypes } from '../../common/diff';
+import type { HashIds } from '../../common/hash-ids';
+import { write } from '../../common/write';
+import { OrganizationModel } from '../models/organization.model';
+
+const auditedFields: FieldTypes<OrganizationModel> = {
+  name: 'string',
+  type: 'string',
+  pricing: 'json',
+  invoiceCustomerReference: 'string',
+  invoiceFrequency: 'string',
+  requireLegalEntityPerDevice: 'boolean',
+  requireCustomerReferencePerDevice: 'boolean',
+  subscriptionDefaults: 'json',
+};
+
+export class OrganizationService {
+  constructor(
+    private readonly db: Knex,
+    private readonly hashIds: HashIds,
+  ) {}
+
+  present(organization: OrganizationModel): OrganizationView {
+    return {
+      hashId: this.hashIds.encode('organization', organization.id),
+      name: organization.name,
+      type: organization.type,
+      isProvider: organization.id === providerOrganizationId,
+      pricing: organization.pricing,
+      invoiceCustomerReference: organization.invoiceCustomerReference,
+      invoiceFrequency: organization.invoiceFrequency,
+      requireLegalEntityPerDevice: organization.requireLegalEntityPerDevice,
+      requireCustomerReferencePerDevice: organization.requireCustomerReferencePerDevice,
+      subscriptionDefaults: organization.subscriptionDefaults,
+      createdAt: organization.createdAt.toISOString(),
+      updatedAt: organization.updatedAt.toISOString(),
+    };
+  }
+
+  /** The numeric id behind a hash id, or not_found. */
+  idOf(hashId: string): number {
+    const id = this.hashIds.decode('organization', hashId);
+    if (id === null) {
+      throw new GridportError('not_found', { organizationHashId: hashId });
+    }
+    return id;
+  }
+
+  private async find(id: number, db: Knex = this.db): Promise<OrganizationModel> {
+    const organization = await OrganizationModel.query(db).findById(id);
+    if (!organization) {
+      throw new GridportError('not_found', { organizationHashId: this.hashIds.encode('organization', id) });
+    }
+    return organization;
+  }
+
+  /** Staff see every organisation; anyone else only their own (another's is not_found). */
+  async get(actor: Actor, hashId: string): Promise<OrganizationView> {
+    requireRights(actor, ['gridport.employee', 'customer.read', 'customer.write']);
+    const id = this.idOf(hashId);
+    if (!isStaff(actor) && actor.organizationId !== id) {
+      throw new GridportError('not_found', { organizationHashId: hashId });
+    }
+    return this.present(await this.find(id));
+  }
+
+  /** The organisation of the one acting, or null for Gridport itself. */
+  async ofActor(actor: Actor): Promise<OrganizationView | null> {
+    if (actor.organizationId === null || actor.kind === 'anonymous') {
+      return null;
+    }
+    return this.present(await this.find(actor.organizationId));
+  }
+
+  async provider(): Promise<OrganizationView> {
+    return this.present(await this.find(providerOrganizationId));
+  }
+
+  async list(actor: Actor, query: OrganizationListQuery): Promise<Page<OrganizationView>> {
+    requireRights(actor, ['gridport.employee']);
+    const builder = OrganizationModel.query(this.db)
+      .modify('matching', query.filter)
+      ;
+    if (query.type) {
+      void builder.where('type', query.type);
+    }
+    return pageById(builder, query, (row) => this.present(row));
+  }
+
+  async create(actor: Actor, input: OrganizationCreate): Promise<OrganizationView> {
+    requireRights(actor, ['gridport.ops', 'gridport.developer', 'gridport.sales']);
+    return write(this.db, actor, async (w) => {
+      const organization = await OrganizationModel.query(w.trx).insertAndFetch({
+        name: input.name,
+        type: input.type,
+        pricing: input.pricing,
+        invoiceCustomerReference: input.invoiceCustomerReference,
+        invoiceFrequency: input.invoiceFrequency,
+        requireLegalEntityPerDevice: input.requireLegalEntityPerDevice,
+        requireCustomerReferencePerDevice: input.requireCustomerReferencePerDevice,
+        subscriptionDefaults: input.subscriptionDefaults,
+      });
+      await w.audit({
+        objectType: 'organizations',
+        objectId: organization.id,
+        organizationId: organization.id,
+        changeType: 'controllerCreate',
+        diff: diffObjects(auditedFields, null, organization),
+      });
+      return this.present(organization);
+    });
+  }
+
+  async update(actor: Actor, hashId: string, patch: OrganizationUpdate): Promise<OrganizationView> {
+    requireRights(actor, ['gridport.ops', 'gridport.developer', 'gridport.sales']);
+    const id = this.idOf(hashId);
+    return write(this.db, actor, async (w) => {
+      const before = await OrganizationModel.query(w.trx).findById(id).forUpdate();
+      if (!before) {
+        throw new GridportError('not_found', { organizationHashId: hashId });
+      }
+      if (id === providerOrganizationId && patch.type !== undefined && patch.type !== null) {
+        throw new GridportError('forbidden_organization', { reason: 'the provider organisation has no customer type' });
+      }
+      const changes = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+      const after = await OrganizationModel.query(w.trx).patchAndFetchById(id, { ...changes, updatedAt: new Date() });
+      const diff = diffObjects(auditedFields, before, after);
+      if (diff.length > 0) {
+        await w.audit({
+          objectType: 'organizations',
+          objectId: id,
+          organizationId: id,
+          changeType: 'controllerUpdate',
+          diff,
+        });
+      }
+      return this.present(after);
+    });
+  }
+}

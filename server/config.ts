@@ -1,0 +1,197 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import * as yup from 'yup';
+
+/**
+ * Gridport's configuration, read once at start-up from the environment and validated.
+ * Nothing else in Gridport reads process.env: the resulting object is passed down.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL connection string; null means embedded PGlite in the data folder. */
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  demo: boolean;
+  environment: 'production' | 'development' | 'test';
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Whether tests must fail rather than skip when an outside service is missing. */
+  requireServices: boolean;
+  secrets: Secrets;
+}
+
+export interface Secrets {
+  /** Signs console session tokens. */
+  sessionSecret: string;
+  /** Salts the hash ids of every entity type. */
+  hashIdSecret: string;
+  /** Encrypts secrets kept in the database (32 bytes, hex). */
+  encryptionKey: string;
+}
+
+const secretNames = {
+  sessionSecret: 'SESSION_SECRET',
+  hashIdSecret: 'HASH_ID_SECRET',
+  encryptionKey: 'ENCRYPTION_KEY',
+} as const satisfies Record<keyof Secrets, string>;
+
+/**
+ * The placeholder values of `.env.sample`. A secret equal to one of them was copied from the
+ * sample file, and the server refuses to start with it.
+ */
+export const sampleSecretValues = [
+  'replace-with-64-hex-characters-from-openssl-rand-hex-32',
+  'changeme',
+  'change-me',
+  'secret',
+] as const;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Gridport cannot start; the configuration has ${problems.length} problem(s):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const booleanText = yup
+  .string()
+  .trim()
+  .lowercase()
+  .oneOf(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], '${path} must be true or false (1/0, yes/no, on/off)');
+
+const environmentSchema = yup.object({
+  PORT: yup.number().typeError('PORT must be a number').integer('PORT must be an integer').min(0).max(65535).default(8080),
+  HOST: yup.string().trim().default('0.0.0.0'),
+  GRIDPORT_DATA_DIR: yup.string().trim().default('./data'),
+  DATABASE_URL: yup
+    .string()
+    .trim()
+    .matches(/^postgres(ql)?:\/\/\S+$/, 'DATABASE_URL must be a postgres:// or postgresql:// URL')
+    .optional(),
+  REDIS_URL: yup
+    .string()
+    .trim()
+    .matches(/^rediss?:\/\/\S+$/, 'REDIS_URL must be a redis:// or rediss:// URL')
+    .optional(),
+  GRIDPORT_DEMO: booleanText.optional(),
+  NODE_ENV: yup
+    .string()
+    .oneOf(['production', 'development', 'test'], 'NODE_ENV must be production, development or test')
+    .default('development'),
+  LOG_LEVEL: yup
+    .string()
+    .oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent')
+    .default('info'),
+  REQUIRE_SERVICES: booleanText.optional(),
+  SESSION_SECRET: yup.string().optional(),
+  HASH_ID_SECRET: yup.string().optional(),
+  ENCRYPTION_KEY: yup.string().optional(),
+});
+
+function isTrue(text: string | undefined): boolean {
+  return text !== undefined && ['1', 'true', 'yes', 'on'].includes(text.trim().toLowerCase());
+}
+
+function checkSecret(name: string, value: string, problems: string[], pattern?: RegExp): void {
+  if ((sampleSecretValues as readonly string[]).includes(value.trim())) {
+    problems.push(`${name} is the placeholder of the sample file; generate a real secret (openssl rand -hex 32)`);
+    return;
+  }
+  if (value.length < 32) {
+    problems.push(`${name} must be at least 32 characters long`);
+    return;
+  }
+  if (pattern && !pattern.test(value)) {
+    problems.push(`${name} must be 64 hexadecimal characters (32 bytes)`);
+  }
+}
+
+/**
+ * Secrets not given in the environment are generated on first start and kept in
+ * `<dataDir>/secrets.json`, so a restart keeps sessions and hash ids valid.
+ */
+function loadOrCreateSecrets(dataDir: string, given: Partial<Secrets>, problems: string[]): Secrets {
+  const file = path.join(dataDir, 'secrets.json');
+  let kept: Partial<Secrets> = {};
+  if (existsSync(file)) {
+    try {
+      kept = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>;
+    } catch (error) {
+      problems.push(`${file} is not readable JSON (${(error as Error).message}); restore it or remove it to generate new secrets`);
+      return { sessionSecret: '', hashIdSecret: '', encryptionKey: '' };
+    }
+  }
+  const secrets: Secrets = {
+    sessionSecret: given.sessionSecret ?? kept.sessionSecret ?? randomBytes(32).toString('hex'),
+    hashIdSecret: given.hashIdSecret ?? kept.hashIdSecret ?? randomBytes(32).toString('hex'),
+    encryptionKey: given.encryptionKey ?? kept.encryptionKey ?? randomBytes(32).toString('hex'),
+  };
+  const toKeep = {
+    sessionSecret: kept.sessionSecret ?? (given.sessionSecret ? undefined : secrets.sessionSecret),
+    hashIdSecret: kept.hashIdSecret ?? (given.hashIdSecret ? undefined : secrets.hashIdSecret),
+    encryptionKey: kept.encryptionKey ?? (given.encryptionKey ? undefined : secrets.encryptionKey),
+  };
+  if (JSON.stringify(toKeep) !== JSON.stringify(kept)) {
+    try {
+      mkdirSync(dataDir, { recursive: true });
+      writeFileSync(file, `${JSON.stringify(toKeep, null, 2)}\n`, { mode: 0o600 });
+    } catch (error) {
+      problems.push(`cannot keep generated secrets in ${file}: ${(error as Error).message}`);
+    }
+  }
+  return secrets;
+}
+
+/** Reads and validates the configuration; throws a ConfigError listing every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Config {
+  const problems: string[] = [];
+  let parsed: yup.InferType<typeof environmentSchema>;
+  try {
+    const known = Object.fromEntries(
+      Object.keys(environmentSchema.fields)
+        .filter((key) => env[key] !== undefined && env[key] !== '')
+        .map((key) => [key, env[key]]),
+    );
+    parsed = environmentSchema.validateSync(known, { abortEarly: false, stripUnknown: true });
+  } catch (error) {
+    if (error instanceof yup.ValidationError) {
+      throw new ConfigError(error.errors);
+    }
+    throw error;
+  }
+
+  const given: Partial<Secrets> = {};
+  for (const [field, name] of Object.entries(secretNames) as [keyof Secrets, string][]) {
+    const value = parsed[name as keyof typeof parsed] as string | undefined;
+    if (value !== undefined) {
+      checkSecret(name, value, problems, field === 'encryptionKey' ? /^[0-9a-fA-F]{64}$/ : undefined);
+      given[field] = value;
+    }
+  }
+  const dataDir = path.resolve(cwd, parsed.GRIDPORT_DATA_DIR);
+  const secrets = loadOrCreateSecrets(dataDir, given, problems);
+  for (const [field, name] of Object.entries(secretNames) as [keyof Secrets, string][]) {
+    if (given[field] === undefined && secrets[field] !== '') {
+      checkSecret(`${name} (kept in ${path.join(dataDir, 'secrets.json')})`, secrets[field], problems, field === 'encryptionKey' ? /^[0-9a-fA-F]{64}$/ : undefined);
+    }
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(problems);
+  }
+
+  const databaseUrl = parsed.DATABASE_URL ?? null;
+  return {
+    port: parsed.PORT,
+    host: parsed.HOST,
+    dataDir,
+    databaseUrl,
+    redisUrl: parsed.REDIS_URL ?? null,
+    demo: parsed.GRIDPORT_DEMO === undefined ? databaseUrl === null : isTrue(parsed.GRIDPORT_DEMO),
+    environment: parsed.NODE_ENV as Config['environment'],
+    logLevel: parsed.LOG_LEVEL as Config['logLevel'],
+    requireServices: isTrue(parsed.REQUIRE_SERVICES),
+    secrets,
+  };
+}
