@@ -8,6 +8,8 @@ export const limits = {
   rowsPerPageDefault: 50,
   rowsPerPageMax: 500,
   organizationNameLength: 100,
+  /** How long a console session lasts. */
+  sessionLifetimeSeconds: 7 * 24 * 60 * 60,
   /** GraphQL: deepest selection, most aliases, most tokens in one operation, longest document in characters. */
   graphqlMaxDepth: 12,
   graphqlMaxAliases: 15,

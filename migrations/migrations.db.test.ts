@@ -24,7 +24,7 @@ describe('migrations', () => {
 
   it('run every migration up, down and up again', async () => {
     const migrated = await tables();
-    expect(migrated).toEqual(expect.arrayContaining(['organizations', 'audit_log']));
+    expect(migrated).toEqual(expect.arrayContaining(['organizations', 'audit_log', 'users', 'sessions']));
 
     const reverted = await migrateRollbackAll(database.db, database.schema);
     expect(reverted).toHaveLength(migrations.length);

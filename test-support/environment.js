@@ -9,6 +9,8 @@
 const { TestEnvironment } = require('jest-environment-node');
 
 let pglite = null;
+// The search path the single PGlite session has now; each test database wants its own schema.
+let activeSearchPath = null;
 function sharedPglite() {
   if (!pglite) {
     const { PGlite } = require('@electric-sql/pglite');
@@ -30,11 +32,22 @@ function connectionFor(sandboxDate) {
     return value;
   };
   const db = sharedPglite();
+  let searchPath = null;
+  const ensureSearchPath = async () => {
+    if (searchPath !== null && activeSearchPath !== searchPath) {
+      await db.query(searchPath);
+      activeSearchPath = searchPath;
+    }
+  };
   return {
     get waitReady() {
       return db.waitReady;
     },
     async query(sql, params, options) {
+      if (/^set search_path to /i.test(sql)) {
+        searchPath = sql;
+      }
+      await ensureSearchPath();
       const local = params && params.map((value) => (isDate(value) ? new Date(value.getTime()) : value));
       const result = await db.query(sql, local, options);
       return {
@@ -48,7 +61,10 @@ function connectionFor(sandboxDate) {
         }),
       };
     },
-    exec: (sql, options) => db.exec(sql, options),
+    exec: async (sql, options) => {
+      await ensureSearchPath();
+      return db.exec(sql, options);
+    },
     // The instance outlives every test file of the worker: a file's knex must not close it.
     close: async () => undefined,
   };

@@ -1,6 +1,6 @@
 import type { Right } from '../../contracts/rights';
 import { hasAnyRight } from '../../contracts/rights';
-import { GridportError } from '../../contracts/errors';
+import { GridportError, type ErrorKey } from '../../contracts/errors';
 import { providerOrganizationId } from '../../contracts/limits';
 
 /** Who is acting: a signed-in user, an API key, or Gridport itself (command line, jobs). */
@@ -11,6 +11,10 @@ export interface Actor {
   organizationId: number | null;
   rights: readonly Right[];
   name: string;
+  /** The console session a user acts through, if any. */
+  sessionId?: number;
+  /** Why an offered credential was refused (jwt_expired, unauthorized); answered when a route needs someone. */
+  rejection?: ErrorKey;
 }
 
 export const anonymousActor: Actor = {
@@ -37,7 +41,7 @@ export function systemActor(name: string): Actor {
 /** Throws unauthorized for nobody, forbidden for someone without any of `required`. */
 export function requireRights(actor: Actor, required: readonly Right[]): void {
   if (actor.kind === 'anonymous') {
-    throw new GridportError('unauthorized');
+    throw new GridportError(actor.rejection ?? 'unauthorized');
   }
   if (!hasAnyRight(actor.rights, required)) {
     throw new GridportError('forbidden', { required });

@@ -14,6 +14,7 @@ const entityOfObjectType: Record<AuditObjectType, EntityType> = {
   message_destinations: 'messageDestination',
   issues: 'issue',
   organizations: 'organization',
+  users: 'user',
 };
 
 export class AuditLogService {
@@ -39,19 +40,20 @@ export class AuditLogService {
   /** The audit log, newest first (staff only), filtered by object and transaction. */
   async list(actor: Actor, query: AuditLogQuery): Promise<Page<AuditLogRowView>> {
     requireRights(actor, ['gridport.employee']);
+    // Column names in where clauses are the table's own (snakeCaseMappers only map rows).
     const builder = AuditLogEntryModel.query(this.db);
     if (query.objectType) {
-      void builder.where('objectType', query.objectType);
+      void builder.where('object_type', query.objectType);
       if (query.objectHashId) {
         const objectId = this.hashIds.decode(entityOfObjectType[query.objectType], query.objectHashId);
         if (objectId === null) {
           throw new GridportError('not_found', { objectHashId: query.objectHashId, objectType: query.objectType });
         }
-        void builder.where('objectId', objectId);
+        void builder.where('object_id', objectId);
       }
     }
     if (query.transactionIdentifier) {
-      void builder.where('transactionIdentifier', query.transactionIdentifier);
+      void builder.where('transaction_identifier', query.transactionIdentifier);
     }
     return pageById(builder, query, (row) => this.present(row));
   }

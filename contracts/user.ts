@@ -1,0 +1,52 @@
+import * as yup from 'yup';
+import { rights, type Right } from './rights';
+import type { OrganizationView } from './organization';
+
+/** Zero-width characters and special white space, stripped from emails (console.md section 5). */
+const invisible = /[\u200B-\u200D\u2060\uFEFF\u00A0\u1680\u180E\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]/g;
+
+/**
+ * An addr-spec of RFC 5322 (dot-atom or quoted local part; dot-atom or domain literal domain),
+ * with a domain of at least two labels as mail needs to be deliverable.
+ */
+const atext = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]";
+const dotAtom = `${atext}+(?:\\.${atext}+)*`;
+const quoted = '"(?:[\\x20\\x21\\x23-\\x5B\\x5D-\\x7E]|\\\\[\\x20-\\x7E])*"';
+const label = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const domain = `(?:${label}\\.)+${label}`;
+const literal = '\\[(?:[\\x21-\\x5A\\x5E-\\x7E])*\\]';
+const addrSpec = new RegExp(`^(?:${dotAtom}|${quoted})@(?:${domain}|${literal})$`);
+
+export const invalidEmailMessage = 'Invalid email (RFC 5322)';
+
+/** An email as console.md section 5 gives it: stripped, trimmed, at most 255, RFC 5322. */
+export const emailSchema = yup
+  .string()
+  .transform((value: unknown) => (typeof value === 'string' ? value.replace(invisible, '').trim() : value))
+  .max(255)
+  .test('rfc5322', invalidEmailMessage, (value) => value === undefined || addrSpec.test(value));
+
+export const userCreateSchema = yup
+  .object({
+    organizationHashId: yup.string().trim().required(),
+    name: yup.string().trim().min(1).max(255).required(),
+    email: emailSchema.required(),
+    rights: yup.array(yup.string().oneOf(rights).required()).min(1).required(),
+  })
+  .noUnknown();
+
+export type UserCreate = yup.InferType<typeof userCreateSchema>;
+
+export interface UserView {
+  hashId: string;
+  name: string;
+  email: string;
+  rights: Right[];
+  organization: { hashId: string; name: string };
+}
+
+/** GET /console-shared/v1/authentication/whoami (console.md section 3, "Whoami result"). */
+export interface WhoamiView {
+  user: { hashId: string; email: string; name: string; rights: Right[] };
+  organization: OrganizationView;
+}

@@ -1,0 +1,28 @@
+import { BaseModel } from '../../common/base.model';
+import type { Right } from '../../../contracts/rights';
+import { OrganizationModel } from './organization.model';
+
+export class UserModel extends BaseModel {
+  static override tableName = 'users';
+  static override jsonAttributes = ['rights'];
+
+  id!: number;
+  organizationId!: number;
+  name!: string;
+  email!: string;
+  rights!: Right[];
+  passwordHash!: string | null;
+  createdAt!: Date;
+  updatedAt!: Date;
+  organization?: OrganizationModel;
+
+  static override get relationMappings() {
+    return {
+      organization: {
+        relation: BaseModel.BelongsToOneRelation,
+        modelClass: OrganizationModel,
+        join: { from: 'users.organization_id', to: 'organizations.id' },
+      },
+    };
+  }
+}

@@ -1,0 +1,112 @@
+import { createSigner, createVerifier, TokenError } from 'fast-jwt';
+import type { Knex } from 'knex';
+import { GridportError } from '../../../contracts/errors';
+import { limits } from '../../../contracts/limits';
+import type { WhoamiView } from '../../../contracts/user';
+import type { Actor } from '../../common/context';
+import { anonymousActor, requireRights } from '../../common/context';
+import type { HashIds } from '../../common/hash-ids';
+import { SessionModel } from '../models/session.model';
+import { UserModel } from '../models/user.model';
+import type { OrganizationService } from './organization.service';
+
+/** The cookie that carries a console session (httpOnly, SameSite=Lax; Secure over TLS). */
+export const sessionCookieName = 'gridport_session';
+
+interface SessionClaims {
+  sid: number;
+  sub: string;
+}
+
+export interface MintedSession {
+  token: string;
+  sessionHashId: string;
+  expiresAt: Date;
+}
+
+/**
+ * Console sessions (spec README, "Sessions"): a signed token naming a session row, so that
+ * logout and password reset revoke it. A lapsed token is jwt_expired.
+ */
+export class SessionService {
+  private readonly sign: (claims: SessionClaims) => string;
+  private readonly verify: (token: string) => SessionClaims;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly hashIds: HashIds,
+    private readonly organizations: OrganizationService,
+    secret: string,
+  ) {
+    this.sign = createSigner({ key: secret, algorithm: 'HS256', expiresIn: limits.sessionLifetimeSeconds * 1000 }) as (claims: SessionClaims) => string;
+    this.verify = createVerifier({ key: secret, algorithms: ['HS256'] }) as (token: string) => SessionClaims;
+  }
+
+  /** Starts a session for a user; `createdBy` says how (login, saml, command line). */
+  async mint(userId: number, createdBy: string): Promise<MintedSession> {
+    const expiresAt = new Date(Date.now() + limits.sessionLifetimeSeconds * 1000);
+    const session = await SessionModel.query(this.db).insertAndFetch({ userId, expiresAt, createdBy, revokedAt: null });
+    return {
+      token: this.sign({ sid: session.id, sub: this.hashIds.encode('user', userId) }),
+      sessionHashId: this.hashIds.encode('session', session.id),
+      expiresAt,
+    };
+  }
+
+  /** The actor behind a session token; a refused token gives an anonymous actor with the reason. */
+  async authenticate(token: string): Promise<Actor> {
+    let claims: SessionClaims;
+    try {
+      claims = this.verify(token);
+    } catch (error) {
+      const expired = error instanceof TokenError && error.code === TokenError.codes.expired;
+      return { ...anonymousActor, rejection: expired ? 'jwt_expired' : 'unauthorized' };
+    }
+    if (!Number.isSafeInteger(claims.sid)) {
+      return { ...anonymousActor, rejection: 'unauthorized' };
+    }
+    const session = await SessionModel.query(this.db).findById(claims.sid).withGraphJoined('user');
+    if (!session?.user || session.revokedAt !== null) {
+      return { ...anonymousActor, rejection: 'unauthorized' };
+    }
+    if (session.expiresAt.getTime() <= Date.now()) {
+      return { ...anonymousActor, rejection: 'jwt_expired' };
+    }
+    const user: UserModel = session.user;
+    return {
+      kind: 'user',
+      userId: user.id,
+      apiKeyId: null,
+      organizationId: user.organizationId,
+      rights: user.rights,
+      name: user.name,
+      sessionId: session.id,
+    };
+  }
+
+  /** Ends the session the actor acts through. */
+  async revoke(actor: Actor): Promise<void> {
+    requireRights(actor, ['gridport.employee', 'customer.read', 'customer.write']);
+    if (actor.sessionId === undefined) {
+      throw new GridportError('forbidden', { reason: 'only a console session can be ended' });
+    }
+    await SessionModel.query(this.db).patch({ revokedAt: new Date() }).where('id', actor.sessionId).whereNull('revoked_at');
+  }
+
+  /** Who is signed in, and their organisation (console.md section 3, "Whoami result"). */
+  async whoami(actor: Actor): Promise<WhoamiView> {
+    requireRights(actor, ['gridport.employee', 'customer.read', 'customer.write']);
+    if (actor.kind !== 'user' || actor.userId === null) {
+      throw new GridportError('forbidden', { reason: 'only users have a profile' });
+    }
+    const user = await UserModel.query(this.db).findById(actor.userId);
+    const organization = await this.organizations.ofActor(actor);
+    if (!user || !organization) {
+      throw new GridportError('unauthorized');
+    }
+    return {
+      user: { hashId: this.hashIds.encode('user', user.id), email: user.email, name: user.name, rights: user.rights },
+      organization,
+    };
+  }
+}

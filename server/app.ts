@@ -1,0 +1,99 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { Logger } from 'pino';
+import { GridportError } from '../contracts/errors';
+import { limits } from '../contracts/limits';
+import type { Actor } from '../graph/common/context';
+import { anonymousActor } from '../graph/common/context';
+import type { Services } from '../graph/services';
+import { sendError, toGridportError } from './errors';
+import { authenticator } from './auth';
+import { installYupValidation } from './rest/route';
+import { healthRoutes } from './rest/health.routes';
+import { organizationRoutes } from './rest/organization.routes';
+import { auditLogRoutes } from './rest/audit-log.routes';
+import { authenticationRoutes } from './rest/authentication.routes';
+import './request-context';
+
+export interface AppOptions {
+  services: Services;
+  log: Logger;
+  /** Whether the database answers (health probes). */
+  databaseAnswers: () => Promise<boolean>;
+  /** Mounts further routes (GraphQL, the console) on the app before it is ready. */
+  register?: (app: FastifyInstance) => Promise<void> | void;
+  version: string;
+}
+
+const jsonContentType = /^application\/([\w.+-]+\+)?json$/i;
+
+/** The HTTP server: REST facade, OpenAPI document, and whatever `register` adds. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: options.log as FastifyBaseLogger,
+    bodyLimit: limits.payloadBytes,
+      return503OnClosing: true,
+    forceCloseConnections: true,
+  });
+  const authenticate = authenticator(options.services);
+  installYupValidation(app);
+
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser(jsonContentType, { parseAs: 'string', bodyLimit: limits.payloadBytes }, (_request, text, done) => {
+    const body = typeof text === 'string' ? text : text.toString('utf8');
+    if (body.trim() === '') {
+      done(new GridportError('payload_not_json', { reason: 'the body is empty' }), undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(body));
+    } catch (error) {
+      done(new GridportError('payload_not_json', { reason: (error as Error).message }), undefined);
+    }
+  });
+
+  app.decorateRequest('actor', null as unknown as Actor);
+  app.addHook('onRequest', async (request, reply) => {
+    request.actor = anonymousActor;
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) {
+        request.log.warn({ statusCode: 499, key: 'client_closed_request', url: request.url }, 'client closed request');
+      }
+    });
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      throw new GridportError('payload_not_readable', { reason: `content-encoding ${encoding} is not supported` });
+    }
+    request.actor = await authenticate(request);
+  });
+
+  app.setErrorHandler((error, request, reply) => sendError(toGridportError(error, request), request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(new GridportError('not_found', { method: request.method, url: request.url.split('?')[0] }), request, reply),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Gridport', version: options.version, description: 'The REST facade of Gridport.' },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'gridport_session' },
+          apiKey: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+  });
+
+  healthRoutes(app, options.services, options.databaseAnswers);
+  organizationRoutes(app, options.services);
+  auditLogRoutes(app, options.services);
+  authenticationRoutes(app, options.services);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  if (options.register) {
+    await options.register(app);
+  }
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,50 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from './config';
+import { createLogger } from './logger';
+import { startServer } from './server';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const log = createLogger(config.logLevel);
+  const server = await startServer(config, log);
+  log.info(
+    {
+      url: server.url,
+      database: config.databaseUrl ? 'postgresql' : `pglite in ${config.dataDir}`,
+      pubsub: config.redisUrl ? 'redis' : 'in-process',
+      demo: config.demo,
+    },
+    `Gridport is listening on ${server.url} (health: ${server.url}/v1/health, GraphQL: ${server.url}/graphql, OpenAPI: ${server.url}/openapi.json)`,
+  );
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'failed to stop cleanly');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Gridport failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { auditLogQuerySchema, auditLogRowSchema } from '../../contracts/audit-log';
+import { pageSchema } from '../../contracts/pagination';
+import type { Services } from '../../graph/services';
+import { defineRoute } from './route';
+
+/** The audit log (console.md section 7): employees read it, newest first, with opaque pagination. */
+export function auditLogRoutes(app: FastifyInstance, services: Services): void {
+  defineRoute(app, services, {
+    method: 'GET',
+    url: '/console-admin/v1/audit-log',
+    summary: 'List audit log rows',
+    tags: ['audit-log'],
+    auth: ['gridport.employee'],
+    query: auditLogQuerySchema,
+    response: pageSchema(auditLogRowSchema),
+    handler: ({ actor, query }) => services.auditLog.list(actor, query),
+  });
+}

@@ -1,0 +1,143 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { convertSchema } from '@sodaru/yup-to-json-schema';
+import type * as yup from 'yup';
+import { GridportError, type ErrorKey } from '../../contracts/errors';
+import type { Right } from '../../contracts/rights';
+import { validate } from '../../contracts/validation';
+import type { Actor } from '../../graph/common/context';
+import { requireRights } from '../../graph/common/context';
+import type { Services } from '../../graph/services';
+import '../request-context';
+
+type AnySchema = yup.ObjectSchema<yup.AnyObject>;
+type Out<S> = S extends yup.ISchema<infer T> ? T : undefined;
+
+/** Who may call a route: anyone, or an actor with any of the listed rights. */
+export type RouteAuth = 'public' | readonly Right[];
+
+export interface RouteInput<P, Q, B> {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  actor: Actor;
+  services: Services;
+  params: P;
+  query: Q;
+  body: B;
+}
+
+export interface RouteDefinition<PS extends AnySchema | undefined, QS extends AnySchema | undefined, BS extends AnySchema | undefined> {
+  method: HTTPMethods;
+  url: string;
+  summary: string;
+  tags: string[];
+  auth: RouteAuth;
+  params?: PS;
+  query?: QS;
+  body?: BS;
+  /** The status of a successful answer; 204 sends no body. */
+  status?: 200 | 201 | 204;
+  /** The shape of a successful answer, for the OpenAPI document. */
+  response?: yup.ISchema<unknown>;
+  handler(input: RouteInput<Out<PS>, Out<QS>, Out<BS>>): Promise<unknown>;
+}
+
+const partKeys = { params: 'params_invalid', querystring: 'query_invalid', body: 'payload_invalid' } as const satisfies Record<string, ErrorKey>;
+type Part = keyof typeof partKeys;
+
+/** The yup schema of each route part, looked up by Fastify's validator compiler. */
+const schemas = new Map<string, AnySchema>();
+const partId = (method: string, url: string, part: string) => `${method} ${url} ${part}`;
+
+function toJsonSchema(schema: yup.ISchema<unknown>): Record<string, unknown> {
+  return convertSchema(schema as yup.AnySchema) as Record<string, unknown>;
+}
+
+/**
+ * Route parts are validated by the same yup schemas from `contracts/` that the OpenAPI
+ * document is generated from; a part that does not validate is answered with its catalogue
+ * key (`params_invalid`, `query_invalid`, `payload_invalid`) and each issue's path and message.
+ */
+export function installYupValidation(app: FastifyInstance): void {
+  app.setValidatorCompiler(({ method, url, httpPart }) => {
+    const key = partKeys[httpPart as Part];
+    const schema = httpPart ? schemas.get(partId(method, url, httpPart)) : undefined;
+    if (!key || !schema) {
+      return () => true;
+    }
+    return (data: unknown) => {
+      try {
+        return { value: validate(schema, data ?? (httpPart === 'body' ? undefined : {}), key) };
+      } catch (error) {
+        return { error: error as Error };
+      }
+    };
+  });
+  // Answers are written as they are; their schemas only document them.
+  app.setSerializerCompiler(() => (data: unknown) => JSON.stringify(data));
+}
+
+export function defineRoute<PS extends AnySchema | undefined = undefined, QS extends AnySchema | undefined = undefined, BS extends AnySchema | undefined = undefined>(
+  app: FastifyInstance,
+  services: Services,
+  definition: RouteDefinition<PS, QS, BS>,
+): void {
+  const parts: [Part, AnySchema | undefined][] = [
+    ['params', definition.params],
+    ['querystring', definition.query],
+    ['body', definition.body],
+  ];
+  const schema: Record<string, unknown> = { summary: definition.summary, tags: definition.tags };
+  for (const [part, partSchema] of parts) {
+    if (partSchema) {
+      schemas.set(partId(definition.method, definition.url, part), partSchema);
+      schema[part] = toJsonSchema(partSchema);
+    }
+  }
+  const status = definition.status ?? 200;
+  schema.response = {
+    [status]: definition.response && status !== 204 ? toJsonSchema(definition.response) : { type: 'null', description: 'No content' },
+  };
+  if (definition.auth !== 'public') {
+    schema.security = [{ session: [] }, { apiKey: [] }];
+  }
+
+  const auth = definition.auth;
+  app.route({
+    method: definition.method,
+    url: definition.url,
+    schema,
+    // Who may call is settled before the body is read or validated.
+    onRequest:
+      auth === 'public'
+        ? []
+        : async (request) => {
+            requireRights(request.actor, auth);
+          },
+    // A route that takes a body needs one: an empty body is not JSON.
+    preValidation: definition.body
+      ? async (request) => {
+          if (request.body === undefined || request.body === null) {
+            throw new GridportError('payload_not_json', { reason: 'the body is empty' });
+          }
+        }
+      : [],
+    handler: async (request, reply) => {
+      const result = await definition.handler({
+        request,
+        reply,
+        actor: request.actor,
+        services,
+        params: request.params as Out<PS>,
+        query: request.query as Out<QS>,
+        body: request.body as Out<BS>,
+      });
+      if (reply.sent) {
+        return reply;
+      }
+      if (status === 204) {
+        return reply.code(204).send();
+      }
+      return reply.code(status).send(result);
+    },
+  });
+}

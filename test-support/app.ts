@@ -1,0 +1,90 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { Right } from '../contracts/rights';
+import { providerOrganizationId } from '../contracts/limits';
+import { systemActor } from '../graph/common/context';
+import { HashIds } from '../graph/common/hash-ids';
+import { createServices, type Services } from '../graph/services';
+import { sessionCookieName } from '../graph/identity/services/session.service';
+import { buildApp, type AppOptions } from '../server/app';
+import { databaseAnswers } from '../server/database';
+import { createLogger, type Logger } from '../server/logger';
+import { testDatabase, type TestDatabase } from './database';
+
+export const testSecrets = {
+  hashIdSecret: 'test-hash-id-secret-0123456789abcdef0123456789',
+  sessionSecret: 'test-session-secret-0123456789abcdef0123456789',
+};
+
+/** Log lines written during a test, parsed. */
+export interface LogCapture {
+  lines: Record<string, unknown>[];
+  log: Logger;
+}
+
+export function captureLogs(): LogCapture {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      done();
+    },
+  });
+  return { lines, log: createLogger('info', stream) };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  hashIds: HashIds;
+  database: TestDatabase;
+  logs: LogCapture;
+  /** A real console session for a new user with these rights, as a Cookie header value. */
+  signIn(rights: Right[], organizationHashId?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+let users = 0;
+
+/** The HTTP app on a test database, as the server builds it. */
+export async function testApp(overrides: Partial<AppOptions> = {}): Promise<TestApp> {
+  const database = await testDatabase();
+  const hashIds = new HashIds(testSecrets.hashIdSecret);
+  const services = createServices({ db: database.db, hashIds, sessionSecret: testSecrets.sessionSecret });
+  const logs = captureLogs();
+  const app = await buildApp({
+    services,
+    log: logs.log,
+    version: 'test',
+    databaseAnswers: () => databaseAnswers(database.db),
+    ...overrides,
+  });
+  return {
+    app,
+    services,
+    hashIds,
+    database,
+    logs,
+    signIn: async (rights, organizationHashId = hashIds.encode('organization', providerOrganizationId)) => {
+      users += 1;
+      const user = await services.users.create(systemActor('test'), {
+        organizationHashId,
+        name: `User ${users}`,
+        email: `user${users}-${Date.now()}@example.com`,
+        rights,
+      });
+      const userId = hashIds.decode('user', user.hashId);
+      if (userId === null) {
+        throw new Error('a user hash id that does not decode');
+      }
+      const session = await services.sessions.mint(userId, 'test');
+      return `${sessionCookieName}=${session.token}`;
+    },
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
