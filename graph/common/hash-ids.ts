@@ -49,7 +49,7 @@ function alphabetFor(secret: string, type: EntityType): string {
 export class HashIds {
   private readonly coders: Map<EntityType, Sqids>;
 
-  constructor(secret: string) {
+  constructor(private readonly secret: string) {
     this.coders = new Map(entityTypes.map((type) => [type, new Sqids({ alphabet: alphabetFor(secret, type), minLength })]));
   }
 
@@ -61,20 +61,33 @@ export class HashIds {
     return coder;
   }
 
-  encode(type: EntityType, id: number | string): string {
-    return this.coder(type).encode([Number(id)]);
+  /**
+   * A keyed check number travels with the id: another type's hash id can decode under this
+   * type's alphabet, but then its check does not match, so it names no row of this type.
+   */
+  private check(type: EntityType, id: number): number {
+    return createHmac('sha256', this.secret).update(`${type}:${id}`).digest().readUInt32BE(0) % 1_000_000;
   }
 
+  encode(type: EntityType, id: number | string): string {
+    const numeric = Number(id);
+    return this.coder(type).encode([numeric, this.check(type, numeric)]);
+  }
+
+  /** The id behind a hash id of this type, or null when it is not one. */
   decode(type: EntityType, hashId: string): number | null {
     if (!/^[A-Za-z0-9]{1,64}$/.test(hashId)) {
       return null;
     }
     const coder = this.coder(type);
     const numbers = coder.decode(hashId);
-    if (numbers.length !== 1) {
+    if (numbers.length !== 2) {
       return null;
     }
-    const [id] = numbers as [number];
-    return coder.encode([id]) === hashId && Number.isSafeInteger(id) ? id : null;
+    const [id, check] = numbers as [number, number];
+    if (!Number.isSafeInteger(id) || check !== this.check(type, id)) {
+      return null;
+    }
+    return coder.encode([id, check]) === hashId ? id : null;
   }
 }

@@ -1,0 +1,97 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig, sampleSecretValues } from './config';
+import { projectRoot } from './version';
+
+function freshDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'gridport-config-'));
+}
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(env, freshDir());
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      return error.problems;
+    }
+    throw error;
+  }
+  throw new Error('the configuration was accepted');
+}
+
+describe('configuration', () => {
+  it('has the defaults of the embedded mode, with the demo fleet on', () => {
+    const cwd = freshDir();
+    const config = loadConfig({}, cwd);
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: path.join(cwd, 'data'),
+      databaseUrl: null,
+      redisUrl: null,
+      demo: true,
+      environment: 'development',
+      logLevel: 'info',
+      requireServices: false,
+    });
+  });
+
+  it('turns the demo fleet off by default when PostgreSQL is given, and on when asked', () => {
+    const cwd = freshDir();
+    const url = 'postgresql://postgres@127.0.0.1:5432/gridport';
+    expect(loadConfig({ DATABASE_URL: url }, cwd).demo).toBe(false);
+    expect(loadConfig({ DATABASE_URL: url, GRIDPORT_DEMO: 'yes' }, cwd).demo).toBe(true);
+    expect(loadConfig({ GRIDPORT_DEMO: 'off' }, cwd).demo).toBe(false);
+  });
+
+  it('fails fast with every problem in one readable list', () => {
+    const env = { PORT: 'eighty', DATABASE_URL: 'mysql://root@localhost/x', LOG_LEVEL: 'loud', GRIDPORT_DEMO: 'maybe', REDIS_URL: 'http://x' };
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(5);
+    expect(problems).toEqual(expect.arrayContaining([
+      'PORT must be a number',
+      'DATABASE_URL must be a postgres:// or postgresql:// URL',
+      'REDIS_URL must be a redis:// or rediss:// URL',
+      'GRIDPORT_DEMO must be true or false (1/0, yes/no, on/off)',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    ]));
+    try {
+      loadConfig(env, freshDir());
+    } catch (error) {
+      expect((error as Error).message).toMatch(/^Gridport cannot start; the configuration has 5 problem\(s\):\n {2}- /);
+    }
+  });
+
+  it('generates secrets on first start and keeps them in the data folder', () => {
+    const cwd = freshDir();
+    const first = loadConfig({}, cwd);
+    const second = loadConfig({}, cwd);
+    expect(second.secrets).toEqual(first.secrets);
+    expect(first.secrets.encryptionKey).toMatch(/^[0-9a-f]{64}$/);
+    const file = path.join(cwd, 'data', 'secrets.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(first.secrets);
+  });
+
+  it('uses a secret given in the environment without writing it to disk', () => {
+    const cwd = freshDir();
+    const given = 'a'.repeat(64);
+    const config = loadConfig({ SESSION_SECRET: given }, cwd);
+    expect(config.secrets.sessionSecret).toBe(given);
+    expect(readFileSync(path.join(cwd, 'data', 'secrets.json'), 'utf8')).not.toContain(given);
+  });
+
+  it('refuses to start with a secret copied from the sample file', () => {
+    const sample = readFileSync(path.join(projectRoot(), '.env.sample'), 'utf8');
+    const placeholders = [...sample.matchAll(/^(SESSION_SECRET|HASH_ID_SECRET|ENCRYPTION_KEY)=(.*)$/gm)].map((match) => match[2]);
+    expect(placeholders).toHaveLength(3);
+    for (const placeholder of placeholders) {
+      expect(sampleSecretValues).toContain(placeholder);
+    }
+    expect(problemsOf({ SESSION_SECRET: placeholders[0], ENCRYPTION_KEY: 'short' })).toEqual([
+      'SESSION_SECRET is the placeholder of the sample file; generate a real secret (openssl rand -hex 32)',
+      'ENCRYPTION_KEY must be at least 32 characters long',
+    ]);
+  });
+});
