@@ -1,13 +1,10 @@
 import type { Config } from 'jest';
 
-const transform: Config['transform'] = { '^.+\\.(t|j)sx?$': ['@swc/jest', {}] };
-// Dependencies that ship only ES modules, compiled to CommonJS for jest like our own code.
-const esmOnly = ['light-my-request/node_modules/cookie'];
+const transform: Config['transform'] = { '^.+\\.tsx?$': ['@swc/jest', {}] };
 const common = {
   transform,
   testEnvironment: '<rootDir>/test-support/environment.js',
   setupFilesAfterEnv: ['<rootDir>/test-support/setup.ts'],
-  transformIgnorePatterns: [`^(?!.*/node_modules/(${esmOnly.join('|')})/).*/node_modules/`],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/console-ui/e2e/'],
 };

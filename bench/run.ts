@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import os from 'node:os';
+import { httpBenchmark } from './http.bench';
+
+/** Runs every benchmark and prints its figures; copy them into docs/performance.md. */
+async function main(): Promise<void> {
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  process.stdout.write(`Gridport benchmarks on ${machine}\n\n`);
+  const http = await httpBenchmark();
+  process.stdout.write('| request | requests | concurrency | per second | p50 ms | p99 ms | failures |\n| --- | --- | --- | --- | --- | --- | --- |\n');
+  for (const result of http.results) {
+    process.stdout.write(`| ${result.name} | ${result.requests} | ${result.concurrency} | ${result.perSecond} | ${result.p50Ms} | ${result.p99Ms} | ${result.failures} |\n`);
+  }
+  process.stdout.write(`\nServer resident memory: ${http.rssMb.idle} MB idle, ${http.rssMb.afterLoad} MB after the load.\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
