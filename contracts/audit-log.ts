@@ -42,7 +42,7 @@ export const auditLogQuerySchema = yup
     objectHashId: yup.string().trim().max(64).optional(),
     transactionIdentifier: yup.string().trim().uuid().optional(),
   })
-  .noUnknown()
+  .exact()
   .test('object-hash-id-needs-type', function needsObjectType(value) {
     if (value.objectHashId !== undefined && value.objectType === undefined) {
       return this.createError({ path: 'objectHashId', message: 'objectHashId needs objectType' });

@@ -14,7 +14,7 @@ export const subscriptionDefaultsSchema = yup
     chargePeriod: yup.number().integer().min(1).required(),
     runtime: yup.number().integer().min(1).required(),
   })
-  .noUnknown();
+  .exact();
 
 export type SubscriptionDefaults = yup.InferType<typeof subscriptionDefaultsSchema>;
 
@@ -32,7 +32,7 @@ export const organizationCreateSchema = yup
     requireCustomerReferencePerDevice: yup.boolean().default(false),
     subscriptionDefaults: subscriptionDefaultsSchema.nullable().default(null),
   })
-  .noUnknown();
+  .exact();
 
 /** Body of an organisation update: every field optional, only those given change. */
 export const organizationUpdateSchema = yup
@@ -46,7 +46,7 @@ export const organizationUpdateSchema = yup
     requireCustomerReferencePerDevice: yup.boolean().optional(),
     subscriptionDefaults: subscriptionDefaultsSchema.nullable().optional().default(undefined),
   })
-  .noUnknown();
+  .exact();
 
 export const organizationListQuerySchema = yup
   .object({
@@ -54,7 +54,7 @@ export const organizationListQuerySchema = yup
     filter: filterQuery,
     type: yup.string().oneOf(organizationTypes).optional(),
   })
-  .noUnknown();
+  .exact();
 
 export type OrganizationCreate = yup.InferType<typeof organizationCreateSchema>;
 export type OrganizationUpdate = yup.InferType<typeof organizationUpdateSchema>;

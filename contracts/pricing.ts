@@ -45,7 +45,7 @@ export const tierSchema = yup
     volume: yup.number().moreThan(0, 'Tier volume must be positive').required(),
     discount: yup.number().min(0, 'Tier discount must not be negative').required(),
   })
-  .noUnknown();
+  .exact();
 
 const ratesSchema = yup
   .object(
@@ -54,7 +54,7 @@ const ratesSchema = yup
       yup.NumberSchema<number | undefined>
     >,
   )
-  .noUnknown()
+  .exact()
   .default(undefined);
 
 export const usagePricingSchema = yup
@@ -64,11 +64,11 @@ export const usagePricingSchema = yup
     rates: ratesSchema.optional(),
     expiresAt: yup.string().datetime().nullable().optional(),
   })
-  .noUnknown();
+  .exact();
 
 export const legacyPricingSchema = yup
   .object({ type: yup.string().oneOf(['legacy'] as const).required() })
-  .noUnknown();
+  .exact();
 
 export type UsagePricing = yup.InferType<typeof usagePricingSchema>;
 export type LegacyPricing = yup.InferType<typeof legacyPricingSchema>;

@@ -33,7 +33,7 @@ export const userCreateSchema = yup
     email: emailSchema.required(),
     rights: yup.array(yup.string().oneOf(rights).required()).min(1).required(),
   })
-  .noUnknown();
+  .exact();
 
 export type UserCreate = yup.InferType<typeof userCreateSchema>;
 

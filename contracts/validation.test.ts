@@ -16,8 +16,8 @@ function refusal(run: () => unknown): GridportError {
 }
 
 describe('validate', () => {
-  it('answers the cast value: defaults filled, strings trimmed, keys the schema does not know dropped', () => {
-    expect(validate(organizationCreateSchema, { name: '  Acme ', type: 'installer', extra: 1 }, 'payload_invalid')).toEqual({
+  it('answers the cast value: defaults filled, strings trimmed', () => {
+    expect(validate(organizationCreateSchema, { name: '  Acme ', type: 'installer' }, 'payload_invalid')).toEqual({
       name: 'Acme',
       type: 'installer',
       pricing: null,
@@ -37,6 +37,13 @@ describe('validate', () => {
       { path: 'name', message: 'name must be at most 100 characters' },
       { path: 'type', message: 'type must be one of the following values: energy-trader, data-receiver, asset-owner, installer' },
     ]);
+  });
+
+  it('refuses keys the schema does not know, so a misspelt field is not silently ignored', () => {
+    expect(refusal(() => validate(organizationCreateSchema, { name: 'Acme', type: 'installer', invoiceFrequncy: 'daily' }, 'payload_invalid')).toBody()).toEqual({
+      key: 'payload_invalid',
+      details: [{ path: '', message: 'this object contains unknown properties: invoiceFrequncy' }],
+    });
   });
 
   it('throws query_invalid when asked to, for query arguments', () => {

@@ -34,7 +34,8 @@ describe('the HTTP server', () => {
     });
 
     it('answers 503 service_unavailable when the database does not answer', async () => {
-      const unreachable = knex({ client: 'pg', connection: 'postgresql://postgres@127.0.0.1:9/none', pool: { min: 0, max: 1 }, acquireConnectionTimeout: 1000 });
+      const quiet = () => undefined;
+      const unreachable = knex({ client: 'pg', connection: 'postgresql://postgres@127.0.0.1:9/none', pool: { min: 0, max: 1 }, acquireConnectionTimeout: 1000, log: { warn: quiet, error: quiet, debug: quiet, deprecate: quiet } });
       const down = await testApp({ databaseAnswers: () => databaseAnswers(unreachable, 1500) });
       try {
         for (const url of ['/v1/health', '/v1/elb']) {

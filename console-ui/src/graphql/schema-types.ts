@@ -1,0 +1,222 @@
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** A date-time string at UTC, such as 2007-12-03T10:15:30Z, compliant with the `date-time` format outlined in section 5.6 of the RFC 3339 profile of the ISO 8601 standard for representation of dates and times using the Gregorian calendar.This scalar is serialized to a string in ISO 8601 format and parsed from a string in ISO 8601 format. */
+  DateTimeISO: { input: string; output: string; }
+  /** The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
+  JSON: { input: unknown; output: unknown; }
+};
+
+/** The one acting on this request. */
+export type Actor = {
+  __typename?: 'Actor';
+  kind: ActorKind;
+  name: Scalars['String']['output'];
+  /** Null for Gridport itself. */
+  organization: Maybe<Organization>;
+  rights: Array<Right>;
+};
+
+/** Who is acting: a signed-in user, an API key, or Gridport itself. */
+export type ActorKind =
+  | 'API_KEY'
+  | 'SYSTEM'
+  | 'USER';
+
+/** What kind of change an audit log row records. */
+export type AuditChangeType =
+  | 'CONTROLLER_2FA_CHANGES'
+  | 'CONTROLLER_CREATE'
+  | 'CONTROLLER_DELETE'
+  | 'CONTROLLER_DEVICE_SHIPPED'
+  | 'CONTROLLER_MESSAGE_TO_DEVICE'
+  | 'CONTROLLER_UPDATE'
+  | 'CONTROLLER_USER_PASSWORD_RESET'
+  | 'DEVICE_GATEWAY_MESSAGE_TO_DEVICE'
+  | 'DEVICE_GATEWAY_MONITORING'
+  | 'MESSAGE_FROM_DEVICE';
+
+/** A page of audit log rows, newest first. */
+export type AuditLogPage = {
+  __typename?: 'AuditLogPage';
+  /** The offset of the next page; null on the last page. */
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<AuditLogRow>;
+};
+
+/** One change to one object. */
+export type AuditLogRow = {
+  __typename?: 'AuditLogRow';
+  actorName: Scalars['String']['output'];
+  changeType: AuditChangeType;
+  createdAt: Scalars['DateTimeISO']['output'];
+  /** The fields that changed, each { type, name, ... } by what it holds (oldValue and newValue for plain values; none for hidden fields). */
+  diff: Array<Scalars['JSON']['output']>;
+  hashId: Scalars['ID']['output'];
+  objectHashId: Scalars['ID']['output'];
+  objectType: AuditObjectType;
+  /** Shared by every row one write produced. */
+  transactionIdentifier: Scalars['String']['output'];
+  /** Null when Gridport itself, an API key or the command line made the change. */
+  user: Maybe<AuditLogUser>;
+};
+
+/** The user who made a change. */
+export type AuditLogUser = {
+  __typename?: 'AuditLogUser';
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
+/** The kinds of objects whose changes the audit log records. */
+export type AuditObjectType =
+  | 'DEVICES'
+  | 'ISSUES'
+  | 'MESSAGE_DESTINATIONS'
+  | 'ORGANIZATIONS'
+  | 'USERS';
+
+/** How often an organisation is invoiced. */
+export type InvoiceFrequency =
+  | 'DAILY'
+  | 'MONTHLY';
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  createOrganization: Organization;
+  updateOrganization: Organization;
+};
+
+
+export type MutationCreateOrganizationArgs = {
+  input: OrganizationCreateInput;
+};
+
+
+export type MutationUpdateOrganizationArgs = {
+  hashId: Scalars['ID']['input'];
+  input: OrganizationUpdateInput;
+};
+
+/** A customer organisation, or the provider itself. */
+export type Organization = {
+  __typename?: 'Organization';
+  createdAt: Scalars['DateTimeISO']['output'];
+  hashId: Scalars['ID']['output'];
+  invoiceCustomerReference: Maybe<Scalars['String']['output']>;
+  invoiceFrequency: InvoiceFrequency;
+  isProvider: Scalars['Boolean']['output'];
+  name: Scalars['String']['output'];
+  /** Usage pricing ({ type: "usage", tiers, rates, expiresAt }) or { type: "legacy" }. */
+  pricing: Maybe<Scalars['JSON']['output']>;
+  requireCustomerReferencePerDevice: Scalars['Boolean']['output'];
+  requireLegalEntityPerDevice: Scalars['Boolean']['output'];
+  subscriptionDefaults: Maybe<SubscriptionDefaults>;
+  /** Null only for the provider organisation. */
+  type: Maybe<OrganizationType>;
+  updatedAt: Scalars['DateTimeISO']['output'];
+};
+
+export type OrganizationCreateInput = {
+  invoiceCustomerReference?: InputMaybe<Scalars['String']['input']>;
+  /** MONTHLY when not given. */
+  invoiceFrequency?: InputMaybe<InvoiceFrequency>;
+  /** 1 to 100 characters. */
+  name: Scalars['String']['input'];
+  pricing?: InputMaybe<Scalars['JSON']['input']>;
+  requireCustomerReferencePerDevice?: InputMaybe<Scalars['Boolean']['input']>;
+  requireLegalEntityPerDevice?: InputMaybe<Scalars['Boolean']['input']>;
+  subscriptionDefaults?: InputMaybe<SubscriptionDefaultsInput>;
+  type: OrganizationType;
+};
+
+/** A page of organisations, newest first. */
+export type OrganizationPage = {
+  __typename?: 'OrganizationPage';
+  /** The offset of the next page; null on the last page. */
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<Organization>;
+};
+
+/** What a customer organisation does. */
+export type OrganizationType =
+  | 'ASSET_OWNER'
+  | 'DATA_RECEIVER'
+  | 'ENERGY_TRADER'
+  | 'INSTALLER';
+
+/** Only the fields given change; null clears a nullable field. */
+export type OrganizationUpdateInput = {
+  invoiceCustomerReference?: InputMaybe<Scalars['String']['input']>;
+  invoiceFrequency?: InputMaybe<InvoiceFrequency>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  pricing?: InputMaybe<Scalars['JSON']['input']>;
+  requireCustomerReferencePerDevice?: InputMaybe<Scalars['Boolean']['input']>;
+  requireLegalEntityPerDevice?: InputMaybe<Scalars['Boolean']['input']>;
+  subscriptionDefaults?: InputMaybe<SubscriptionDefaultsInput>;
+  type?: InputMaybe<OrganizationType>;
+};
+
+export type Query = {
+  __typename?: 'Query';
+  /** The audit log, newest first (staff only). */
+  auditLog: AuditLogPage;
+  /** The one acting on this request; null when nobody is signed in. */
+  me: Maybe<Actor>;
+  /** One organisation: staff see any, customers their own. */
+  organization: Organization;
+  /** Organisations, newest first (staff only). */
+  organizations: OrganizationPage;
+};
+
+
+export type QueryAuditLogArgs = {
+  objectHashId: InputMaybe<Scalars['ID']['input']>;
+  objectType: InputMaybe<AuditObjectType>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
+  transactionIdentifier: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryOrganizationArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type QueryOrganizationsArgs = {
+  filter: InputMaybe<Scalars['String']['input']>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
+  type: InputMaybe<OrganizationType>;
+};
+
+/** A right an actor holds. */
+export type Right =
+  | 'CUSTOMER_READ'
+  | 'CUSTOMER_WRITE'
+  | 'GRIDPORT_ADMIN'
+  | 'GRIDPORT_DEVELOPER'
+  | 'GRIDPORT_EMPLOYEE'
+  | 'GRIDPORT_OPS'
+  | 'GRIDPORT_SALES';
+
+/** The subscription terms new devices of an organisation start with. */
+export type SubscriptionDefaults = {
+  __typename?: 'SubscriptionDefaults';
+  /** Months charged per period. */
+  chargePeriod: Scalars['Int']['output'];
+  /** Months a subscription runs. */
+  runtime: Scalars['Int']['output'];
+};
+
+export type SubscriptionDefaultsInput = {
+  chargePeriod: Scalars['Int']['input'];
+  runtime: Scalars['Int']['input'];
+};

@@ -1,0 +1,170 @@
+import { ApolloServer, type GraphQLResponse } from '@apollo/server';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { ApolloServerPluginLandingPageDisabled, ApolloServerPluginUsageReportingDisabled } from '@apollo/server/plugin/disabled';
+import { composeServices } from '@apollo/composition';
+import { ApolloGateway, LocalGraphQLDataSource } from '@apollo/gateway';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { parse, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import { errorCatalogue, isErrorKey, type ErrorKey } from '../contracts/errors';
+import { limits } from '../contracts/limits';
+import type { Actor } from './common/context';
+import type { GraphqlContext } from './graphql-context';
+import { buildIdentitySubgraph } from './identity/schema';
+import type { Services } from './services';
+import type { Subgraph } from './subgraph';
+
+/** Every subgraph Gridport serves; each is composed into the one graph clients see. */
+export function buildSubgraphs(log: Logger): Promise<Subgraph[]> {
+  return Promise.all([buildIdentitySubgraph(log)]);
+}
+
+export class GraphCompositionError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The subgraphs do not compose into one graph (${problems.length} problem(s)):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'GraphCompositionError';
+  }
+}
+
+export interface ComposedGraph {
+  subgraphs: Subgraph[];
+  /** The supergraph the gateway plans queries over. */
+  supergraphSdl: string;
+  /** The schema clients see (printed to schema.graphql). */
+  apiSchema: GraphQLSchema;
+}
+
+/** Composes subgraphs' SDL into the supergraph and the API schema; throws GraphCompositionError listing every problem. */
+export function composeSubgraphs(subgraphs: readonly Pick<Subgraph, 'name' | 'sdl'>[]): Omit<ComposedGraph, 'subgraphs'> {
+  const result = composeServices(subgraphs.map(({ name, sdl }) => ({ name, url: `local://${name}`, typeDefs: parse(sdl) })));
+  if (result.errors) {
+    throw new GraphCompositionError(result.errors.map((error) => error.message));
+  }
+  return { supergraphSdl: result.supergraphSdl, apiSchema: result.schema.toAPISchema().toGraphQLJSSchema() };
+}
+
+/** Builds every subgraph and composes them (Apollo Federation 2); needs no database. */
+export async function composeGraph(log: Logger): Promise<ComposedGraph> {
+  const subgraphs = await buildSubgraphs(log);
+  return { subgraphs, ...composeSubgraphs(subgraphs) };
+}
+
+/** Apollo's codes for a request that is itself wrong; they become payload_invalid with Apollo's message. */
+const requestErrorCodes = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'OPERATION_RESOLUTION_FAILURE',
+]);
+
+function formatted(error: GraphQLFormattedError, code: ErrorKey, message: string, details: unknown): GraphQLFormattedError {
+  return {
+    message,
+    ...(error.locations ? { locations: error.locations } : {}),
+    ...(error.path ? { path: error.path } : {}),
+    extensions: details === undefined ? { code } : { code, details },
+  };
+}
+
+/**
+ * The one mapping of every error a GraphQL client sees: a catalogue key keeps its message and
+ * details (nothing else: no serviceName, no stack); a request Apollo refuses is payload_invalid;
+ * anything else is logged and answered as internal_server_error, without internals.
+ */
+export function formatGraphqlError(log: Logger): (error: GraphQLFormattedError, original: unknown) => GraphQLFormattedError {
+  return (error, original) => {
+    const code = error.extensions?.code;
+    if (isErrorKey(code)) {
+      return formatted(error, code, error.message, error.extensions?.details);
+    }
+    if (typeof code === 'string' && requestErrorCodes.has(code)) {
+      return formatted(error, 'payload_invalid', error.message, undefined);
+    }
+    log.error({ err: unwrapResolverError(original), code, path: error.path }, 'unexpected GraphQL error');
+    return formatted(error, 'internal_server_error', errorCatalogue.internal_server_error.message, undefined);
+  };
+}
+
+/** Depth, aliases, directives and cost (graphql-armor); tokens are limited by the parser itself. */
+function armor(environment: string) {
+  return new ApolloArmor({
+    maxDepth: { n: limits.graphqlMaxDepth },
+    maxAliases: { n: limits.graphqlMaxAliases },
+    maxDirectives: { n: limits.graphqlMaxDirectives },
+    costLimit: { maxCost: limits.graphqlMaxCost },
+    // Armor's token limit throws from a parsing hook, which Apollo answers with a 500;
+    // graphql-js's own `maxTokens` (parseOptions below) fails the parse as it should.
+    maxTokens: { enabled: false },
+    blockFieldSuggestion: { enabled: environment === 'production' },
+  }).protect();
+}
+
+export interface GraphqlServerOptions {
+  services: Services;
+  log: Logger;
+  environment: 'production' | 'development' | 'test';
+}
+
+export interface GraphqlOperation {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
+export interface GraphqlServer {
+  /** Started; serve it with `executeHTTPGraphQLRequest` (server/graphql.ts). */
+  server: ApolloServer<GraphqlContext>;
+  /** The composed API schema clients see. */
+  schema: GraphQLSchema;
+  /** Runs one operation in process as `actor` (Apollo's whole pipeline, without HTTP). */
+  execute<T = Record<string, unknown>>(actor: Actor, request: GraphqlOperation): Promise<GraphQLResponse<T>>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The GraphQL gateway: every subgraph composed into one graph and served in process
+ * (`LocalGraphQLDataSource`, so each request's context reaches the subgraph resolvers).
+ */
+export async function createGraphqlServer({ services, log, environment }: GraphqlServerOptions): Promise<GraphqlServer> {
+  const graph = await composeGraph(log);
+  const schemas = new Map(graph.subgraphs.map((subgraph) => [subgraph.name, subgraph.schema]));
+  const gateway = new ApolloGateway({
+    supergraphSdl: graph.supergraphSdl,
+    logger: log,
+    buildService: ({ name }) => {
+      const schema = schemas.get(name);
+      if (!schema) {
+        throw new Error(`the supergraph names subgraph ${name}, which Gridport does not build`);
+      }
+      return new LocalGraphQLDataSource(schema);
+    },
+  });
+  const protection = armor(environment);
+  const server = new ApolloServer<GraphqlContext>({
+    gateway,
+    logger: log,
+    nodeEnv: environment,
+    csrfPrevention: true,
+    introspection: environment !== 'production',
+    includeStacktraceInErrorResponses: false,
+    allowBatchedHttpRequests: false,
+    parseOptions: { maxTokens: limits.graphqlMaxTokens },
+    validationRules: protection.validationRules,
+    formatError: formatGraphqlError(log),
+    plugins: [
+      ...protection.plugins,
+      ApolloServerPluginUsageReportingDisabled(),
+      ...(environment === 'production' ? [ApolloServerPluginLandingPageDisabled()] : []),
+    ],
+  });
+  await server.start();
+  return {
+    server,
+    schema: graph.apiSchema,
+    execute: (actor, request) => server.executeOperation(request, { contextValue: { actor, services } }),
+    stop: () => server.stop(),
+  };
+}
