@@ -316,6 +316,14 @@ describe('the HTTP server', () => {
       expect(response.json().key).toBe('forbidden');
     });
 
+    it('refuse a customer type for the provider organisation with 403 forbidden_organization', async () => {
+      const cookie = await t.signIn(['gridport.ops']);
+      const provider = await t.services.organizations.provider();
+      const response = await t.app.inject({ method: 'PUT', url: `/console-admin/v1/organization/${provider.hashId}`, headers: { cookie }, payload: { type: 'installer' } });
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({ key: 'forbidden_organization', details: { reason: 'the provider organisation has no customer type' } });
+    });
+
     it('answers the hash id of another entity type with 404 not_found', async () => {
       const cookie = await t.signIn(['gridport.employee']);
       const userHashId = t.hashIds.encode('user', 1);

@@ -41,6 +41,8 @@ describe('the embedded server and the operator command line', () => {
 
     const user = await gridport(dataDir, 'user', 'create', '--organization', providerHashId, '--email', 'ops@example.com', '--name', 'Ops', '--rights', 'gridport.ops', '--json');
     expect(user.code).toBe(0);
+    const twice = await gridport(dataDir, 'user', 'create', '--organization', providerHashId, '--email', 'Ops@Example.com', '--name', 'Ops again', '--rights', 'gridport.ops', '--json');
+    expect(twice).toMatchObject({ code: 1, err: ['{"key":"user_exists","details":{"email":"Ops@Example.com"}}'] });
     const session = await gridport(dataDir, 'session', 'mint', '--email', 'OPS@example.com', '--json');
     const { cookie } = JSON.parse(session.out[0] ?? '') as { cookie: string };
     expect(cookie).toMatch(/^gridport_session=[\w-]+\.[\w-]+\.[\w-]+$/);
