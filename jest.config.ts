@@ -1,8 +1,8 @@
 import type { Config } from 'jest';
 
-// ts-jest in isolated-modules mode: TypeScript's own emit (decorator metadata included, which
+// ts-jest with isolatedModules (set in tsconfig.json): TypeScript's own emit (decorator metadata included, which
 // type-graphql reads), without a type check per file; `npm run typecheck` checks types once.
-const transform: Config['transform'] = { '^.+\\.tsx?$': ['ts-jest', { isolatedModules: true, tsconfig: '<rootDir>/tsconfig.json' }] };
+const transform: Config['transform'] = { '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] };
 const common = {
   transform,
   testEnvironment: '<rootDir>/test-support/environment.js',

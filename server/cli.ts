@@ -20,11 +20,11 @@ Commands:
   org create --name <name> --type <type>    create an organisation
                                             (type: energy-trader, data-receiver, asset-owner, installer)
   org provider                              print the provider organisation
-  user create --organization <hashId> --email <email> --name <name> --rights <a,b>
+  user create --org <hashId> --email <email> --name <name> --rights <a,b>
                                             create a user (rights: gridport.admin, gridport.ops,
                                             gridport.developer, gridport.sales, gridport.employee,
                                             customer.read, customer.write)
-  session mint --email <email>              start a console session for a user and print the
+  session create --email <email>            start a console session for a user and print the
                                             Cookie header value that carries it
 
 Options:
@@ -58,7 +58,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       help: { type: 'boolean', default: false },
       name: { type: 'string' },
       type: { type: 'string' },
-      organization: { type: 'string' },
+      org: { type: 'string' },
       email: { type: 'string' },
       rights: { type: 'string' },
     },
@@ -68,7 +68,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     io.out(usage);
     return values.help ? 0 : 2;
   }
-  if (!['migrate', 'org create', 'org provider', 'user create', 'session mint'].includes(command)) {
+  if (!['migrate', 'org create', 'org provider', 'user create', 'session create'].includes(command)) {
     io.err(`gridport: unknown command "${command}"\n\n${usage}`);
     return 2;
   }
@@ -106,7 +106,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
         const input = validate(
           userCreateSchema,
           {
-            organizationHashId: values.organization,
+            organizationHashId: values.org,
             email: values.email,
             name: values.name,
             rights: values.rights?.split(',').map((right) => right.trim()).filter((right) => right !== ''),
@@ -117,7 +117,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
         print({ hashId: user.hashId }, `Created user ${user.name} <${user.email}> in ${user.organization.name}, hash id ${user.hashId}`);
         return 0;
       }
-      case 'session mint': {
+      case 'session create': {
         const { email } = validate(yup.object({ email: emailSchema.required() }), { email: values.email }, 'payload_invalid');
         const user = await services.users.findByEmail(email);
         if (!user) {

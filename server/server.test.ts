@@ -39,11 +39,11 @@ describe('the embedded server and the operator command line', () => {
     expect(refused.code).toBe(1);
     expect(refused.err[0]).toMatch(/^gridport: payload_invalid: The request body is invalid\.\n {2}- name: name must be at most 100 characters\n {2}- type: type must be one of the following values/);
 
-    const user = await gridport(dataDir, 'user', 'create', '--organization', providerHashId, '--email', 'ops@example.com', '--name', 'Ops', '--rights', 'gridport.ops', '--json');
+    const user = await gridport(dataDir, 'user', 'create', '--org', providerHashId, '--email', 'ops@example.com', '--name', 'Ops', '--rights', 'gridport.ops', '--json');
     expect(user.code).toBe(0);
-    const twice = await gridport(dataDir, 'user', 'create', '--organization', providerHashId, '--email', 'Ops@Example.com', '--name', 'Ops again', '--rights', 'gridport.ops', '--json');
+    const twice = await gridport(dataDir, 'user', 'create', '--org', providerHashId, '--email', 'Ops@Example.com', '--name', 'Ops again', '--rights', 'gridport.ops', '--json');
     expect(twice).toMatchObject({ code: 1, err: ['{"key":"user_exists","details":{"email":"Ops@Example.com"}}'] });
-    const session = await gridport(dataDir, 'session', 'mint', '--email', 'OPS@example.com', '--json');
+    const session = await gridport(dataDir, 'session', 'create', '--email', 'OPS@example.com', '--json');
     const { cookie } = JSON.parse(session.out[0] ?? '') as { cookie: string };
     expect(cookie).toMatch(/^gridport_session=[\w-]+\.[\w-]+\.[\w-]+$/);
 
