@@ -148,6 +148,8 @@ export async function createGraphqlServer({ services, log, environment }: Graphq
     logger: log,
     nodeEnv: environment,
     csrfPrevention: true,
+    // server/main.ts owns the process's signals and stops everything in order.
+    stopOnTerminationSignals: false,
     introspection: environment !== 'production',
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,

@@ -1,25 +1,71 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCli, type CliIo } from './cli';
-import { loadConfig } from './config';
-import { createLogger } from './logger';
-import { startServer } from './server';
+import { promisify } from 'node:util';
+import { projectRoot } from './version';
 
-/** Runs the command line with the embedded database in `dataDir`, collecting what it prints. */
+const run = promisify(execFile);
+const root = projectRoot();
+
+/** Runs the compiled command line, as `npx gridport` does, with the embedded database in `dataDir`. */
 async function gridport(dataDir: string, ...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (text) => out.push(text), err: (text) => err.push(text) };
-  const code = await runCli(argv, { GRIDPORT_DATA_DIR: dataDir }, io);
-  return { code, out, err };
+  const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+  try {
+    const { stdout, stderr } = await run(process.execPath, [path.join(root, 'bin', 'gridport.js'), ...argv], { env: { PATH: process.env.PATH, GRIDPORT_DATA_DIR: dataDir } });
+    return { code: 0, out: lines(stdout), err: lines(stderr) };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, out: lines(failed.stdout), err: [failed.stderr.trimEnd()] };
+  }
+}
+
+/** Starts the compiled server, as `npm start` does, and waits until /v1/health answers. */
+async function startServer(dataDir: string, port: number): Promise<{ url: string; process: ChildProcess }> {
+  const child = spawn(process.execPath, [path.join(root, 'dist', 'server', 'main.js')], {
+    env: { PATH: process.env.PATH, GRIDPORT_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
+    }
+    try {
+      if ((await fetch(`${url}/v1/health`)).status === 204) {
+        return { url, process: child };
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the server did not answer /v1/health within a minute: ${stderr}`);
+}
+
+async function stopServer(server: { process: ChildProcess }): Promise<void> {
+  const exited = new Promise((resolve) => server.process.once('exit', resolve));
+  server.process.kill('SIGTERM');
+  await exited;
+  expect(server.process.exitCode).toBe(0);
 }
 
 describe('the embedded server and the operator command line', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gridport-embedded-'));
-  const config = () => ({ ...loadConfig({ GRIDPORT_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' }) });
+  const port = 20000 + (process.pid % 20000);
 
-  it('migrate, create organisations and users, and mint a session that the server accepts, across restarts', async () => {
+  beforeAll(async () => {
+    // The compiled server is what `npm start` runs; build it (incrementally) first.
+    await run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')]);
+  }, 120_000);
+
+  it('migrate, create organisations and users, and create a session that the server accepts, across restarts', async () => {
     const migrated = await gridport(dataDir, 'migrate', '--json');
     expect(migrated.code).toBe(0);
     expect(JSON.parse(migrated.out[0] ?? '')).toEqual({ applied: expect.arrayContaining(['20261121000000_organizations']) });
@@ -47,30 +93,32 @@ describe('the embedded server and the operator command line', () => {
     const { cookie } = JSON.parse(session.out[0] ?? '') as { cookie: string };
     expect(cookie).toMatch(/^gridport_session=[\w-]+\.[\w-]+\.[\w-]+$/);
 
-    let server = await startServer(config(), createLogger('silent'));
+    let server = await startServer(dataDir, port);
     try {
       expect((await fetch(`${server.url}/v1/health`)).status).toBe(204);
       const whoami = await fetch(`${server.url}/console-shared/v1/authentication/whoami`, { headers: { cookie } });
       expect(await whoami.json()).toMatchObject({ user: { email: 'ops@example.com', rights: ['gridport.ops'] }, organization: { hashId: providerHashId } });
     } finally {
-      await server.stop();
+      await stopServer(server);
     }
 
-    server = await startServer(config(), createLogger('silent'));
+    server = await startServer(dataDir, port);
     try {
       expect((await fetch(`${server.url}/v1/health`)).status).toBe(204);
       const organization = await fetch(`${server.url}/console-admin/v1/organization/${organizationHashId}`, { headers: { cookie } });
       expect(organization.status).toBe(200);
       expect(await organization.json()).toMatchObject({ name: 'Zonnepark Noord', type: 'asset-owner' });
     } finally {
-      await server.stop();
+      await stopServer(server);
     }
-  });
+  }, 180_000);
 
   it('explain an unknown command and a bad flag', async () => {
     const unknown = await gridport(dataDir, 'frobnicate');
     expect(unknown.code).toBe(2);
     expect(unknown.err[0]).toMatch(/^gridport: unknown command "frobnicate"\n\nUsage: gridport <command>/);
-    await expect(gridport(dataDir, 'migrate', '--bogus')).rejects.toThrow(/Unknown option '--bogus'/);
+    const bogus = await gridport(dataDir, 'migrate', '--bogus');
+    expect(bogus.code).toBe(1);
+    expect(bogus.err[0]).toMatch(/Unknown option '--bogus'/);
   });
 });
