@@ -64,7 +64,7 @@ async function seed(dataDir: string, organizations: number): Promise<string> {
   const database = openDatabase({ url: null, pgliteDir: path.join(config.dataDir, 'pglite') });
   try {
     await migrateLatest(database.db);
-    const services = createServices({ db: database.db, hashIds: new HashIds(config.secrets.hashIdSecret), sessionSecret: config.secrets.sessionSecret });
+    const services = createServices({ db: database.db, hashIds: new HashIds(config.secrets.hashIdSecret), sessionSecret: config.secrets.sessionSecret, encryptionKey: config.secrets.encryptionKey });
     const operator = systemActor('benchmark');
     for (let i = 0; i < organizations; i += 1) {
       await services.organizations.create(operator, validate(organizationCreateSchema, { name: `Organisation ${i}`, type: 'asset-owner' }, 'payload_invalid'));

@@ -16,6 +16,17 @@ export const limits = {
   graphqlMaxTokens: 2000,
   graphqlMaxDirectives: 20,
   graphqlMaxCost: 5000,
+  /** API keys (api.md section 9): longest name, most IP ranges, longest PEM public key. */
+  apiKeyNameLength: 100,
+  apiKeyIpRanges: 50,
+  apiKeyPublicKeyLength: 4096,
+  /** Longest lifetime (exp minus iat) of a JWT signed with an API key's private key, in seconds. */
+  apiKeyJwtMaxLifetimeSeconds: 3600,
+  /** Contact name and email (api.md section 9). */
+  contactFieldLength: 255,
+  /** Nominal active power, in W, one user's dangerous actions may touch per rolling 24 hours (spec README). */
+  dangerousActionAllowanceWatts: 5_000_000,
+  dangerousActionWindowHours: 24,
 } as const;
 
 /** The provider's own organisation has this numeric id (spec README, "Provider organisation"). */

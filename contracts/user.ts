@@ -1,5 +1,6 @@
 import * as yup from 'yup';
 import { rights, type Right } from './rights';
+import { filterQuery, pageSchema, paginationQuery } from './pagination';
 import type { OrganizationView } from './organization';
 
 /** Zero-width characters and special white space, stripped from emails (console.md section 5). */
@@ -26,12 +27,16 @@ export const emailSchema = yup
   .max(255)
   .test('rfc5322', invalidEmailMessage, (value) => value === undefined || addrSpec.test(value));
 
+/** Passwords people choose (reset, invite conversion, operators): 12 to 255 characters (console.md section 5). */
+export const newPasswordSchema = yup.string().min(12).max(255);
+
 export const userCreateSchema = yup
   .object({
     organizationHashId: yup.string().trim().required(),
     name: yup.string().trim().min(1).max(255).required(),
     email: emailSchema.required(),
     rights: yup.array(yup.string().oneOf(rights).required()).min(1).required(),
+    password: newPasswordSchema.optional(),
   })
   .exact();
 
@@ -50,3 +55,23 @@ export interface WhoamiView {
   user: { hashId: string; email: string; name: string; rights: Right[] };
   organization: OrganizationView;
 }
+
+export const userListQuerySchema = yup
+  .object({
+    ...paginationQuery,
+    filter: filterQuery,
+    organizationHashId: yup.string().trim().max(64).optional(),
+  })
+  .exact();
+
+export type UserListQuery = yup.InferType<typeof userListQuerySchema>;
+
+export const userViewSchema = yup.object({
+  hashId: yup.string().required(),
+  name: yup.string().required(),
+  email: yup.string().required(),
+  rights: yup.array(yup.string().oneOf(rights).required()).required(),
+  organization: yup.object({ hashId: yup.string().required(), name: yup.string().required() }).required(),
+});
+
+export const userPageSchema = pageSchema(userViewSchema);

@@ -1,9 +1,19 @@
 import type { Knex } from 'knex';
+import pino, { type Logger } from 'pino';
+import { MailService, type MailSettings } from './operations/services/mail.service';
 import type { HashIds } from './common/hash-ids';
 import { AuditLogService } from './identity/services/audit-log.service';
 import { OrganizationService } from './identity/services/organization.service';
+import { SecretBox } from './common/secret-box';
+import { LoginService } from './identity/services/login.service';
+import { PasswordResetService } from './identity/services/password-reset.service';
+import { UserInviteService } from './identity/services/user-invite.service';
 import { SessionService } from './identity/services/session.service';
+import { TwoFactorService } from './identity/services/two-factor.service';
 import { UserService } from './identity/services/user.service';
+import { ApiKeyService } from './identity/services/api-key.service';
+import { ContactService } from './identity/services/contact.service';
+import { DangerousActionService } from './identity/services/dangerous-action.service';
 
 /** Everything a service needs from outside: the database and the install's hash ids. */
 export interface Dependencies {
@@ -11,6 +21,12 @@ export interface Dependencies {
   hashIds: HashIds;
   /** Signs console session tokens. */
   sessionSecret: string;
+  /** Encrypts secrets kept in the database (64 hex characters). */
+  encryptionKey: string;
+  /** Outgoing mail; without it mail is kept in the database and logged. */
+  mail?: MailSettings;
+  /** Where services log; silent without it. */
+  log?: Logger;
 }
 
 /** Every service, built once per process and shared by REST routes, resolvers, the hub and the CLI. */
@@ -19,14 +35,33 @@ export interface Services {
   auditLog: AuditLogService;
   users: UserService;
   sessions: SessionService;
+  logins: LoginService;
+  twoFactor: TwoFactorService;
+  apiKeys: ApiKeyService;
+  contacts: ContactService;
+  dangerousActions: DangerousActionService;
+  mail: MailService;
+  passwordResets: PasswordResetService;
+  userInvites: UserInviteService;
 }
 
-export function createServices({ db, hashIds, sessionSecret }: Dependencies): Services {
+export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail, log = pino({ level: 'silent' }) }: Dependencies): Services {
   const organizations = new OrganizationService(db, hashIds);
+  const box = new SecretBox(encryptionKey);
+  const sessions = new SessionService(db, hashIds, organizations, sessionSecret);
+  const mailService = new MailService(db, hashIds, mail ?? { smtpUrl: null, from: 'Gridport <no-reply@gridport.invalid>', publicUrl: 'http://localhost:8080' }, log);
   return {
     organizations,
     auditLog: new AuditLogService(db, hashIds),
     users: new UserService(db, hashIds),
-    sessions: new SessionService(db, hashIds, organizations, sessionSecret),
+    sessions,
+    logins: new LoginService(db, sessions, box),
+    twoFactor: new TwoFactorService(db, box),
+    apiKeys: new ApiKeyService(db, hashIds),
+    contacts: new ContactService(db),
+    dangerousActions: new DangerousActionService(),
+    mail: mailService,
+    passwordResets: new PasswordResetService(db, mailService),
+    userInvites: new UserInviteService(db, hashIds, box, mailService, sessions),
   };
 }

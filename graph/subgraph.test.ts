@@ -25,7 +25,7 @@ describe('a subgraph built from type-graphql resolvers', () => {
   beforeAll(async () => {
     database = await testDatabase();
     hashIds = new HashIds(testSecrets.hashIdSecret);
-    services = createServices({ db: database.db, hashIds, sessionSecret: testSecrets.sessionSecret });
+    services = createServices({ db: database.db, hashIds, sessionSecret: testSecrets.sessionSecret, encryptionKey: testSecrets.encryptionKey });
     identity = await buildIdentitySubgraph(logs.log);
   });
 

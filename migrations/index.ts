@@ -3,6 +3,13 @@ import * as organizations from './20261121000000_organizations';
 import * as auditLog from './20261121000100_audit_log';
 import * as users from './20261121000200_users';
 import * as sessions from './20261121000300_sessions';
+import * as apiKeys from './20261122000100_api_keys';
+import * as contacts from './20261122000110_contacts';
+import * as dangerousActions from './20261122000120_dangerous_actions';
+import * as userCredentials from './20261122000300_user_credentials';
+import * as mails from './20261122000400_mails';
+import * as passwordResets from './20261122000500_password_resets';
+import * as userInvites from './20261122000600_user_invites';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,6 +22,13 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261121000100_audit_log', auditLog],
   ['20261121000200_users', users],
   ['20261121000300_sessions', sessions],
+  ['20261122000100_api_keys', apiKeys],
+  ['20261122000110_contacts', contacts],
+  ['20261122000120_dangerous_actions', dangerousActions],
+  ['20261122000300_user_credentials', userCredentials],
+  ['20261122000400_mails', mails],
+  ['20261122000500_password_resets', passwordResets],
+  ['20261122000600_user_invites', userInvites],
 ];
 
 /** Knex reads migrations from this list rather than the file system, so compiled and test runs agree. */

@@ -13,6 +13,16 @@ import { healthRoutes } from './rest/health.routes';
 import { organizationRoutes } from './rest/organization.routes';
 import { auditLogRoutes } from './rest/audit-log.routes';
 import { authenticationRoutes } from './rest/authentication.routes';
+import { loginRoutes } from './rest/login.routes';
+import { twoFactorRoutes } from './rest/two-factor.routes';
+import { userRoutes } from './rest/user.routes';
+import { mailRoutes } from './rest/mail.routes';
+import { passwordResetRoutes } from './rest/password-reset.routes';
+import { userInviteRoutes } from './rest/user-invite.routes';
+import { samlPlugin } from './rest/saml.routes';
+import { apiKeyRoutes } from './rest/api-key.routes';
+import { contactRoutes } from './rest/contact.routes';
+import type { SamlSettings } from '../graph/identity/services/saml.service';
 import './request-context';
 
 export interface AppOptions {
@@ -23,6 +33,10 @@ export interface AppOptions {
   /** Mounts further routes (GraphQL, the console) on the app before it is ready. */
   register?: (app: FastifyInstance) => Promise<void> | void;
   version: string;
+  /** Staff sign-in with SAML; without it, the development identity provider with an in-memory key. */
+  saml?: SamlSettings;
+  /** Proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES); none by default. */
+  trustedProxies?: readonly string[];
 }
 
 const jsonContentType = /^application\/([\w.+-]+\+)?json$/i;
@@ -35,7 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return503OnClosing: true,
     forceCloseConnections: true,
   });
-  const authenticate = authenticator(options.services);
+  const authenticate = authenticator(options.services, options.trustedProxies);
   installYupValidation(app);
 
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -89,6 +103,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   organizationRoutes(app, options.services);
   auditLogRoutes(app, options.services);
   authenticationRoutes(app, options.services);
+  loginRoutes(app, options.services);
+  twoFactorRoutes(app, options.services);
+  userRoutes(app, options.services);
+  mailRoutes(app, options.services);
+  passwordResetRoutes(app, options.services);
+  userInviteRoutes(app, options.services);
+  await app.register(samlPlugin(options.services, options.saml));
+  apiKeyRoutes(app, options.services);
+  contactRoutes(app, options.services);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   if (options.register) {

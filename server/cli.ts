@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import * as yup from 'yup';
 import { organizationCreateSchema, type OrganizationView } from '../contracts/organization';
 import { emailSchema, userCreateSchema } from '../contracts/user';
+import { apiKeyCreateSchema } from '../contracts/api-key';
+import { rights } from '../contracts/rights';
 import { sessionCookieName } from '../graph/identity/services/session.service';
 import { validate } from '../contracts/validation';
 import { GridportError } from '../contracts/errors';
@@ -20,12 +22,16 @@ Commands:
   org create --name <name> --type <type>    create an organisation
                                             (type: energy-trader, data-receiver, asset-owner, installer)
   org provider                              print the provider organisation
-  user create --org <hashId> --email <email> --name <name> --rights <a,b>
+  user create --org <hashId> --email <email> --name <name> --rights <a,b> [--password <password>]
                                             create a user (rights: gridport.admin, gridport.ops,
                                             gridport.developer, gridport.sales, gridport.employee,
                                             customer.read, customer.write)
   session create --email <email>            start a console session for a user and print the
                                             Cookie header value that carries it
+  api-key create --org <hashId> --name <name> [--rights <a,b>] [--ip-ranges <cidr,cidr>]
+                                            create an API key and print its secret (shown once);
+                                            a provider key needs --rights (staff rights), a
+                                            customer key carries customer.read and customer.write
 
 Options:
   --json    print one JSON object instead of text
@@ -61,6 +67,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       org: { type: 'string' },
       email: { type: 'string' },
       rights: { type: 'string' },
+      password: { type: 'string' },
+      'ip-ranges': { type: 'string' },
     },
   });
   const command = positionals.join(' ');
@@ -68,7 +76,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     io.out(usage);
     return values.help ? 0 : 2;
   }
-  if (!['migrate', 'org create', 'org provider', 'user create', 'session create'].includes(command)) {
+  if (!['migrate', 'org create', 'org provider', 'user create', 'session create', 'api-key create'].includes(command)) {
     io.err(`gridport: unknown command "${command}"\n\n${usage}`);
     return 2;
   }
@@ -90,6 +98,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       db: database.db,
       hashIds: new HashIds(config.secrets.hashIdSecret),
       sessionSecret: config.secrets.sessionSecret,
+      encryptionKey: config.secrets.encryptionKey,
+      mail: { ...config.mail, publicUrl: config.publicUrl },
     });
     const actor = systemActor('gridport command line');
     switch (command) {
@@ -110,6 +120,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
             email: values.email,
             name: values.name,
             rights: values.rights?.split(',').map((right) => right.trim()).filter((right) => right !== ''),
+            password: values.password,
           },
           'payload_invalid',
         );
@@ -126,6 +137,14 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
         const session = await services.sessions.mint(user.id, 'command line');
         const cookie = `${sessionCookieName}=${session.token}`;
         print({ hashId: session.sessionHashId, cookie, expiresAt: session.expiresAt.toISOString() }, cookie);
+        return 0;
+      }
+      case 'api-key create': {
+        const list = (text: string | undefined) => text?.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+        const input = validate(apiKeyCreateSchema, { organizationHashId: values.org, name: values.name, ipRanges: list(values['ip-ranges']) }, 'payload_invalid');
+        const rightsGiven = validate(yup.array(yup.string().oneOf(rights).required()).optional(), list(values.rights), 'payload_invalid');
+        const key = await services.apiKeys.create(actor, input, rightsGiven);
+        print({ hashId: key.hashId, apiKey: key.apiKey }, `Created API key ${input.name}, hash id ${key.hashId}. Its secret, shown only now:\n${key.apiKey}`);
         return 0;
       }
       default: {

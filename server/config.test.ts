@@ -94,4 +94,13 @@ describe('configuration', () => {
       'ENCRYPTION_KEY must be at least 32 characters long',
     ]);
   });
+
+  it('reads TRUSTED_PROXIES as a list of addresses and CIDR ranges, empty by default, refusing anything else', () => {
+    expect(loadConfig({}, freshDir()).trustedProxies).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, 192.0.2.1 ,fd00::/8' }, freshDir()).trustedProxies).toEqual(['10.0.0.0/8', '192.0.2.1', 'fd00::/8']);
+    expect(problemsOf({ TRUSTED_PROXIES: '10.0.0.0/8,proxy.internal,10.0.0.0/40' })).toEqual([
+      'TRUSTED_PROXIES: "proxy.internal" is neither an IP address nor a CIDR range',
+      'TRUSTED_PROXIES: "10.0.0.0/40" is neither an IP address nor a CIDR range',
+    ]);
+  });
 });

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import * as yup from 'yup';
+import type { SamlSettings } from '../graph/identity/services/saml.service';
+import type { MailSettings } from '../graph/operations/services/mail.service';
 
 /**
  * Gridport's configuration, read once at start-up from the environment and validated.
@@ -20,6 +23,14 @@ export interface Config {
   /** Whether tests must fail rather than skip when an outside service is missing. */
   requireServices: boolean;
   secrets: Secrets;
+  /** Staff sign-in with SAML (docs/operations.md, "Staff sign-in (SAML)"). */
+  saml: SamlSettings;
+  /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed; empty: none. */
+  trustedProxies: string[];
+  /** Outgoing mail: SMTP_URL (none keeps mail in the database and the log) and MAIL_FROM. */
+  mail: Omit<MailSettings, 'publicUrl'>;
+  /** Where people reach the console, for links in mail (never taken from a request's Host header). */
+  publicUrl: string;
 }
 
 export interface Secrets {
@@ -88,6 +99,23 @@ const environmentSchema = yup.object({
   SESSION_SECRET: yup.string().optional(),
   HASH_ID_SECRET: yup.string().optional(),
   ENCRYPTION_KEY: yup.string().optional(),
+  SAML_ENTRY_POINT: yup.string().trim().url('SAML_ENTRY_POINT must be an http(s) URL').optional(),
+  SAML_IDP_CERT: yup.string().trim().optional(),
+  SAML_ISSUER: yup.string().trim().default('gridport'),
+  SAML_CALLBACK_URL: yup.string().trim().url('SAML_CALLBACK_URL must be an http(s) URL').optional(),
+  GRIDPORT_DEV_IDP: booleanText.optional(),
+  TRUSTED_PROXIES: yup.string().trim().optional(),
+  SMTP_URL: yup
+    .string()
+    .trim()
+    .matches(/^smtps?:\/\/\S+$/, 'SMTP_URL must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: yup.string().trim().default('Gridport <no-reply@gridport.invalid>'),
+  PUBLIC_URL: yup
+    .string()
+    .trim()
+    .matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'PUBLIC_URL must be an http(s) URL such as https://gridport.example.com')
+    .optional(),
 });
 
 function isTrue(text: string | undefined): boolean {
@@ -144,6 +172,51 @@ function loadOrCreateSecrets(dataDir: string, given: Partial<Secrets>, problems:
   return secrets;
 }
 
+/**
+ * SAML sign-in: an outside identity provider when SAML_ENTRY_POINT is set (its certificate,
+ * SAML_IDP_CERT, as PEM text or a file path, is then required); otherwise the development
+ * identity provider, except in production unless GRIDPORT_DEV_IDP=true.
+ */
+function samlSettings(parsed: yup.InferType<typeof environmentSchema>, dataDir: string, cwd: string, problems: string[]): SamlSettings {
+  const entryPoint = parsed.SAML_ENTRY_POINT ?? null;
+  let idpCert: string | null = null;
+  const certText = parsed.SAML_IDP_CERT;
+  if (certText !== undefined && /-----BEGIN CERTIFICATE-----/.test(certText)) {
+    idpCert = certText.replace(/\\n/g, '\n');
+  } else if (certText !== undefined) {
+    const file = path.resolve(cwd, certText);
+    try {
+      idpCert = readFileSync(file, 'utf8');
+    } catch (error) {
+      problems.push(`SAML_IDP_CERT is neither a PEM certificate nor a readable file (${file}: ${(error as Error).message})`);
+    }
+  }
+  if (entryPoint !== null && certText === undefined) {
+    problems.push('SAML_ENTRY_POINT is set, so SAML_IDP_CERT (the identity provider\'s signing certificate) is required');
+  }
+  const devIdentityProvider =
+    entryPoint === null && (parsed.GRIDPORT_DEV_IDP === undefined ? parsed.NODE_ENV !== 'production' : isTrue(parsed.GRIDPORT_DEV_IDP));
+  return {
+    entryPoint,
+    idpCert,
+    issuer: parsed.SAML_ISSUER,
+    callbackUrl: parsed.SAML_CALLBACK_URL ?? null,
+    devIdentityProvider,
+    devIdentityProviderKeyFile: devIdentityProvider ? path.join(dataDir, 'dev-identity-provider.json') : null,
+  };
+}
+
+/** TRUSTED_PROXIES: a comma-separated list of IP addresses and CIDR ranges (IPv4 or IPv6). */
+function trustedProxyList(text: string | undefined, problems: string[]): string[] {
+  const entries = (text ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of entries) {
+    if (!(entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry))) {
+      problems.push(`TRUSTED_PROXIES: "${entry}" is neither an IP address nor a CIDR range`);
+    }
+  }
+  return entries;
+}
+
 /** Reads and validates the configuration; throws a ConfigError listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Config {
   const problems: string[] = [];
@@ -177,6 +250,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       checkSecret(`${name} (kept in ${path.join(dataDir, 'secrets.json')})`, secrets[field], problems, field === 'encryptionKey' ? /^[0-9a-fA-F]{64}$/ : undefined);
     }
   }
+  const saml = samlSettings(parsed, dataDir, cwd, problems);
+  const trustedProxies = trustedProxyList(parsed.TRUSTED_PROXIES, problems);
   if (problems.length > 0) {
     throw new ConfigError(problems);
   }
@@ -193,5 +268,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     logLevel: parsed.LOG_LEVEL as Config['logLevel'],
     requireServices: isTrue(parsed.REQUIRE_SERVICES),
     secrets,
+    saml,
+    trustedProxies,
+    mail: { smtpUrl: parsed.SMTP_URL ?? null, from: parsed.MAIL_FROM },
+    publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ''),
   };
 }

@@ -28,12 +28,14 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const applied = await migrateLatest(database.db, database.schema);
     log.info({ database: database.kind, applied }, 'database migrated');
     const hashIds = new HashIds(config.secrets.hashIdSecret);
-    const services = createServices({ db: database.db, hashIds, sessionSecret: config.secrets.sessionSecret });
+    const services = createServices({ db: database.db, hashIds, sessionSecret: config.secrets.sessionSecret, encryptionKey: config.secrets.encryptionKey, mail: { ...config.mail, publicUrl: config.publicUrl }, log });
     const graphql = await createGraphqlServer({ services, log, environment: config.environment });
     const app = await buildApp({
       services,
       log,
       version,
+      saml: config.saml,
+      trustedProxies: config.trustedProxies,
       databaseAnswers: () => databaseAnswers(database.db),
       register: (instance) => registerGraphql(instance, { server: graphql.server, services }),
     });
@@ -48,6 +50,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       stop: async () => {
         await app.close();
         await graphql.stop();
+        services.mail.close();
         await database.db.destroy();
       },
     };

@@ -4,7 +4,7 @@ import type { Right } from '../contracts/rights';
 import { providerOrganizationId } from '../contracts/limits';
 import { systemActor } from '../graph/common/context';
 import { HashIds } from '../graph/common/hash-ids';
-import { createServices, type Services } from '../graph/services';
+import { createServices, type Dependencies, type Services } from '../graph/services';
 import { sessionCookieName } from '../graph/identity/services/session.service';
 import { buildApp, type AppOptions } from '../server/app';
 import { databaseAnswers } from '../server/database';
@@ -14,6 +14,7 @@ import { testDatabase, type TestDatabase } from './database';
 export const testSecrets = {
   hashIdSecret: 'test-hash-id-secret-0123456789abcdef0123456789',
   sessionSecret: 'test-session-secret-0123456789abcdef0123456789',
+  encryptionKey: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
 };
 
 /** Log lines written during a test, parsed. */
@@ -49,10 +50,10 @@ export interface TestApp {
 let users = 0;
 
 /** The HTTP app on a test database, as the server builds it. */
-export async function testApp(overrides: Partial<AppOptions> = {}): Promise<TestApp> {
+export async function testApp(overrides: Partial<AppOptions> = {}, dependencies: Pick<Dependencies, 'mail'> = {}): Promise<TestApp> {
   const database = await testDatabase();
   const hashIds = new HashIds(testSecrets.hashIdSecret);
-  const services = createServices({ db: database.db, hashIds, sessionSecret: testSecrets.sessionSecret });
+  const services = createServices({ db: database.db, hashIds, sessionSecret: testSecrets.sessionSecret, encryptionKey: testSecrets.encryptionKey, ...dependencies });
   const logs = captureLogs();
   const app = await buildApp({
     services,
@@ -84,6 +85,7 @@ export async function testApp(overrides: Partial<AppOptions> = {}): Promise<Test
     },
     close: async () => {
       await app.close();
+      services.mail.close();
       await database.close();
     },
   };

@@ -28,7 +28,7 @@ export interface TestGraph {
 export async function testGraph(environment: 'production' | 'development' | 'test' = 'test'): Promise<TestGraph> {
   const database = await testDatabase();
   const hashIds = new HashIds(testSecrets.hashIdSecret);
-  const services = createServices({ db: database.db, hashIds, sessionSecret: testSecrets.sessionSecret });
+  const services = createServices({ db: database.db, hashIds, sessionSecret: testSecrets.sessionSecret, encryptionKey: testSecrets.encryptionKey });
   const logs = captureLogs();
   const graphql = await createGraphqlServer({ services, log: logs.log, environment });
   return {

@@ -43,11 +43,13 @@ export async function pageById<M extends Model & { id: number }, V>(
   builder: QueryBuilder<M, M[]>,
   query: { offset?: string | undefined; rowsPerPage: number },
   present: (row: M) => V,
+  /** The id column, qualified when the query joins tables. */
+  idColumn = 'id',
 ): Promise<Page<V>> {
-  void builder.orderBy('id', 'desc').limit(query.rowsPerPage + 1);
+  void builder.orderBy(idColumn, 'desc').limit(query.rowsPerPage + 1);
   if (query.offset) {
     const [lastId] = decodeCursor(query.offset, ['number']);
-    void builder.where('id', '<', lastId as number);
+    void builder.where(idColumn, '<', lastId as number);
   }
   const rows = await builder;
   const page = rows.slice(0, query.rowsPerPage);

@@ -17,6 +17,8 @@ export const entityTypes = [
   'billingCharge',
   'billingInvoice',
   'billingLegalEntity',
+  'mail',
+  'contact',
 ] as const;
 export type EntityType = (typeof entityTypes)[number];
 

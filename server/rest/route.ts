@@ -15,6 +15,9 @@ type Out<S> = S extends yup.ISchema<infer T> ? T : undefined;
 /** Who may call a route: anyone, or an actor with any of the listed rights. */
 export type RouteAuth = 'public' | readonly Right[];
 
+/** Kinds of actor a route serves: console users, API keys, or both. */
+export type RouteActorKind = 'user' | 'apiKey';
+
 export interface RouteInput<P, Q, B> {
   request: FastifyRequest;
   reply: FastifyReply;
@@ -31,6 +34,11 @@ export interface RouteDefinition<PS extends AnySchema | undefined, QS extends An
   summary: string;
   tags: string[];
   auth: RouteAuth;
+  /**
+   * The kinds of actor the route serves (others are forbidden). Console routes (/console-*)
+   * serve console sessions only (console.md section 6); other routes both, unless they say.
+   */
+  actors?: readonly RouteActorKind[];
   params?: PS;
   query?: QS;
   body?: BS;
@@ -97,8 +105,9 @@ export function defineRoute<PS extends AnySchema | undefined = undefined, QS ext
   schema.response = {
     [status]: definition.response && status !== 204 ? toJsonSchema(definition.response) : { type: 'null', description: 'No content' },
   };
+  const actors = definition.actors ?? (definition.url.startsWith('/console') ? ['user'] : ['user', 'apiKey']);
   if (definition.auth !== 'public') {
-    schema.security = [{ session: [] }, { apiKey: [] }];
+    schema.security = actors.map((kind) => (kind === 'user' ? { session: [] } : { apiKey: [] }));
   }
 
   const auth = definition.auth;
@@ -112,6 +121,9 @@ export function defineRoute<PS extends AnySchema | undefined = undefined, QS ext
         ? []
         : async (request) => {
             requireRights(request.actor, auth);
+            if (!(actors as readonly string[]).includes(request.actor.kind)) {
+              throw new GridportError('forbidden', { reason: actors.includes('user') ? 'this route needs a console session' : 'this route needs an API key' });
+            }
           },
     // A route that takes a body needs one: an empty body is not JSON.
     preValidation: definition.body

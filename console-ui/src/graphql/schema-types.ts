@@ -76,6 +76,8 @@ export type AuditLogUser = {
 
 /** The kinds of objects whose changes the audit log records. */
 export type AuditObjectType =
+  | 'API_KEYS'
+  | 'CONTACTS'
   | 'DEVICES'
   | 'ISSUES'
   | 'MESSAGE_DESTINATIONS'
@@ -173,6 +175,10 @@ export type Query = {
   organization: Organization;
   /** Organisations, newest first (staff only). */
   organizations: OrganizationPage;
+  /** One user: staff see any, customers those of their organisation. */
+  user: User;
+  /** Users, newest first: staff across organisations, customers within their own. */
+  users: UserPage;
 };
 
 
@@ -197,6 +203,19 @@ export type QueryOrganizationsArgs = {
   type: InputMaybe<OrganizationType>;
 };
 
+
+export type QueryUserArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type QueryUsersArgs = {
+  filter: InputMaybe<Scalars['String']['input']>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  organizationHashId: InputMaybe<Scalars['String']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
+};
+
 /** A right an actor holds. */
 export type Right =
   | 'CUSTOMER_READ'
@@ -219,4 +238,22 @@ export type SubscriptionDefaults = {
 export type SubscriptionDefaultsInput = {
   chargePeriod: Scalars['Int']['input'];
   runtime: Scalars['Int']['input'];
+};
+
+/** A person who signs in to the console. */
+export type User = {
+  __typename?: 'User';
+  email: Scalars['String']['output'];
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  organization: Organization;
+  /** gridport.admin, gridport.ops, gridport.developer, gridport.sales, gridport.employee, customer.read, customer.write */
+  rights: Array<Scalars['String']['output']>;
+};
+
+export type UserPage = {
+  __typename?: 'UserPage';
+  /** Pass as offset for the next page; null on the last. */
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<User>;
 };

@@ -1,4 +1,5 @@
 import { BaseModel } from '../../common/base.model';
+import { containsPattern } from '../../common/like';
 import type { InvoiceFrequency, OrganizationType, SubscriptionDefaults } from '../../../contracts/organization';
 import type { Pricing } from '../../../contracts/pricing';
 
@@ -21,7 +22,7 @@ export class OrganizationModel extends BaseModel {
   static override modifiers = {
     matching(query: ReturnType<typeof OrganizationModel.query>, filter: string) {
       if (filter) {
-        void query.whereILike('name', `%${filter.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        void query.whereILike('name', containsPattern(filter));
       }
     },
   };

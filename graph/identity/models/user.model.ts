@@ -1,10 +1,11 @@
 import { BaseModel } from '../../common/base.model';
 import type { Right } from '../../../contracts/rights';
+import type { EncryptedSecret } from '../../common/secret-box';
 import { OrganizationModel } from './organization.model';
 
 export class UserModel extends BaseModel {
   static override tableName = 'users';
-  static override jsonAttributes = ['rights'];
+  static override jsonAttributes = ['rights', 'twoFactorSecret', 'recoveryCodeHashes', 'pendingTwoFactorSecret'];
 
   id!: number;
   organizationId!: number;
@@ -12,6 +13,11 @@ export class UserModel extends BaseModel {
   email!: string;
   rights!: Right[];
   passwordHash!: string | null;
+  twoFactorSecret!: EncryptedSecret | null;
+  twoFactorLastStep!: number | null;
+  recoveryCodeHashes!: string[];
+  pendingTwoFactorSecret!: EncryptedSecret | null;
+  pendingTwoFactorExpiresAt!: Date | null;
   createdAt!: Date;
   updatedAt!: Date;
   organization?: OrganizationModel;

@@ -15,6 +15,8 @@ const entityOfObjectType: Record<AuditObjectType, EntityType> = {
   issues: 'issue',
   organizations: 'organization',
   users: 'user',
+  api_keys: 'apiKey',
+  contacts: 'contact',
 };
 
 export class AuditLogService {

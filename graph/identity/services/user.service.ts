@@ -2,14 +2,18 @@ import type { Knex } from 'knex';
 import { GridportError } from '../../../contracts/errors';
 import { providerOrganizationId } from '../../../contracts/limits';
 import { isStaffRight, type Right } from '../../../contracts/rights';
-import type { UserCreate, UserView } from '../../../contracts/user';
+import type { UserCreate, UserListQuery, UserView } from '../../../contracts/user';
+import type { Page } from '../../../contracts/pagination';
+import { pageById } from '../../common/cursor';
+import { containsPattern } from '../../common/like';
 import type { Actor } from '../../common/context';
-import { requireRights } from '../../common/context';
+import { isStaff, requireRights } from '../../common/context';
 import { diffObjects, type FieldTypes } from '../../common/diff';
 import type { HashIds } from '../../common/hash-ids';
 import { write } from '../../common/write';
 import { OrganizationModel } from '../models/organization.model';
 import { UserModel } from '../models/user.model';
+import { hashPassword } from './password';
 
 const auditedFields: FieldTypes<UserModel> = {
   name: 'string',
@@ -55,6 +59,40 @@ export class UserService {
     };
   }
 
+  /** Staff see every user; a customer sees the users of their own organisation (another's are not_found). */
+  async get(actor: Actor, hashId: string): Promise<UserView> {
+    requireRights(actor, ['gridport.employee', 'customer.read', 'customer.write']);
+    const id = this.hashIds.decode('user', hashId);
+    const user = id === null ? undefined : await UserModel.query(this.db).findById(id).withGraphJoined('organization');
+    if (!user?.organization || (!isStaff(actor) && user.organizationId !== actor.organizationId)) {
+      throw new GridportError('not_found', { userHashId: hashId });
+    }
+    return this.present(user, user.organization);
+  }
+
+  /** Users, newest first: staff across organisations (or one), customers within their own. */
+  async list(actor: Actor, query: UserListQuery): Promise<Page<UserView>> {
+    requireRights(actor, ['gridport.employee', 'customer.read', 'customer.write']);
+    const builder = UserModel.query(this.db).withGraphJoined('organization');
+    if (!isStaff(actor)) {
+      if (query.organizationHashId && this.hashIds.decode('organization', query.organizationHashId) !== actor.organizationId) {
+        throw new GridportError('forbidden_organization', { organizationHashId: query.organizationHashId });
+      }
+      void builder.where('users.organization_id', actor.organizationId ?? -1);
+    } else if (query.organizationHashId) {
+      const organizationId = this.hashIds.decode('organization', query.organizationHashId);
+      if (organizationId === null) {
+        throw new GridportError('not_found', { organizationHashId: query.organizationHashId });
+      }
+      void builder.where('users.organization_id', organizationId);
+    }
+    if (query.filter) {
+      const pattern = containsPattern(query.filter);
+      void builder.where((inner) => inner.whereILike('users.name', pattern).orWhereILike('users.email', pattern));
+    }
+    return pageById(builder, query, (user) => this.present(user, user.organization as OrganizationModel), 'users.id');
+  }
+
   async findByEmail(email: string): Promise<UserModel | undefined> {
     return UserModel.query(this.db).whereRaw('lower(email) = lower(?)', [email]).first();
   }
@@ -81,7 +119,7 @@ export class UserService {
         name: input.name,
         email: input.email,
         rights,
-        passwordHash: null,
+        passwordHash: input.password === undefined ? null : await hashPassword(input.password),
       });
       await w.audit({
         objectType: 'users',

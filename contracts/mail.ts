@@ -1,0 +1,19 @@
+import * as yup from 'yup';
+import { emailSchema } from './user';
+
+/** A mail Gridport sends (and POST /console-admin/v1/mail takes, for testing). */
+export const mailSchema = yup
+  .object({
+    to: yup.array(emailSchema.required()).min(1).max(50).required(),
+    subject: yup.string().trim().min(1).max(998).required(),
+    text: yup.string().max(1_000_000).required(),
+    html: yup.string().max(1_000_000).optional(),
+  })
+  .exact();
+
+export type Mail = yup.InferType<typeof mailSchema>;
+
+export interface MailReceipt {
+  mailHashId: string;
+  status: 'kept' | 'sent' | 'failed';
+}

@@ -1,0 +1,118 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Knex } from 'knex';
+import { GridportError } from '../../../contracts/errors';
+import { passwordReset } from '../../../contracts/login';
+import { systemActor } from '../../common/context';
+import { write } from '../../common/write';
+import type { MailService } from '../../operations/services/mail.service';
+import { PasswordResetModel } from '../models/password-reset.model';
+import { SessionModel } from '../models/session.model';
+import { UserModel } from '../models/user.model';
+import { hashPassword } from './password';
+import { spendRecoveryCode } from './two-factor';
+
+const hashCode = (code: string) => createHash('sha256').update(code).digest();
+
+/**
+ * Password reset (console.md section 7): a code sent by mail, valid for an hour and once; at
+ * most 3 per email per hour. A reset ends every session of the user. Users with two-factor on
+ * also give a recovery code.
+ */
+export class PasswordResetService {
+  constructor(
+    private readonly db: Knex,
+    private readonly mail: MailService,
+  ) {}
+
+  private async findUser(db: Knex, email: string): Promise<UserModel | undefined> {
+    return UserModel.query(db).whereRaw('lower(email) = lower(?)', [email]).first();
+  }
+
+  /** Mails a reset link. An unknown email is answered the same way and mails nothing. */
+  async request(email: string): Promise<void> {
+    const user = await this.findUser(this.db, email);
+    if (!user) {
+      return;
+    }
+    const since = new Date(Date.now() - 60 * 60_000);
+    const recent = await PasswordResetModel.query(this.db).where('user_id', user.id).where('created_at', '>', since).resultSize();
+    if (recent >= passwordReset.perHour) {
+      throw new GridportError('rate_limit_exceeded_for_password_reset', { perHour: passwordReset.perHour });
+    }
+    const code = randomBytes(24).toString('base64url');
+    await PasswordResetModel.query(this.db).insert({
+      userId: user.id,
+      codeHash: hashCode(code).toString('hex'),
+      expiresAt: new Date(Date.now() + passwordReset.validMinutes * 60_000),
+      usedAt: null,
+    });
+    const link = this.mail.link(`/reset-password?email=${encodeURIComponent(user.email)}&code=${code}`);
+    await this.mail.send({
+      to: [user.email],
+      subject: 'Reset your Gridport password',
+      text: `Someone asked to reset the password of your Gridport account. If it was you, choose a new password here within ${passwordReset.validMinutes} minutes:\n\n${link}\n\nIf it was not you, ignore this mail; your password stays as it is.`,
+    });
+  }
+
+  /** Whether a reset for this email is waiting: its expiry, or password_reset_expired / not_found. */
+  async status(email: string): Promise<{ expiresAt: string }> {
+    const user = await this.findUser(this.db, email);
+    const latest = user ? await PasswordResetModel.query(this.db).where('user_id', user.id).whereNull('used_at').orderBy('id', 'desc').first() : undefined;
+    if (!latest) {
+      throw new GridportError('not_found', { email });
+    }
+    if (latest.expiresAt.getTime() <= Date.now()) {
+      throw new GridportError('password_reset_expired');
+    }
+    return { expiresAt: latest.expiresAt.toISOString() };
+  }
+
+  /** Sets the new password with the mailed code, and ends every session of the user. */
+  async reset(email: string, input: { password: string; code: string; recoveryCode?: string }): Promise<void> {
+    const user = await this.findUser(this.db, email);
+    if (!user) {
+      throw new GridportError('invalid_code');
+    }
+    const passwordHash = await hashPassword(input.password);
+    const failure = await write(this.db, { ...systemActor('password reset'), userId: user.id, name: user.name, kind: 'user', rights: user.rights, organizationId: user.organizationId }, async (w) => {
+      const resets = await PasswordResetModel.query(w.trx).where('user_id', user.id).whereNull('used_at').orderBy('id', 'desc').forUpdate();
+      const given = hashCode(input.code);
+      const match = resets.find((reset) => timingSafeEqual(Buffer.from(reset.codeHash, 'hex'), given));
+      if (!match) {
+        return new GridportError('invalid_code');
+      }
+      if (match.expiresAt.getTime() <= Date.now()) {
+        return new GridportError('password_reset_expired');
+      }
+      const locked = await UserModel.query(w.trx).findById(user.id).forUpdate();
+      if (!locked) {
+        return new GridportError('invalid_code');
+      }
+      let recoveryCodeHashes = locked.recoveryCodeHashes;
+      if (locked.twoFactorSecret) {
+        if (!input.recoveryCode) {
+          return new GridportError('2fa_code_required');
+        }
+        const left = spendRecoveryCode(locked.recoveryCodeHashes, input.recoveryCode);
+        if (left === null) {
+          return new GridportError('2fa_code_invalid');
+        }
+        recoveryCodeHashes = left;
+      }
+      await UserModel.query(w.trx).patch({ passwordHash, recoveryCodeHashes, updatedAt: new Date() }).where('id', user.id);
+      await PasswordResetModel.query(w.trx).patch({ usedAt: new Date() }).where('user_id', user.id).whereNull('used_at');
+      await SessionModel.query(w.trx).patch({ revokedAt: new Date() }).where('user_id', user.id).whereNull('revoked_at');
+      await w.audit({
+        objectType: 'users',
+        objectId: user.id,
+        organizationId: user.organizationId,
+        changeType: 'controllerUserPasswordReset',
+        diff: [{ type: 'hidden', name: 'passwordHash' }],
+      });
+      return null;
+    });
+    if (failure) {
+      throw failure;
+    }
+  }
+}

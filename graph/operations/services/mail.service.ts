@@ -1,0 +1,79 @@
+import type { Knex } from 'knex';
+import { createTransport, type Transporter } from 'nodemailer';
+import type { Logger } from 'pino';
+import type { Mail, MailReceipt } from '../../../contracts/mail';
+import type { Actor } from '../../common/context';
+import { requireRights } from '../../common/context';
+import type { HashIds } from '../../common/hash-ids';
+import { MailModel } from '../models/mail.model';
+
+export interface MailSettings {
+  /** smtp:// or smtps:// URL of the outgoing server; null keeps mail in the database and the log. */
+  smtpUrl: string | null;
+  /** The From of every mail. */
+  from: string;
+  /** Where people reach the console, for links in mail. */
+  publicUrl: string;
+}
+
+/**
+ * Outgoing mail (spec README, "Email"). Every mail is first written to the database, then sent
+ * over SMTP when a server is configured; without one it stays there ("kept") and is logged, so
+ * nothing is lost and tests can read it. A mail the server refuses is kept as "failed" with the
+ * reason.
+ */
+export class MailService {
+  private readonly transport: Transporter | null;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly hashIds: HashIds,
+    private readonly settings: MailSettings,
+    private readonly log: Logger,
+  ) {
+    this.transport = settings.smtpUrl ? createTransport(settings.smtpUrl) : null;
+  }
+
+  /** An absolute link to a console page, for a mail. */
+  link(pathAndQuery: string): string {
+    return `${this.settings.publicUrl}${pathAndQuery}`;
+  }
+
+  /** Sends a mail on Gridport's behalf (password resets, invites, alarms). */
+  async send(mail: Mail): Promise<MailReceipt> {
+    const row = await MailModel.query(this.db).insertAndFetch({
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html ?? null,
+      status: this.transport ? 'sending' : 'kept',
+      error: null,
+      sentAt: null,
+    });
+    const mailHashId = this.hashIds.encode('mail', row.id);
+    if (!this.transport) {
+      this.log.info({ mailHashId, to: mail.to, subject: mail.subject, text: mail.text }, 'mail kept (no SMTP_URL configured)');
+      return { mailHashId, status: 'kept' };
+    }
+    try {
+      await this.transport.sendMail({ from: this.settings.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      await MailModel.query(this.db).patch({ status: 'sent', sentAt: new Date() }).where('id', row.id);
+      return { mailHashId, status: 'sent' };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      await MailModel.query(this.db).patch({ status: 'failed', error: reason }).where('id', row.id);
+      this.log.error({ mailHashId, to: mail.to, err: error }, 'mail could not be sent');
+      return { mailHashId, status: 'failed' };
+    }
+  }
+
+  /** POST /console-admin/v1/mail: a test mail from an operator. */
+  async sendTest(actor: Actor, mail: Mail): Promise<MailReceipt> {
+    requireRights(actor, ['gridport.ops', 'gridport.developer']);
+    return this.send(mail);
+  }
+
+  close(): void {
+    this.transport?.close();
+  }
+}

@@ -1,0 +1,38 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import type { OrganizationView } from '../../contracts/organization';
+import type { Page } from '../../contracts/pagination';
+import { GridportError } from '../../contracts/errors';
+import { userListQuerySchema } from '../../contracts/user';
+import { validate } from '../../contracts/validation';
+import { givenArguments } from '../../graph/common/graphql-args';
+import type { GraphqlContext } from '../../graph/graphql-context';
+import { Organization } from '../../graph/identity/types/organization.type';
+import { UserListArgs } from '../../graph/identity/types/user.args';
+import { User, UserPage, type UserSource } from '../../graph/identity/types/user.type';
+import type { ReferenceResolver } from '../../graph/subgraph';
+
+@Resolver(() => User)
+export class UserResolver {
+  @Query(() => User, { description: 'One user: staff see any, customers those of their organisation.' })
+  user(@Arg('hashId', () => ID) hashId: string, @Ctx() { actor, services }: GraphqlContext): Promise<UserSource> {
+    return services.users.get(actor, hashId);
+  }
+
+  @Query(() => UserPage, { description: 'Users, newest first: staff across organisations, customers within their own.' })
+  users(@Args(() => UserListArgs) args: UserListArgs, @Ctx() { actor, services }: GraphqlContext): Promise<Page<UserSource>> {
+    return services.users.list(actor, validate(userListQuerySchema, givenArguments(args), 'query_invalid'));
+  }
+
+  @FieldResolver(() => Organization)
+  organization(@Root() user: UserSource, @Ctx() { actor, services }: GraphqlContext): Promise<OrganizationView> {
+    return services.organizations.get(actor, user.organization.hashId);
+  }
+}
+
+export const resolveUserReference: ReferenceResolver = (reference, { actor, services }) => {
+  const { hashId } = reference;
+  if (typeof hashId !== 'string') {
+    throw new GridportError('not_found', { userHashId: null });
+  }
+  return services.users.get(actor, hashId);
+};

@@ -1,0 +1,87 @@
+import { systemActor } from '../../graph/common/context';
+import { testApp, type TestApp } from '../../test-support/app';
+
+describe('users', () => {
+  let t: TestApp;
+  let northHashId: string;
+  let southHashId: string;
+
+  async function organization(name: string): Promise<string> {
+    const created = await t.services.organizations.create(systemActor('test'), {
+      name,
+      type: 'installer',
+      pricing: null,
+      invoiceCustomerReference: null,
+      invoiceFrequency: 'monthly',
+      requireLegalEntityPerDevice: false,
+      requireCustomerReferencePerDevice: false,
+      subscriptionDefaults: null,
+    });
+    return created.hashId;
+  }
+
+  beforeAll(async () => {
+    t = await testApp();
+    northHashId = await organization('North');
+    southHashId = await organization('South');
+    for (const [organizationHashId, name] of [
+      [northHashId, 'Noor Jansen'],
+      [northHashId, 'Daan de Vries'],
+      [southHashId, 'Sanne Bakker'],
+    ] as const) {
+      await t.services.users.create(systemActor('test'), { organizationHashId, name, email: `${name.split(' ')[0]?.toLowerCase()}@example.com`, rights: ['customer.read'] });
+    }
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  type Page = { rows: { name: string; email: string; organization: { hashId: string } }[]; nextPageOffset: string | null };
+
+  it('are listed to staff across organisations, by organisation and by text, page by page', async () => {
+    const cookie = await t.signIn(['gridport.employee']);
+    const north = await t.app.inject({ method: 'GET', url: `/console-admin/v1/user?organizationHashId=${northHashId}`, headers: { cookie } });
+    expect((north.json() as Page).rows.map((row) => row.name)).toEqual(['Daan de Vries', 'Noor Jansen']);
+    const text = await t.app.inject({ method: 'GET', url: '/console-admin/v1/user?filter=SANNE', headers: { cookie } });
+    expect((text.json() as Page).rows.map((row) => row.email)).toEqual(['sanne@example.com']);
+    const first = (await t.app.inject({ method: 'GET', url: '/console-admin/v1/user?rowsPerPage=2', headers: { cookie } })).json() as Page;
+    expect(first.rows).toHaveLength(2);
+    const second = (await t.app.inject({ method: 'GET', url: `/console-admin/v1/user?rowsPerPage=2&offset=${first.nextPageOffset}`, headers: { cookie } })).json() as Page;
+    expect(second.rows.map((row) => row.name)).not.toContain(first.rows[0]?.name);
+  });
+
+  it('are listed to a customer only within their own organisation', async () => {
+    const cookie = await t.signIn(['customer.write'], southHashId);
+    const response = await t.app.inject({ method: 'GET', url: '/console/v1/user', headers: { cookie } });
+    expect(response.statusCode).toBe(200);
+    const rows = (response.json() as Page).rows;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.organization.hashId === southHashId)).toBe(true);
+    expect(rows.map((row) => row.name)).toContain('Sanne Bakker');
+    const sneaky = await t.app.inject({ method: 'GET', url: `/console/v1/user?organizationHashId=${northHashId}`, headers: { cookie } });
+    expect(sneaky.statusCode).toBe(400);
+    expect(sneaky.json().key).toBe('query_invalid');
+  });
+
+  it('of another organisation are not_found to a customer, and the admin list is forbidden', async () => {
+    const cookie = await t.signIn(['customer.read'], southHashId);
+    const admin = await t.app.inject({ method: 'GET', url: '/console-admin/v1/user', headers: { cookie } });
+    expect(admin.statusCode).toBe(403);
+    const actor = await t.services.sessions.authenticate(cookie.split('=')[1] ?? '');
+    const northUsers = await t.services.users.list(systemActor('test'), { rowsPerPage: 50, filter: '', organizationHashId: northHashId });
+    const someone = northUsers.rows[0]?.hashId ?? '';
+    await expect(t.services.users.get(actor, someone)).rejects.toMatchObject({ key: 'not_found' });
+  });
+
+  it('are read one at a time by staff, and a hash id of another type is not_found', async () => {
+    const cookie = await t.signIn(['gridport.employee']);
+    const list = (await t.app.inject({ method: 'GET', url: `/console-admin/v1/user?organizationHashId=${southHashId}&filter=sanne`, headers: { cookie } })).json() as Page & { rows: { hashId: string }[] };
+    const hashId = list.rows[0]?.hashId ?? '';
+    const one = await t.app.inject({ method: 'GET', url: `/console-admin/v1/user/${hashId}`, headers: { cookie } });
+    expect(one.json()).toMatchObject({ hashId, name: 'Sanne Bakker', organization: { hashId: southHashId, name: 'South' } });
+    const wrong = await t.app.inject({ method: 'GET', url: `/console-admin/v1/user/${southHashId}`, headers: { cookie } });
+    expect(wrong.statusCode).toBe(404);
+    expect(wrong.json()).toEqual({ key: 'not_found', details: { userHashId: southHashId } });
+  });
+});

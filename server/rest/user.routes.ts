@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import * as yup from 'yup';
+import { userListQuerySchema, userPageSchema, userViewSchema } from '../../contracts/user';
+import type { Services } from '../../graph/services';
+import { defineRoute } from './route';
+
+const hashIdParams = yup.object({ hashId: yup.string().trim().required().max(64) }).exact();
+
+/** Users in the admin console (list, get: employees) and the customer console (their organisation's list). */
+export function userRoutes(app: FastifyInstance, services: Services): void {
+  defineRoute(app, services, {
+    method: 'GET',
+    url: '/console-admin/v1/user',
+    summary: 'List users of every organisation, or of one',
+    tags: ['user'],
+    auth: ['gridport.employee'],
+    query: userListQuerySchema,
+    response: userPageSchema,
+    handler: ({ actor, query }) => services.users.list(actor, query),
+  });
+
+  defineRoute(app, services, {
+    method: 'GET',
+    url: '/console-admin/v1/user/:hashId',
+    summary: 'Get a user',
+    tags: ['user'],
+    auth: ['gridport.employee'],
+    params: hashIdParams,
+    response: userViewSchema,
+    handler: ({ actor, params }) => services.users.get(actor, params.hashId),
+  });
+
+  defineRoute(app, services, {
+    method: 'GET',
+    url: '/console/v1/user',
+    summary: "List the users of the caller's organisation",
+    tags: ['user'],
+    auth: ['customer.read', 'customer.write'],
+    query: userListQuerySchema.omit(['organizationHashId']),
+    response: userPageSchema,
+    handler: ({ actor, query }) => services.users.list(actor, query),
+  });
+}
