@@ -7,7 +7,7 @@ import type { Actor } from '../graph/common/context';
 import { anonymousActor } from '../graph/common/context';
 import type { Services } from '../graph/services';
 import { sendError, toGridportError } from './errors';
-import { authenticator } from './auth';
+import { authenticator, clientAddress } from './auth';
 import { installYupValidation } from './rest/route';
 import { healthRoutes } from './rest/health.routes';
 import { organizationRoutes } from './rest/organization.routes';
@@ -46,10 +46,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: options.log as FastifyBaseLogger,
     bodyLimit: limits.payloadBytes,
-      return503OnClosing: true,
+    return503OnClosing: true,
     forceCloseConnections: true,
   });
-  const authenticate = authenticator(options.services, options.trustedProxies);
+  const authenticate = authenticator(options.services);
+  const trustedProxies = options.trustedProxies ?? [];
   installYupValidation(app);
 
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -67,8 +68,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.decorateRequest('actor', null as unknown as Actor);
+  app.decorateRequest('clientAddress', '');
   app.addHook('onRequest', async (request, reply) => {
     request.actor = anonymousActor;
+    request.clientAddress = clientAddress(request, trustedProxies);
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) {
         request.log.warn({ statusCode: 499, key: 'client_closed_request', url: request.url }, 'client closed request');

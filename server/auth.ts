@@ -49,7 +49,7 @@ const bearer = /^Bearer\s+(\S+)\s*$/i;
  * console session in its cookie, or nobody. A refused credential leaves an anonymous actor
  * carrying the reason, answered only where a route needs someone.
  */
-export function authenticator(services: Services, trustedProxies: readonly string[] = []): (request: FastifyRequest) => Promise<Actor> {
+export function authenticator(services: Services): (request: FastifyRequest) => Promise<Actor> {
   return async (request) => {
     const authorization = request.headers.authorization;
     if (authorization !== undefined) {
@@ -57,7 +57,7 @@ export function authenticator(services: Services, trustedProxies: readonly strin
       if (!token) {
         return { ...anonymousActor, rejection: 'unauthorized' };
       }
-      return services.apiKeys.authenticate(token, clientAddress(request, trustedProxies));
+      return services.apiKeys.authenticate(token, request.clientAddress);
     }
     const header = request.headers.cookie;
     const token = header ? parse(header)[sessionCookieName] : undefined;

@@ -1,5 +1,6 @@
-import { anonymousActor, systemActor } from '../../graph/common/context';
+import { anonymousActor } from '../../graph/common/context';
 import { customerActor, staffActor, testGraph, type TestGraph } from '../../test-support/graphql';
+import { anOrganization } from '../../test-support/factories';
 
 const me = `{ me { kind name rights organization { hashId name isProvider } } }`;
 
@@ -33,16 +34,7 @@ describe('me over GraphQL', () => {
   });
 
   it("shows a customer's own organisation", async () => {
-    const created = await t.services.organizations.create(systemActor('test'), {
-      name: 'Customer Co',
-      type: 'asset-owner',
-      pricing: null,
-      invoiceCustomerReference: null,
-      invoiceFrequency: 'monthly',
-      requireLegalEntityPerDevice: false,
-      requireCustomerReferencePerDevice: false,
-      subscriptionDefaults: null,
-    });
+    const created = await anOrganization(t.services, { name: 'Customer Co', type: 'asset-owner' });
     const id = t.hashIds.decode('organization', created.hashId);
     if (id === null) {
       throw new Error('a created hash id that does not decode');

@@ -1,4 +1,5 @@
 import { systemActor } from '../../graph/common/context';
+import { anOrganization } from '../../test-support/factories';
 import { customerActor, staffActor, testGraph, type TestGraph } from '../../test-support/graphql';
 
 const listUsers = `
@@ -21,19 +22,7 @@ describe('users in GraphQL', () => {
 
   beforeAll(async () => {
     g = await testGraph();
-    const make = async (name: string) =>
-      (
-        await g.services.organizations.create(systemActor('test'), {
-          name,
-          type: 'energy-trader',
-          pricing: null,
-          invoiceCustomerReference: null,
-          invoiceFrequency: 'monthly',
-          requireLegalEntityPerDevice: false,
-          requireCustomerReferencePerDevice: false,
-          subscriptionDefaults: null,
-        })
-      ).hashId;
+    const make = async (name: string) => (await anOrganization(g.services, { name, type: 'energy-trader' })).hashId;
     eastHashId = await make('East');
     westHashId = await make('West');
     await g.services.users.create(systemActor('test'), { organizationHashId: eastHashId, name: 'Eva', email: 'eva@example.com', rights: ['customer.write'] });

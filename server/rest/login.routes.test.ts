@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { systemActor } from '../../graph/common/context';
 import { sessionCookieName } from '../../graph/identity/services/session.service';
 import { testApp, type TestApp } from '../../test-support/app';
+import { anOrganization } from '../../test-support/factories';
 
 describe('login and two-factor', () => {
   let t: TestApp;
@@ -13,16 +14,7 @@ describe('login and two-factor', () => {
 
   beforeAll(async () => {
     t = await testApp();
-    const organization = await t.services.organizations.create(systemActor('test'), {
-      name: 'Windpark Zuid',
-      type: 'asset-owner',
-      pricing: null,
-      invoiceCustomerReference: null,
-      invoiceFrequency: 'monthly',
-      requireLegalEntityPerDevice: false,
-      requireCustomerReferencePerDevice: false,
-      subscriptionDefaults: null,
-    });
+    const organization = await anOrganization(t.services, { name: 'Windpark Zuid', type: 'asset-owner' });
     customerHashId = organization.hashId;
   });
 

@@ -17,7 +17,7 @@ export function loginRoutes(app: FastifyInstance, services: Services): void {
     body: loginSchema,
     response: yup.object({ user: yup.object(), organization: organizationViewSchema }),
     handler: async ({ body, request, reply }) => {
-      const session = await services.logins.login(body, request.ip);
+      const session = await services.logins.login(body, request.clientAddress);
       setSessionCookie(request, reply, session.token, session.expiresAt);
       const actor = await services.sessions.authenticate(session.token);
       return services.sessions.whoami(actor);

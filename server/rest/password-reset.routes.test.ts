@@ -1,5 +1,6 @@
 import { systemActor } from '../../graph/common/context';
 import { testApp, type TestApp } from '../../test-support/app';
+import { anOrganization } from '../../test-support/factories';
 
 describe('password reset', () => {
   let t: TestApp;
@@ -9,16 +10,7 @@ describe('password reset', () => {
   beforeAll(async () => {
     t = await testApp();
     organizationHashId = (
-      await t.services.organizations.create(systemActor('test'), {
-        name: 'Reset BV',
-        type: 'asset-owner',
-        pricing: null,
-        invoiceCustomerReference: null,
-        invoiceFrequency: 'monthly',
-        requireLegalEntityPerDevice: false,
-        requireCustomerReferencePerDevice: false,
-        subscriptionDefaults: null,
-      })
+      await anOrganization(t.services, { name: 'Reset BV', type: 'asset-owner' })
     ).hashId;
   });
 

@@ -1,6 +1,7 @@
 import { generate } from 'otplib';
 import { systemActor } from '../../graph/common/context';
 import { testApp, type TestApp } from '../../test-support/app';
+import { anOrganization } from '../../test-support/factories';
 
 describe('user invites', () => {
   let t: TestApp;
@@ -9,16 +10,7 @@ describe('user invites', () => {
   beforeAll(async () => {
     t = await testApp();
     organizationHashId = (
-      await t.services.organizations.create(systemActor('test'), {
-        name: 'Invited BV',
-        type: 'installer',
-        pricing: null,
-        invoiceCustomerReference: null,
-        invoiceFrequency: 'monthly',
-        requireLegalEntityPerDevice: false,
-        requireCustomerReferencePerDevice: false,
-        subscriptionDefaults: null,
-      })
+      await anOrganization(t.services, { name: 'Invited BV', type: 'installer' })
     ).hashId;
   });
 
@@ -106,16 +98,7 @@ describe('user invites', () => {
     await invite(ops, ['listed@example.com']);
     const staff = await t.app.inject({ method: 'GET', url: `/console-admin/v1/user-invite?organizationHashId=${organizationHashId}&filter=listed`, headers: { cookie: ops } });
     expect((staff.json() as { rows: { email: string }[] }).rows.map((row) => row.email)).toEqual(['listed@example.com']);
-    const other = await t.services.organizations.create(systemActor('test'), {
-      name: 'Other BV',
-      type: 'installer',
-      pricing: null,
-      invoiceCustomerReference: null,
-      invoiceFrequency: 'monthly',
-      requireLegalEntityPerDevice: false,
-      requireCustomerReferencePerDevice: false,
-      subscriptionDefaults: null,
-    });
+    const other = await anOrganization(t.services, { name: 'Other BV', type: 'installer' });
     const outsider = await t.signIn(['customer.write'], other.hashId);
     const theirs = await t.app.inject({ method: 'GET', url: '/console/v1/user-invite', headers: { cookie: outsider } });
     expect(theirs.json()).toEqual({ rows: [], nextPageOffset: null });

@@ -1,29 +1,16 @@
 import { systemActor } from '../../graph/common/context';
 import { testApp, type TestApp } from '../../test-support/app';
+import { anOrganization } from '../../test-support/factories';
 
 describe('users', () => {
   let t: TestApp;
   let northHashId: string;
   let southHashId: string;
 
-  async function organization(name: string): Promise<string> {
-    const created = await t.services.organizations.create(systemActor('test'), {
-      name,
-      type: 'installer',
-      pricing: null,
-      invoiceCustomerReference: null,
-      invoiceFrequency: 'monthly',
-      requireLegalEntityPerDevice: false,
-      requireCustomerReferencePerDevice: false,
-      subscriptionDefaults: null,
-    });
-    return created.hashId;
-  }
-
   beforeAll(async () => {
     t = await testApp();
-    northHashId = await organization('North');
-    southHashId = await organization('South');
+    northHashId = (await anOrganization(t.services, { name: 'North', type: 'installer' })).hashId;
+    southHashId = (await anOrganization(t.services, { name: 'South', type: 'installer' })).hashId;
     for (const [organizationHashId, name] of [
       [northHashId, 'Noor Jansen'],
       [northHashId, 'Daan de Vries'],
