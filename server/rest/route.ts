@@ -54,6 +54,15 @@ type Part = keyof typeof partKeys;
 
 /** The yup schema of each route part, looked up by Fastify's validator compiler. */
 const schemas = new Map<string, AnySchema>();
+
+/** Who may call each route, by `METHOD url`: what the rights tests walk. */
+export interface RouteAccess {
+  method: string;
+  url: string;
+  auth: RouteAuth;
+  actors: readonly RouteActorKind[];
+}
+export const routeAccess = new Map<string, RouteAccess>();
 const partId = (method: string, url: string, part: string) => `${method} ${url} ${part}`;
 
 function toJsonSchema(schema: yup.ISchema<unknown>): Record<string, unknown> {
@@ -111,6 +120,7 @@ export function defineRoute<PS extends AnySchema | undefined = undefined, QS ext
   }
 
   const auth = definition.auth;
+  routeAccess.set(`${definition.method} ${definition.url}`, { method: definition.method, url: definition.url, auth, actors });
   app.route({
     method: definition.method,
     url: definition.url,

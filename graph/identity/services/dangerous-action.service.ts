@@ -33,14 +33,7 @@ export class DangerousActionService {
     if (!user) {
       throw new GridportError('dangerous_action_requires_user_id', { action, reason: 'the user no longer exists' });
     }
-    const since = new Date(Date.now() - limits.dangerousActionWindowHours * 60 * 60 * 1000);
-    const row = (await DangerousActionModel.query(trx)
-      .where('user_id', userId)
-      .where('created_at', '>', since)
-      .sum('watts as spent')
-      .first()) as unknown as { spent: string | number | null } | undefined;
-    const spent = Number(row?.spent ?? 0);
-    const remaining = Math.max(0, limits.dangerousActionAllowanceWatts - spent);
+    const remaining = await this.remaining(trx, userId);
     if (watts > remaining) {
       throw new GridportError('rate_limit_exceeded_for_dangerous_actions', { remaining, requested: watts });
     }
