@@ -93,8 +93,14 @@ describe('the embedded server and the operator command line', () => {
     const { cookie } = JSON.parse(session.out[0] ?? '') as { cookie: string };
     expect(cookie).toMatch(/^gridport_session=[\w-]+\.[\w-]+\.[\w-]+$/);
 
+    const customer = await gridport(dataDir, 'user', 'create', '--org', organizationHashId, '--email', 'owner@example.com', '--name', 'Owner', '--rights', 'customer.write', '--password', 'a long enough password');
+    expect(customer.code).toBe(0);
+
     let server = await startServer(dataDir, port);
     try {
+      const login = await fetch(`${server.url}/console-shared/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@example.com', password: 'a long enough password' }) });
+      expect(login.status).toBe(200);
+      expect(login.headers.get('set-cookie')).toMatch(/^gridport_session=/);
       expect((await fetch(`${server.url}/v1/health`)).status).toBe(204);
       const whoami = await fetch(`${server.url}/console-shared/v1/authentication/whoami`, { headers: { cookie } });
       expect(await whoami.json()).toMatchObject({ user: { email: 'ops@example.com', rights: ['gridport.ops'] }, organization: { hashId: providerHashId } });
