@@ -82,6 +82,14 @@ describe('configuration', () => {
     expect(readFileSync(path.join(cwd, 'data', 'secrets.json'), 'utf8')).not.toContain(given);
   });
 
+  it('takes the SAML callback under PUBLIC_URL, unless SAML_CALLBACK_URL says otherwise', () => {
+    const cwd = freshDir();
+    expect(loadConfig({ PUBLIC_URL: 'https://console.example.com/' }, cwd).saml.callbackUrl).toBe('https://console.example.com/console-admin/v1/saml2/acs');
+    expect(loadConfig({ PUBLIC_URL: 'https://console.example.com', SAML_CALLBACK_URL: 'https://sso.example.com/acs' }, cwd).saml.callbackUrl).toBe('https://sso.example.com/acs');
+    expect(loadConfig({}, cwd).saml.callbackUrl).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: 'https://console.example.com/' }, cwd).publicUrl).toBe('https://console.example.com');
+  });
+
   it('refuses to start with a secret copied from the sample file', () => {
     const sample = readFileSync(path.join(projectRoot(), '.env.sample'), 'utf8');
     const placeholders = [...sample.matchAll(/^(SESSION_SECRET|HASH_ID_SECRET|ENCRYPTION_KEY)=(.*)$/gm)].map((match) => match[2]);

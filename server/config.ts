@@ -200,7 +200,8 @@ function samlSettings(parsed: yup.InferType<typeof environmentSchema>, dataDir: 
     entryPoint,
     idpCert,
     issuer: parsed.SAML_ISSUER,
-    callbackUrl: parsed.SAML_CALLBACK_URL ?? null,
+    // The ACS URL: as given, else under PUBLIC_URL; only without either is it taken from the login request.
+    callbackUrl: parsed.SAML_CALLBACK_URL ?? (parsed.PUBLIC_URL ? `${parsed.PUBLIC_URL.replace(/\/+$/, '')}/console-admin/v1/saml2/acs` : null),
     devIdentityProvider,
     devIdentityProviderKeyFile: devIdentityProvider ? path.join(dataDir, 'dev-identity-provider.json') : null,
   };

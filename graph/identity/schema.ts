@@ -1,16 +1,17 @@
 import type { Logger } from 'pino';
+import { ApiKeyResolver } from '../../resolvers/identity/api-key.resolver';
 import { AuditLogResolver } from '../../resolvers/identity/audit-log.resolver';
 import { MeResolver } from '../../resolvers/identity/me.resolver';
 import { OrganizationResolver, resolveOrganizationReference } from '../../resolvers/identity/organization.resolver';
 import { resolveUserReference, UserResolver } from '../../resolvers/identity/user.resolver';
 import { buildSubgraph, type Subgraph } from '../subgraph';
 
-/** The identity subgraph: organisations, users, the actor (`me`) and the audit log. */
+/** The identity subgraph: organisations, users, API keys, the actor (`me`) and the audit log. */
 export function buildIdentitySubgraph(log: Logger): Promise<Subgraph> {
   return buildSubgraph(
     {
       name: 'identity',
-      resolvers: [OrganizationResolver, MeResolver, AuditLogResolver, UserResolver],
+      resolvers: [OrganizationResolver, MeResolver, AuditLogResolver, UserResolver, ApiKeyResolver],
       entities: { Organization: resolveOrganizationReference, User: resolveUserReference },
     },
     log,

@@ -29,6 +29,45 @@ export type ActorKind =
   | 'SYSTEM'
   | 'USER';
 
+/** An API key in a list, with its organisation; its secret is shown only when it is created or reset. */
+export type ApiKey = {
+  __typename?: 'ApiKey';
+  hashId: Scalars['ID']['output'];
+  /** IPv4 CIDR ranges the key may be used from; empty: anywhere. */
+  ipRanges: Array<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  organizationHashId: Scalars['ID']['output'];
+  organizationName: Scalars['String']['output'];
+  rights: Array<Scalars['String']['output']>;
+  user: Maybe<ApiKeyUser>;
+};
+
+/** An API key as GET /v1/api-key/{hashId} gives it; its secret is shown only when it is created or reset. */
+export type ApiKeyDetail = {
+  __typename?: 'ApiKeyDetail';
+  hashId: Scalars['ID']['output'];
+  /** IPv4 CIDR ranges the key may be used from; empty: anywhere. */
+  ipRanges: Array<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  rights: Array<Scalars['String']['output']>;
+  user: Maybe<ApiKeyUser>;
+};
+
+export type ApiKeyPage = {
+  __typename?: 'ApiKeyPage';
+  /** Pass as offset for the next page; null on the last. */
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<ApiKey>;
+};
+
+/** The user who created an API key. */
+export type ApiKeyUser = {
+  __typename?: 'ApiKeyUser';
+  email: Scalars['String']['output'];
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
 /** What kind of change an audit log row records. */
 export type AuditChangeType =
   | 'CONTROLLER_2FA_CHANGES'
@@ -167,6 +206,8 @@ export type OrganizationUpdateInput = {
 
 export type Query = {
   __typename?: 'Query';
+  apiKey: ApiKeyDetail;
+  apiKeys: ApiKeyPage;
   /** The audit log, newest first (staff only). */
   auditLog: AuditLogPage;
   /** The one acting on this request; null when nobody is signed in. */
@@ -179,6 +220,20 @@ export type Query = {
   user: User;
   /** Users, newest first: staff across organisations, customers within their own. */
   users: UserPage;
+};
+
+
+export type QueryApiKeyArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type QueryApiKeysArgs = {
+  filter: InputMaybe<Scalars['String']['input']>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  organization: InputMaybe<Scalars['String']['input']>;
+  organizationHashId: InputMaybe<Scalars['String']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
 };
 
 

@@ -36,6 +36,14 @@ const auditedFields: FieldTypes<ApiKeyModel> = {
 const writers: Right[] = ['gridport.ops', 'gridport.developer'];
 const readers: Right[] = ['gridport.employee'];
 
+/** API keys are managed by people in a console session, or by Gridport itself (command line); never by a key. */
+function requireKeyManager(actor: Actor, required: readonly Right[]): void {
+  requireRights(actor, required);
+  if (actor.kind === 'apiKey') {
+    throw new GridportError('forbidden', { reason: 'API keys are managed from a console session' });
+  }
+}
+
 /** Every key starts with this, so a leaked key is recognisable (secret scanners, logs). */
 export const apiKeyPrefix = 'gp_';
 /** gp_<key hash id>_<secret>: the hash id finds the row, the secret (32 random bytes) proves possession. */
@@ -194,7 +202,7 @@ export class ApiKeyService {
    * `rights` is for the command line; through the API a key's rights follow from its organisation.
    */
   async create(actor: Actor, input: ApiKeyCreate, rights?: readonly Right[]): Promise<ApiKeySecretView> {
-    requireRights(actor, writers);
+    requireKeyManager(actor, writers);
     checkPublicKey(input.publicKey);
     const organizationId = this.hashIds.decode('organization', input.organizationHashId);
     if (organizationId === null || (!isStaff(actor) && organizationId !== actor.organizationId)) {
@@ -230,7 +238,7 @@ export class ApiKeyService {
   }
 
   async get(actor: Actor, hashId: string): Promise<ApiKeyView> {
-    requireRights(actor, readers);
+    requireKeyManager(actor, readers);
     const key = await this.find(actor, hashId);
     const user = key.userId === null ? undefined : await UserModel.query(this.db).findById(key.userId);
     return { ...this.present(key), user: this.userView(user) };
@@ -238,7 +246,7 @@ export class ApiKeyService {
 
   /** Keys newest first, filtered by name, organisation, the provider or customers, and device group. */
   async list(actor: Actor, query: ApiKeyListQuery): Promise<Page<ApiKeyRowView>> {
-    requireRights(actor, readers);
+    requireKeyManager(actor, readers);
     // Column names in where clauses are the table's own (snakeCaseMappers only map rows).
     const builder = ApiKeyModel.query(this.db).withGraphFetched('[organization, user]');
     if (!isStaff(actor)) {
@@ -275,7 +283,7 @@ export class ApiKeyService {
 
   /** Gives the key a new secret and answers it; the old one stops working at once. */
   async reset(actor: Actor, hashId: string): Promise<{ apiKey: string }> {
-    requireRights(actor, writers);
+    requireKeyManager(actor, writers);
     return write(this.db, actor, async (w) => {
       const before = await this.find(actor, hashId, w.trx, true);
       const { apiKey, secretHash } = this.newSecret(before.id);
@@ -292,7 +300,7 @@ export class ApiKeyService {
   }
 
   async update(actor: Actor, hashId: string, patch: ApiKeyUpdate): Promise<void> {
-    requireRights(actor, writers);
+    requireKeyManager(actor, writers);
     checkPublicKey(patch.publicKey);
     await write(this.db, actor, async (w) => {
       const before = await this.find(actor, hashId, w.trx, true);
@@ -306,7 +314,7 @@ export class ApiKeyService {
   }
 
   async delete(actor: Actor, hashId: string): Promise<void> {
-    requireRights(actor, writers);
+    requireKeyManager(actor, writers);
     await write(this.db, actor, async (w) => {
       const before = await this.find(actor, hashId, w.trx, true);
       await ApiKeyModel.query(w.trx).deleteById(before.id);

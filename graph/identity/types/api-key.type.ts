@@ -1,0 +1,67 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import type { ApiKeyRowView, ApiKeyUserView, ApiKeyView } from '../../../contracts/api-key';
+import type { Page } from '../../../contracts/pagination';
+import type { Right } from '../../../contracts/rights';
+
+@ObjectType('ApiKeyUser', { description: 'The user who created an API key.' })
+export class ApiKeyUser implements ApiKeyUserView {
+  @Field(() => ID)
+  hashId!: string;
+
+  @Field(() => String)
+  email!: string;
+
+  @Field(() => String)
+  name!: string;
+}
+
+@ObjectType('ApiKeyDetail', { description: 'An API key as GET /v1/api-key/{hashId} gives it; its secret is shown only when it is created or reset.' })
+export class ApiKeyDetail implements ApiKeyView {
+  @Field(() => ID)
+  hashId!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => [String], { description: 'IPv4 CIDR ranges the key may be used from; empty: anywhere.' })
+  ipRanges!: string[];
+
+  @Field(() => [String])
+  rights!: Right[];
+
+  @Field(() => ApiKeyUser, { nullable: true })
+  user!: ApiKeyUser | null;
+}
+
+@ObjectType('ApiKey', { description: 'An API key in a list, with its organisation; its secret is shown only when it is created or reset.' })
+export class ApiKey implements ApiKeyRowView {
+  @Field(() => ID)
+  hashId!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => [String], { description: 'IPv4 CIDR ranges the key may be used from; empty: anywhere.' })
+  ipRanges!: string[];
+
+  @Field(() => [String])
+  rights!: Right[];
+
+  @Field(() => ApiKeyUser, { nullable: true })
+  user!: ApiKeyUser | null;
+
+  @Field(() => ID)
+  organizationHashId!: string;
+
+  @Field(() => String)
+  organizationName!: string;
+}
+
+@ObjectType('ApiKeyPage')
+export class ApiKeyPage implements Page<ApiKeyRowView> {
+  @Field(() => [ApiKey])
+  rows!: ApiKeyRowView[];
+
+  @Field(() => String, { nullable: true, description: 'Pass as offset for the next page; null on the last.' })
+  nextPageOffset!: string | null;
+}
