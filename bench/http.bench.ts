@@ -59,9 +59,9 @@ async function load(name: string, requests: number, concurrency: number, send: (
 }
 
 /** Seeds the embedded database in `dataDir` as an operator would, and returns a staff session cookie. */
-async function seed(dataDir: string, organizations: number): Promise<string> {
-  const config = loadConfig({ GRIDPORT_DATA_DIR: dataDir });
-  const database = openDatabase({ url: null, pgliteDir: path.join(config.dataDir, 'pglite') });
+async function seed(dataDir: string, databaseUrl: string | null, organizations: number): Promise<string> {
+  const config = loadConfig({ GRIDPORT_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  const database = openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
   try {
     await migrateLatest(database.db);
     const services = createServices({ db: database.db, hashIds: new HashIds(config.secrets.hashIdSecret), sessionSecret: config.secrets.sessionSecret, encryptionKey: config.secrets.encryptionKey });
@@ -89,16 +89,17 @@ function rssMb(pid: number): number {
 }
 
 /**
- * The HTTP server on the embedded database, in its own process, under load from this one:
+ * The HTTP server on the embedded database (or on PostgreSQL at `databaseUrl`, which must be
+ * an empty database), in its own process, under load from this one:
  * the health probe, a REST list of organisations, and the same list through the GraphQL gateway.
  */
-export async function httpBenchmark(): Promise<{ results: LoadResult[]; rssMb: { idle: number; afterLoad: number } }> {
+export async function httpBenchmark(databaseUrl: string | null): Promise<{ results: LoadResult[]; rssMb: { idle: number; afterLoad: number } }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gridport-bench-'));
-  const cookie = await seed(dataDir, 200);
+  const cookie = await seed(dataDir, databaseUrl, 200);
 
   const port = 18000 + Math.floor(Math.random() * 1000);
   const server = spawn(process.execPath, [path.join(__dirname, '..', 'server', 'main.js')], {
-    env: { ...process.env, GRIDPORT_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: '' },
+    env: { ...process.env, GRIDPORT_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: databaseUrl ?? '' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;

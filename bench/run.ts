@@ -6,7 +6,10 @@ import { httpBenchmark } from './http.bench';
 async function main(): Promise<void> {
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   process.stdout.write(`Gridport benchmarks on ${machine}\n\n`);
-  const http = await httpBenchmark();
+  // BENCH_DATABASE_URL: an empty PostgreSQL database to run the server on instead of PGlite.
+  const databaseUrl = process.env.BENCH_DATABASE_URL || null;
+  process.stdout.write(`Database: ${databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)'}\n\n`);
+  const http = await httpBenchmark(databaseUrl);
   process.stdout.write('| request | requests | concurrency | per second | p50 ms | p99 ms | failures |\n| --- | --- | --- | --- | --- | --- | --- |\n');
   for (const result of http.results) {
     process.stdout.write(`| ${result.name} | ${result.requests} | ${result.concurrency} | ${result.perSecond} | ${result.p50Ms} | ${result.p99Ms} | ${result.failures} |\n`);
