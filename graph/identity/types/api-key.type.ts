@@ -34,22 +34,7 @@ export class ApiKeyDetail implements ApiKeyView {
 }
 
 @ObjectType('ApiKey', { description: 'An API key in a list, with its organisation; its secret is shown only when it is created or reset.' })
-export class ApiKey implements ApiKeyRowView {
-  @Field(() => ID)
-  hashId!: string;
-
-  @Field(() => String)
-  name!: string;
-
-  @Field(() => [String], { description: 'IPv4 CIDR ranges the key may be used from; empty: anywhere.' })
-  ipRanges!: string[];
-
-  @Field(() => [String])
-  rights!: Right[];
-
-  @Field(() => ApiKeyUser, { nullable: true })
-  user!: ApiKeyUser | null;
-
+export class ApiKey extends ApiKeyDetail implements ApiKeyRowView {
   @Field(() => ID)
   organizationHashId!: string;
 
