@@ -57,7 +57,6 @@ export const apiKeyListQuerySchema = yup
   })
   .exact();
 
-export const apiKeyHashIdParams = yup.object({ hashId: yup.string().trim().required().max(64) }).exact();
 
 export type ApiKeyCreate = yup.InferType<typeof apiKeyCreateSchema>;
 export type ApiKeyUpdate = yup.InferType<typeof apiKeyUpdateSchema>;

@@ -12,6 +12,9 @@ export const paginationQuery = {
     .default(limits.rowsPerPageDefault),
 };
 
+/** Path parameters of a route about one object: its hash id. */
+export const hashIdParams = yup.object({ hashId: yup.string().trim().required().max(64) }).exact();
+
 export const filterQuery = yup.string().trim().max(limits.filterLength).default('');
 
 /** A page of rows with the cursor of the next page, or null on the last page. */

@@ -9,6 +9,9 @@ export const staffRights = [
 export const customerRights = ['customer.read', 'customer.write'] as const;
 export const rights = [...staffRights, ...customerRights] as const;
 
+/** Any signed-in person: every staff right implies employee, every customer reads. */
+export const anyUserRights = ['gridport.employee', 'customer.read', 'customer.write'] as const satisfies readonly Right[];
+
 export type StaffRight = (typeof staffRights)[number];
 export type CustomerRight = (typeof customerRights)[number];
 export type Right = (typeof rights)[number];

@@ -61,7 +61,7 @@ export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail
     contacts: new ContactService(db),
     dangerousActions: new DangerousActionService(),
     mail: mailService,
-    passwordResets: new PasswordResetService(db, mailService),
+    passwordResets: new PasswordResetService(db, mailService, box),
     userInvites: new UserInviteService(db, hashIds, box, mailService, sessions),
   };
 }

@@ -1,24 +1,8 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, sampleSecretValues } from './config';
+import { loadConfig, sampleSecretValues } from './config';
+import { freshDir, problemsOf } from '../test-support/config';
 import { projectRoot } from './version';
-
-function freshDir(): string {
-  return mkdtempSync(path.join(tmpdir(), 'gridport-config-'));
-}
-
-function problemsOf(env: NodeJS.ProcessEnv): string[] {
-  try {
-    loadConfig(env, freshDir());
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      return error.problems;
-    }
-    throw error;
-  }
-  throw new Error('the configuration was accepted');
-}
 
 describe('configuration', () => {
   it('has the defaults of the embedded mode, with the demo fleet on', () => {

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
 import {
   apiKeyCreateSchema,
-  apiKeyHashIdParams,
   apiKeyListQuerySchema,
   apiKeyPageSchema,
   apiKeyUpdateSchema,
   apiKeyViewSchema,
 } from '../../contracts/api-key';
 import type { Right } from '../../contracts/rights';
+import { hashIdParams } from '../../contracts/pagination';
 import type { Services } from '../../graph/services';
 import { defineRoute } from './route';
 
@@ -38,7 +38,7 @@ export function apiKeyRoutes(app: FastifyInstance, services: Services): void {
     tags: ['api-key'],
     auth: readers,
     actors: ['user'],
-    params: apiKeyHashIdParams,
+    params: hashIdParams,
     response: apiKeyViewSchema,
     handler: ({ actor, params }) => services.apiKeys.get(actor, params.hashId),
   });
@@ -62,7 +62,7 @@ export function apiKeyRoutes(app: FastifyInstance, services: Services): void {
     tags: ['api-key'],
     auth: writers,
     actors: ['user'],
-    params: apiKeyHashIdParams,
+    params: hashIdParams,
     response: yup.object({ apiKey: yup.string().required() }),
     handler: ({ actor, params }) => services.apiKeys.reset(actor, params.hashId),
   });
@@ -74,7 +74,7 @@ export function apiKeyRoutes(app: FastifyInstance, services: Services): void {
     tags: ['api-key'],
     auth: writers,
     actors: ['user'],
-    params: apiKeyHashIdParams,
+    params: hashIdParams,
     body: apiKeyUpdateSchema,
     status: 204,
     handler: async ({ actor, params, body }) => {
@@ -89,7 +89,7 @@ export function apiKeyRoutes(app: FastifyInstance, services: Services): void {
     tags: ['api-key'],
     auth: writers,
     actors: ['user'],
-    params: apiKeyHashIdParams,
+    params: hashIdParams,
     status: 204,
     handler: async ({ actor, params }) => {
       await services.apiKeys.delete(actor, params.hashId);

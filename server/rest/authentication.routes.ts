@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
 import { organizationViewSchema } from '../../contracts/organization';
-import { rights } from '../../contracts/rights';
+import { anyUserRights, rights } from '../../contracts/rights';
 import type { Services } from '../../graph/services';
 import { setSessionCookie } from '../auth';
 import { defineRoute } from './route';
 
 const base = '/console-shared/v1/authentication';
-const anyUser = ['gridport.employee', 'customer.read', 'customer.write'] as const;
 
 /** The shared console's session calls (console.md section 7). */
 export function authenticationRoutes(app: FastifyInstance, services: Services): void {
@@ -16,7 +15,7 @@ export function authenticationRoutes(app: FastifyInstance, services: Services): 
     url: `${base}/whoami`,
     summary: 'The signed-in user and their organisation',
     tags: ['authentication'],
-    auth: anyUser,
+    auth: anyUserRights,
     response: yup.object({
       user: yup.object({
         hashId: yup.string().required(),
@@ -34,7 +33,7 @@ export function authenticationRoutes(app: FastifyInstance, services: Services): 
     url: `${base}/session`,
     summary: 'Sign out: end this console session',
     tags: ['authentication'],
-    auth: anyUser,
+    auth: anyUserRights,
     status: 204,
     handler: async ({ actor, request, reply }) => {
       await services.sessions.revoke(actor);

@@ -19,8 +19,7 @@ export function loginRoutes(app: FastifyInstance, services: Services): void {
     handler: async ({ body, request, reply }) => {
       const session = await services.logins.login(body, request.clientAddress);
       setSessionCookie(request, reply, session.token, session.expiresAt);
-      const actor = await services.sessions.authenticate(session.token);
-      return services.sessions.whoami(actor);
+      return session.whoami;
     },
   });
 }

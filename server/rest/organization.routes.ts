@@ -7,10 +7,10 @@ import {
   organizationUpdateSchema,
   organizationViewSchema,
 } from '../../contracts/organization';
+import { hashIdParams } from '../../contracts/pagination';
 import type { Services } from '../../graph/services';
 import { defineRoute } from './route';
 
-const hashIdParams = yup.object({ hashId: yup.string().trim().required().max(64) }).exact();
 const base = '/console-admin/v1/organization';
 
 /** Organisations in the admin console (console.md section 7): reads for employees; writes for ops, developer and sales. */

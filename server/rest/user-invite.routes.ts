@@ -8,11 +8,11 @@ import {
   userInvitePageSchema,
   userInviteViewSchema,
 } from '../../contracts/user-invite';
+import { hashIdParams } from '../../contracts/pagination';
 import type { Services } from '../../graph/services';
 import { setSessionCookie } from '../auth';
 import { defineRoute } from './route';
 
-const hashIdParams = yup.object({ hashId: yup.string().trim().required().max(64) }).exact();
 
 /** User invites: Ops invite and revoke in the admin console; invitees accept in the customer console. */
 export function userInviteRoutes(app: FastifyInstance, services: Services): void {

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import * as yup from 'yup';
 import { userListQuerySchema, userPageSchema, userViewSchema } from '../../contracts/user';
+import { hashIdParams } from '../../contracts/pagination';
 import type { Services } from '../../graph/services';
 import { defineRoute } from './route';
 
-const hashIdParams = yup.object({ hashId: yup.string().trim().required().max(64) }).exact();
 
 /** Users in the admin console (list, get: employees) and the customer console (their organisation's list). */
 export function userRoutes(app: FastifyInstance, services: Services): void {

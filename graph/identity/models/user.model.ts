@@ -22,6 +22,13 @@ export class UserModel extends BaseModel {
   updatedAt!: Date;
   organization?: OrganizationModel;
 
+  static override modifiers = {
+    /** The user with this email, whatever its case (emails are unique regardless of case). */
+    withEmail(query: ReturnType<typeof UserModel.query>, email: string) {
+      void query.whereRaw('lower(users.email) = lower(?)', [email]);
+    },
+  };
+
   static override get relationMappings() {
     return {
       organization: {

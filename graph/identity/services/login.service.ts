@@ -5,7 +5,7 @@ import type { SecretBox } from '../../common/secret-box';
 import { UserModel } from '../models/user.model';
 import { decoyPasswordHash, verifyPassword } from './password';
 import type { MintedSession, SessionService } from './session.service';
-import { acceptedTwoFactorStep, spendRecoveryCode } from './two-factor';
+import { proveSecondFactor } from './second-factor';
 
 type Outcome = { ok: true; userId: number } | { ok: false; key: ErrorKey; counts: boolean };
 
@@ -56,7 +56,7 @@ export class LoginService {
   }
 
   private async check(trx: Knex.Transaction, email: string, input: LoginInput): Promise<Outcome> {
-    const user = await UserModel.query(trx).whereRaw('lower(email) = ?', [email]).forUpdate().first();
+    const user = await UserModel.query(trx).modify('withEmail', email).forUpdate().first();
     const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? (await decoyPasswordHash()));
     if (!user || !user.passwordHash || !passwordOk) {
       return { ok: false, key: 'invalid_credentials', counts: true };
@@ -64,22 +64,11 @@ export class LoginService {
     if (!user.twoFactorSecret) {
       return { ok: true, userId: user.id };
     }
-    if (input.code) {
-      const step = await acceptedTwoFactorStep(this.box.open(user.twoFactorSecret), input.code, user.twoFactorLastStep);
-      if (step === null) {
-        return { ok: false, key: '2fa_code_invalid', counts: true };
-      }
-      await UserModel.query(trx).patch({ twoFactorLastStep: step }).where('id', user.id);
+    const outcome = await proveSecondFactor(trx, this.box, user, input);
+    if (outcome === 'accepted') {
       return { ok: true, userId: user.id };
     }
-    if (input.recoveryCode) {
-      const left = spendRecoveryCode(user.recoveryCodeHashes, input.recoveryCode);
-      if (left === null) {
-        return { ok: false, key: '2fa_code_invalid', counts: true };
-      }
-      await UserModel.query(trx).patch({ recoveryCodeHashes: left }).where('id', user.id);
-      return { ok: true, userId: user.id };
-    }
-    return { ok: false, key: '2fa_code_required', counts: false };
+    // A wrong code counts as a failed attempt; a missing one does not.
+    return { ok: false, key: outcome, counts: outcome === '2fa_code_invalid' };
   }
 }

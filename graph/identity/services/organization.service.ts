@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { anyUserRights } from '../../../contracts/rights';
 import { GridportError } from '../../../contracts/errors';
 import { providerOrganizationId } from '../../../contracts/limits';
 import type {
@@ -69,7 +70,7 @@ export class OrganizationService {
 
   /** Staff see every organisation; anyone else only their own (another's is not_found). */
   async get(actor: Actor, hashId: string): Promise<OrganizationView> {
-    requireRights(actor, ['gridport.employee', 'customer.read', 'customer.write']);
+    requireRights(actor, anyUserRights);
     const id = this.idOf(hashId);
     if (!isStaff(actor) && actor.organizationId !== id) {
       throw new GridportError('not_found', { organizationHashId: hashId });
@@ -83,6 +84,11 @@ export class OrganizationService {
       return null;
     }
     return this.present(await this.find(actor.organizationId));
+  }
+
+  /** An organisation by its numeric id, for services that already hold it. */
+  async byId(id: number): Promise<OrganizationView> {
+    return this.present(await this.find(id));
   }
 
   async provider(): Promise<OrganizationView> {

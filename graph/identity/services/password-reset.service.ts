@@ -3,13 +3,14 @@ import type { Knex } from 'knex';
 import { GridportError } from '../../../contracts/errors';
 import { passwordReset } from '../../../contracts/login';
 import { systemActor } from '../../common/context';
+import type { SecretBox } from '../../common/secret-box';
 import { write } from '../../common/write';
 import type { MailService } from '../../operations/services/mail.service';
 import { PasswordResetModel } from '../models/password-reset.model';
 import { SessionModel } from '../models/session.model';
 import { UserModel } from '../models/user.model';
 import { hashPassword } from './password';
-import { spendRecoveryCode } from './two-factor';
+import { proveSecondFactor } from './second-factor';
 
 const hashCode = (code: string) => createHash('sha256').update(code).digest();
 
@@ -22,10 +23,11 @@ export class PasswordResetService {
   constructor(
     private readonly db: Knex,
     private readonly mail: MailService,
+    private readonly box: SecretBox,
   ) {}
 
   private async findUser(db: Knex, email: string): Promise<UserModel | undefined> {
-    return UserModel.query(db).whereRaw('lower(email) = lower(?)', [email]).first();
+    return UserModel.query(db).modify('withEmail', email).first();
   }
 
   /** Mails a reset link. An unknown email is answered the same way and mails nothing. */
@@ -88,18 +90,14 @@ export class PasswordResetService {
       if (!locked) {
         return new GridportError('invalid_code');
       }
-      let recoveryCodeHashes = locked.recoveryCodeHashes;
       if (locked.twoFactorSecret) {
-        if (!input.recoveryCode) {
-          return new GridportError('2fa_code_required');
+        // Only a recovery code: a mailbox and an unlocked phone are too often the same device.
+        const outcome = await proveSecondFactor(w.trx, this.box, locked, { recoveryCode: input.recoveryCode });
+        if (outcome !== 'accepted') {
+          return new GridportError(outcome);
         }
-        const left = spendRecoveryCode(locked.recoveryCodeHashes, input.recoveryCode);
-        if (left === null) {
-          return new GridportError('2fa_code_invalid');
-        }
-        recoveryCodeHashes = left;
       }
-      await UserModel.query(w.trx).patch({ passwordHash, recoveryCodeHashes, updatedAt: new Date() }).where('id', user.id);
+      await UserModel.query(w.trx).patch({ passwordHash, updatedAt: new Date() }).where('id', user.id);
       await PasswordResetModel.query(w.trx).patch({ usedAt: new Date() }).where('user_id', user.id).whereNull('used_at');
       await SessionModel.query(w.trx).patch({ revokedAt: new Date() }).where('user_id', user.id).whereNull('revoked_at');
       await w.audit({

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../../server/config';
+import { loadConfig } from '../../../server/config';
+import { freshDir, problemsOf } from '../../../test-support/config';
 import { defaultRelayState, safeRelayState } from './saml.service';
 
 describe('the SAML relay state', () => {
@@ -15,20 +15,8 @@ describe('the SAML relay state', () => {
 });
 
 describe('SAML settings from the environment', () => {
-  const freshDir = () => mkdtempSync(path.join(tmpdir(), 'gridport-saml-config-'));
   const certificate = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 
-  function problemsOf(env: NodeJS.ProcessEnv): string[] {
-    try {
-      loadConfig(env, freshDir());
-    } catch (error) {
-      if (error instanceof ConfigError) {
-        return error.problems;
-      }
-      throw error;
-    }
-    throw new Error('the configuration was accepted');
-  }
 
   it('run the development identity provider by default, keeping its key in the data folder', () => {
     const cwd = freshDir();

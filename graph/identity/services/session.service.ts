@@ -1,5 +1,6 @@
 import { createSigner, createVerifier, TokenError } from 'fast-jwt';
 import type { Knex } from 'knex';
+import { anyUserRights } from '../../../contracts/rights';
 import { GridportError } from '../../../contracts/errors';
 import { limits } from '../../../contracts/limits';
 import type { WhoamiView } from '../../../contracts/user';
@@ -22,6 +23,8 @@ export interface MintedSession {
   token: string;
   sessionHashId: string;
   expiresAt: Date;
+  /** The signed-in user and their organisation. */
+  whoami: WhoamiView;
 }
 
 /**
@@ -50,6 +53,7 @@ export class SessionService {
       token: this.sign({ sid: session.id, sub: this.hashIds.encode('user', userId) }),
       sessionHashId: this.hashIds.encode('session', session.id),
       expiresAt,
+      whoami: await this.profile(userId),
     };
   }
 
@@ -86,7 +90,7 @@ export class SessionService {
 
   /** Ends the session the actor acts through. */
   async revoke(actor: Actor): Promise<void> {
-    requireRights(actor, ['gridport.employee', 'customer.read', 'customer.write']);
+    requireRights(actor, anyUserRights);
     if (actor.sessionId === undefined) {
       throw new GridportError('forbidden', { reason: 'only a console session can be ended' });
     }
@@ -95,18 +99,21 @@ export class SessionService {
 
   /** Who is signed in, and their organisation (console.md section 3, "Whoami result"). */
   async whoami(actor: Actor): Promise<WhoamiView> {
-    requireRights(actor, ['gridport.employee', 'customer.read', 'customer.write']);
+    requireRights(actor, anyUserRights);
     if (actor.kind !== 'user' || actor.userId === null) {
       throw new GridportError('forbidden', { reason: 'only users have a profile' });
     }
-    const user = await UserModel.query(this.db).findById(actor.userId);
-    const organization = await this.organizations.ofActor(actor);
-    if (!user || !organization) {
+    return this.profile(actor.userId);
+  }
+
+  private async profile(userId: number): Promise<WhoamiView> {
+    const user = await UserModel.query(this.db).findById(userId);
+    if (!user) {
       throw new GridportError('unauthorized');
     }
     return {
       user: { hashId: this.hashIds.encode('user', user.id), email: user.email, name: user.name, rights: user.rights },
-      organization,
+      organization: await this.organizations.byId(user.organizationId),
     };
   }
 }

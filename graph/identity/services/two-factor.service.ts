@@ -6,7 +6,8 @@ import { requireRights } from '../../common/context';
 import type { SecretBox } from '../../common/secret-box';
 import { write, type Write } from '../../common/write';
 import { UserModel } from '../models/user.model';
-import { acceptedTwoFactorStep, newRecoveryCodes, newTwoFactorSecret, spendRecoveryCode, twoFactorKeyUri } from './two-factor';
+import { proveSecondFactor } from './second-factor';
+import { acceptedTwoFactorStep, newRecoveryCodes, newTwoFactorSecret, twoFactorKeyUri } from './two-factor';
 
 const customerRights = ['customer.read', 'customer.write'] as const;
 
@@ -49,20 +50,9 @@ export class TwoFactorService {
     return write(this.db, actor, async (w) => {
       const user = await this.user(w, actor);
       if (user.twoFactorSecret) {
-        if (proof.twoFactorCode) {
-          const step = await acceptedTwoFactorStep(this.box.open(user.twoFactorSecret), proof.twoFactorCode, user.twoFactorLastStep);
-          if (step === null) {
-            throw new GridportError('2fa_code_invalid');
-          }
-          await UserModel.query(w.trx).patch({ twoFactorLastStep: step }).where('id', user.id);
-        } else if (proof.recoveryCode) {
-          const left = spendRecoveryCode(user.recoveryCodeHashes, proof.recoveryCode);
-          if (left === null) {
-            throw new GridportError('2fa_code_invalid');
-          }
-          await UserModel.query(w.trx).patch({ recoveryCodeHashes: left }).where('id', user.id);
-        } else {
-          throw new GridportError('2fa_code_required');
+        const outcome = await proveSecondFactor(w.trx, this.box, user, { code: proof.twoFactorCode, recoveryCode: proof.recoveryCode });
+        if (outcome !== 'accepted') {
+          throw new GridportError(outcome);
         }
       }
       const secret = newTwoFactorSecret();

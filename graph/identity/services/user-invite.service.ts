@@ -5,7 +5,7 @@ import { providerOrganizationId } from '../../../contracts/limits';
 import { twoFactorChallengeMinutes } from '../../../contracts/login';
 import type { Page } from '../../../contracts/pagination';
 import type { Right } from '../../../contracts/rights';
-import { isStaffRight } from '../../../contracts/rights';
+import { anyUserRights, isStaffRight } from '../../../contracts/rights';
 import { userInvite, type UserInviteCreate, type UserInviteListQuery, type UserInviteView } from '../../../contracts/user-invite';
 import type { Actor } from '../../common/context';
 import { isStaff, requireRights, systemActor } from '../../common/context';
@@ -112,7 +112,7 @@ export class UserInviteService {
 
   /** Open invites, newest first: staff see every organisation's (or one's), customers their own. */
   async list(actor: Actor, query: UserInviteListQuery): Promise<Page<UserInviteView>> {
-    requireRights(actor, ['gridport.employee', 'customer.read', 'customer.write']);
+    requireRights(actor, anyUserRights);
     const builder = UserInviteModel.query(this.db).withGraphJoined('organization').modify('open');
     if (!isStaff(actor)) {
       void builder.where('user_invites.organization_id', actor.organizationId ?? -1);
@@ -192,7 +192,7 @@ export class UserInviteService {
       if (step === null) {
         throw new GridportError('2fa_code_invalid');
       }
-      if (await UserModel.query(trx).whereRaw('lower(email) = lower(?)', [invite.email]).first()) {
+      if (await UserModel.query(trx).modify('withEmail', invite.email).first()) {
         throw new GridportError('user_exists', { emails: [invite.email] });
       }
       const { codes, hashes } = newRecoveryCodes();

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { GridportError } from '../../../contracts/errors';
 import { providerOrganizationId } from '../../../contracts/limits';
-import { isStaffRight, type Right } from '../../../contracts/rights';
+import { anyUserRights, isStaffRight, type Right } from '../../../contracts/rights';
 import type { UserCreate, UserListQuery, UserView } from '../../../contracts/user';
 import type { Page } from '../../../contracts/pagination';
 import { pageById } from '../../common/cursor';
@@ -61,7 +61,7 @@ export class UserService {
 
   /** Staff see every user; a customer sees the users of their own organisation (another's are not_found). */
   async get(actor: Actor, hashId: string): Promise<UserView> {
-    requireRights(actor, ['gridport.employee', 'customer.read', 'customer.write']);
+    requireRights(actor, anyUserRights);
     const id = this.hashIds.decode('user', hashId);
     const user = id === null ? undefined : await UserModel.query(this.db).findById(id).withGraphJoined('organization');
     if (!user?.organization || (!isStaff(actor) && user.organizationId !== actor.organizationId)) {
@@ -72,7 +72,7 @@ export class UserService {
 
   /** Users, newest first: staff across organisations (or one), customers within their own. */
   async list(actor: Actor, query: UserListQuery): Promise<Page<UserView>> {
-    requireRights(actor, ['gridport.employee', 'customer.read', 'customer.write']);
+    requireRights(actor, anyUserRights);
     const builder = UserModel.query(this.db).withGraphJoined('organization');
     if (!isStaff(actor)) {
       if (query.organizationHashId && this.hashIds.decode('organization', query.organizationHashId) !== actor.organizationId) {
@@ -94,7 +94,7 @@ export class UserService {
   }
 
   async findByEmail(email: string): Promise<UserModel | undefined> {
-    return UserModel.query(this.db).whereRaw('lower(email) = lower(?)', [email]).first();
+    return UserModel.query(this.db).modify('withEmail', email).first();
   }
 
   /** Creates a user directly (operators; invites come with the identity issue). */
@@ -110,7 +110,7 @@ export class UserService {
       if (!organization) {
         throw new GridportError('not_found', { organizationHashId: input.organizationHashId });
       }
-      const existing = await UserModel.query(w.trx).whereRaw('lower(email) = lower(?)', [input.email]).first();
+      const existing = await UserModel.query(w.trx).modify('withEmail', input.email).first();
       if (existing) {
         throw new GridportError('user_exists', { email: input.email });
       }
