@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { errorCatalogue, isErrorKey, type ErrorKey } from '../contracts/errors';
 import { limits } from '../contracts/limits';
 import type { Actor } from './common/context';
-import type { GraphqlContext } from './graphql-context';
+import { inProcessTransport, type GraphqlContext, type GraphqlTransport } from './graphql-context';
 import { buildIdentitySubgraph } from './identity/schema';
 import type { Services } from './services';
 import type { Subgraph } from './subgraph';
@@ -120,7 +120,7 @@ export interface GraphqlServer {
   /** The composed API schema clients see. */
   schema: GraphQLSchema;
   /** Runs one operation in process as `actor` (Apollo's whole pipeline, without HTTP). */
-  execute<T = Record<string, unknown>>(actor: Actor, request: GraphqlOperation): Promise<GraphQLResponse<T>>;
+  execute<T = Record<string, unknown>>(actor: Actor, request: GraphqlOperation, transport?: GraphqlTransport): Promise<GraphQLResponse<T>>;
   stop(): Promise<void>;
 }
 
@@ -166,7 +166,7 @@ export async function createGraphqlServer({ services, log, environment }: Graphq
   return {
     server,
     schema: graph.apiSchema,
-    execute: (actor, request) => server.executeOperation(request, { contextValue: { actor, services } }),
+    execute: (actor, request, transport = inProcessTransport()) => server.executeOperation(request, { contextValue: { actor, services, transport } }),
     stop: () => server.stop(),
   };
 }

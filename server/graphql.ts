@@ -2,6 +2,8 @@ import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GraphqlContext } from '../graph/graphql-context';
 import type { Services } from '../graph/services';
+import { errorCatalogue } from '../contracts/errors';
+import { setSessionCookie } from './auth';
 import './request-context';
 
 export interface GraphqlRouteOptions {
@@ -30,7 +32,8 @@ function searchOf(url: string): string {
 /**
  * GET and POST /graphql: each request is handed to Apollo as it came (CSRF prevention and
  * the limits are Apollo's and graphql-armor's), with the actor that the app's onRequest hook
- * authenticated; the answer goes back with Apollo's status and headers.
+ * authenticated; the answer goes back with Apollo's status and headers. A credential that was
+ * sent and refused is answered with its error (401), never served as anonymous.
  */
 export async function registerGraphql(app: FastifyInstance, { server, services }: GraphqlRouteOptions): Promise<void> {
   app.route({
@@ -38,6 +41,12 @@ export async function registerGraphql(app: FastifyInstance, { server, services }
     url: '/graphql',
     schema: { hide: true },
     handler: async (request, reply) => {
+      const { rejection } = request.actor;
+      if (rejection !== undefined) {
+        // A credential was sent and refused (a reset key, an ended session): say so rather than answer as anonymous.
+        const { status, message } = errorCatalogue[rejection];
+        return reply.code(status).send({ errors: [{ message, extensions: { code: rejection } }] });
+      }
       const response = await server.executeHTTPGraphQLRequest({
         httpGraphQLRequest: {
           method: request.method,
@@ -45,7 +54,14 @@ export async function registerGraphql(app: FastifyInstance, { server, services }
           search: searchOf(request.url),
           body: request.body,
         },
-        context: async () => ({ actor: request.actor, services }),
+        context: async () => ({
+          actor: request.actor,
+          services,
+          transport: {
+            clientAddress: request.clientAddress,
+            setSessionCookie: (token, expiresAt) => setSessionCookie(request, reply, token, expiresAt),
+          },
+        }),
       });
       for (const [name, value] of response.headers) {
         void reply.header(name, value);

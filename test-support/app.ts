@@ -6,7 +6,9 @@ import { systemActor } from '../graph/common/context';
 import { HashIds } from '../graph/common/hash-ids';
 import { createServices, type Dependencies, type Services } from '../graph/services';
 import { sessionCookieName } from '../graph/identity/services/session.service';
+import { createGraphqlServer } from '../graph/gateway';
 import { buildApp, type AppOptions } from '../server/app';
+import { registerGraphql } from '../server/graphql';
 import { databaseAnswers } from '../server/database';
 import { createLogger, type Logger } from '../server/logger';
 import { testDatabase, type TestDatabase } from './database';
@@ -49,17 +51,24 @@ export interface TestApp {
 
 let users = 0;
 
+export interface TestAppOptions extends Pick<Dependencies, 'mail'> {
+  /** Serve /graphql too, through the composed gateway (as the server does). */
+  graphql?: boolean;
+}
+
 /** The HTTP app on a test database, as the server builds it. */
-export async function testApp(overrides: Partial<AppOptions> = {}, dependencies: Pick<Dependencies, 'mail'> = {}): Promise<TestApp> {
+export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: withGraphql = false, ...dependencies }: TestAppOptions = {}): Promise<TestApp> {
   const database = await testDatabase();
   const hashIds = new HashIds(testSecrets.hashIdSecret);
   const services = createServices({ db: database.db, hashIds, sessionSecret: testSecrets.sessionSecret, encryptionKey: testSecrets.encryptionKey, ...dependencies });
   const logs = captureLogs();
+  const graphql = withGraphql ? await createGraphqlServer({ services, log: logs.log, environment: 'test' }) : null;
   const app = await buildApp({
     services,
     log: logs.log,
     version: 'test',
     databaseAnswers: () => databaseAnswers(database.db),
+    ...(graphql ? { register: (instance: FastifyInstance) => registerGraphql(instance, { server: graphql.server, services }) } : {}),
     ...overrides,
   });
   return {
@@ -85,6 +94,7 @@ export async function testApp(overrides: Partial<AppOptions> = {}, dependencies:
     },
     close: async () => {
       await app.close();
+      await graphql?.stop();
       services.mail.close();
       await database.close();
     },

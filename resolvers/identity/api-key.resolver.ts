@@ -1,13 +1,24 @@
-import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
-import { apiKeyListQuerySchema, type ApiKeyRowView, type ApiKeyView } from '../../contracts/api-key';
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import {
+  apiKeyCreateSchema,
+  apiKeyListQuerySchema,
+  apiKeyUpdateSchema,
+  type ApiKeyRowView,
+  type ApiKeySecretView,
+  type ApiKeyView,
+} from '../../contracts/api-key';
 import type { Page } from '../../contracts/pagination';
 import { validate } from '../../contracts/validation';
 import { givenArguments } from '../../graph/common/graphql-args';
 import type { GraphqlContext } from '../../graph/graphql-context';
+import { ApiKeyCreateInput, ApiKeySecret, ApiKeyUpdateInput } from '../../graph/identity/types/api-key.input';
 import { ApiKeyListArgs } from '../../graph/identity/types/api-key.args';
 import { ApiKey, ApiKeyDetail, ApiKeyPage } from '../../graph/identity/types/api-key.type';
 
-/** API keys in GraphQL, read side; like /v1/api-key, for console sessions of employees. */
+/**
+ * API keys in GraphQL, as /v1/api-key: console sessions only (the service refuses keys
+ * managing keys); employees read, Ops and Developer write.
+ */
 @Resolver(() => ApiKey)
 export class ApiKeyResolver {
   @Query(() => ApiKeyDetail)
@@ -18,5 +29,32 @@ export class ApiKeyResolver {
   @Query(() => ApiKeyPage)
   apiKeys(@Args(() => ApiKeyListArgs) args: ApiKeyListArgs, @Ctx() { actor, services }: GraphqlContext): Promise<Page<ApiKeyRowView>> {
     return services.apiKeys.list(actor, validate(apiKeyListQuerySchema, givenArguments(args), 'query_invalid'));
+  }
+
+  @Mutation(() => ApiKeySecret, { description: 'Creates a key; its secret is in the answer and nowhere else.' })
+  createApiKey(@Arg('input', () => ApiKeyCreateInput) input: ApiKeyCreateInput, @Ctx() { actor, services }: GraphqlContext): Promise<ApiKeySecretView> {
+    return services.apiKeys.create(actor, validate(apiKeyCreateSchema, givenArguments(input), 'payload_invalid'));
+  }
+
+  @Mutation(() => ApiKeySecret, { description: 'Gives the key a new secret; the old one stops working at once.' })
+  async resetApiKey(@Arg('hashId', () => ID) hashId: string, @Ctx() { actor, services }: GraphqlContext): Promise<ApiKeySecretView> {
+    const { apiKey } = await services.apiKeys.reset(actor, hashId);
+    return { hashId, apiKey };
+  }
+
+  @Mutation(() => Boolean)
+  async updateApiKey(
+    @Arg('hashId', () => ID) hashId: string,
+    @Arg('input', () => ApiKeyUpdateInput) input: ApiKeyUpdateInput,
+    @Ctx() { actor, services }: GraphqlContext,
+  ): Promise<boolean> {
+    await services.apiKeys.update(actor, hashId, validate(apiKeyUpdateSchema, { ...input }, 'payload_invalid'));
+    return true;
+  }
+
+  @Mutation(() => Boolean)
+  async deleteApiKey(@Arg('hashId', () => ID) hashId: string, @Ctx() { actor, services }: GraphqlContext): Promise<boolean> {
+    await services.apiKeys.delete(actor, hashId);
+    return true;
   }
 }

@@ -42,6 +42,16 @@ export type ApiKey = {
   user: Maybe<ApiKeyUser>;
 };
 
+export type ApiKeyCreateInput = {
+  /** At most 50 IPv4 CIDR ranges the key may be used from; empty or not given: anywhere. */
+  ipRanges?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** 1 to 100 characters. */
+  name: Scalars['String']['input'];
+  organizationHashId: Scalars['ID']['input'];
+  /** A PEM public key; the client may then sign short-lived JWTs instead of sending the secret. */
+  publicKey?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** An API key as GET /v1/api-key/{hashId} gives it; its secret is shown only when it is created or reset. */
 export type ApiKeyDetail = {
   __typename?: 'ApiKeyDetail';
@@ -58,6 +68,20 @@ export type ApiKeyPage = {
   /** Pass as offset for the next page; null on the last. */
   nextPageOffset: Maybe<Scalars['String']['output']>;
   rows: Array<ApiKey>;
+};
+
+/** A key with its secret, shown this once: send it as Authorization: Bearer <apiKey>. */
+export type ApiKeySecret = {
+  __typename?: 'ApiKeySecret';
+  apiKey: Scalars['String']['output'];
+  hashId: Scalars['ID']['output'];
+};
+
+/** Only the fields given change; publicKey null removes the public key. */
+export type ApiKeyUpdateInput = {
+  ipRanges?: InputMaybe<Array<Scalars['String']['input']>>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  publicKey?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** The user who created an API key. */
@@ -128,15 +152,74 @@ export type InvoiceFrequency =
   | 'DAILY'
   | 'MONTHLY';
 
+export type LoginInput = {
+  /** The current two-factor code, when two-factor is on. */
+  code?: InputMaybe<Scalars['String']['input']>;
+  email: Scalars['String']['input'];
+  password: Scalars['String']['input'];
+  /** A recovery code instead of the two-factor code; each works once. */
+  recoveryCode?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Creates a key; its secret is in the answer and nowhere else. */
+  createApiKey: ApiKeySecret;
   createOrganization: Organization;
+  deleteApiKey: Scalars['Boolean']['output'];
+  /** Invites 1 to 20 emails into an organisation and mails each its link (Ops). */
+  inviteUsers: Array<UserInvite>;
+  /** Starts a console session (sets the session cookie) and answers who signed in. */
+  login: Actor;
+  /** Ends the console session of this request and clears its cookie. */
+  logout: Scalars['Boolean']['output'];
+  /** Gives the key a new secret; the old one stops working at once. */
+  resetApiKey: ApiKeySecret;
+  /** Revokes an open invite; its link stops working (Ops). */
+  revokeUserInvite: Scalars['Boolean']['output'];
+  updateApiKey: Scalars['Boolean']['output'];
   updateOrganization: Organization;
+};
+
+
+export type MutationCreateApiKeyArgs = {
+  input: ApiKeyCreateInput;
 };
 
 
 export type MutationCreateOrganizationArgs = {
   input: OrganizationCreateInput;
+};
+
+
+export type MutationDeleteApiKeyArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type MutationInviteUsersArgs = {
+  input: UserInviteInput;
+};
+
+
+export type MutationLoginArgs = {
+  input: LoginInput;
+};
+
+
+export type MutationResetApiKeyArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type MutationRevokeUserInviteArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdateApiKeyArgs = {
+  hashId: Scalars['ID']['input'];
+  input: ApiKeyUpdateInput;
 };
 
 
@@ -218,6 +301,8 @@ export type Query = {
   organizations: OrganizationPage;
   /** One user: staff see any, customers those of their organisation. */
   user: User;
+  /** Open invites, newest first: staff see every organisation (or one), customers their own. */
+  userInvites: UserInvitePage;
   /** Users, newest first: staff across organisations, customers within their own. */
   users: UserPage;
 };
@@ -264,6 +349,14 @@ export type QueryUserArgs = {
 };
 
 
+export type QueryUserInvitesArgs = {
+  filter: InputMaybe<Scalars['String']['input']>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  organizationHashId: InputMaybe<Scalars['String']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
+};
+
+
 export type QueryUsersArgs = {
   filter: InputMaybe<Scalars['String']['input']>;
   offset: InputMaybe<Scalars['String']['input']>;
@@ -304,6 +397,39 @@ export type User = {
   organization: Organization;
   /** gridport.admin, gridport.ops, gridport.developer, gridport.sales, gridport.employee, customer.read, customer.write */
   rights: Array<Scalars['String']['output']>;
+};
+
+/** An open invite: the invitee becomes a user of the organisation with the given rights. */
+export type UserInvite = {
+  __typename?: 'UserInvite';
+  email: Scalars['String']['output'];
+  /** ISO 8601; an invite lasts 7 days. */
+  expiresAt: Scalars['String']['output'];
+  hashId: Scalars['ID']['output'];
+  organization: UserInviteOrganization;
+  rights: Array<Right>;
+};
+
+export type UserInviteInput = {
+  /** 1 to 20 emails. */
+  emails: Array<Scalars['String']['input']>;
+  organizationHashId: Scalars['ID']['input'];
+  /** customer.read for a customer organisation, gridport.employee for Gridport, when not given. */
+  rights?: InputMaybe<Array<Right>>;
+};
+
+/** The organisation an invite is into. */
+export type UserInviteOrganization = {
+  __typename?: 'UserInviteOrganization';
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
+export type UserInvitePage = {
+  __typename?: 'UserInvitePage';
+  /** Pass as offset for the next page; null on the last. */
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<UserInvite>;
 };
 
 export type UserPage = {

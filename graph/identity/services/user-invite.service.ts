@@ -1,3 +1,4 @@
+import { listOrganizationScope } from '../../common/tenancy';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
 import { GridportError } from '../../../contracts/errors';
@@ -8,7 +9,7 @@ import type { Right } from '../../../contracts/rights';
 import { anyUserRights, isStaffRight } from '../../../contracts/rights';
 import { userInvite, type UserInviteCreate, type UserInviteListQuery, type UserInviteView } from '../../../contracts/user-invite';
 import type { Actor } from '../../common/context';
-import { isStaff, requireRights, systemActor } from '../../common/context';
+import { requireRights, systemActor } from '../../common/context';
 import { pageById } from '../../common/cursor';
 import type { HashIds } from '../../common/hash-ids';
 import { containsPattern } from '../../common/like';
@@ -114,10 +115,9 @@ export class UserInviteService {
   async list(actor: Actor, query: UserInviteListQuery): Promise<Page<UserInviteView>> {
     requireRights(actor, anyUserRights);
     const builder = UserInviteModel.query(this.db).withGraphJoined('organization').modify('open');
-    if (!isStaff(actor)) {
-      void builder.where('user_invites.organization_id', actor.organizationId ?? -1);
-    } else if (query.organizationHashId) {
-      void builder.where('user_invites.organization_id', this.hashIds.decode('organization', query.organizationHashId) ?? -1);
+    const organizationId = listOrganizationScope(actor, this.hashIds, query.organizationHashId);
+    if (organizationId !== null) {
+      void builder.where('user_invites.organization_id', organizationId);
     }
     if (query.filter) {
       void builder.whereILike('user_invites.email', containsPattern(query.filter));

@@ -1,3 +1,4 @@
+import { listOrganizationScope } from '../../common/tenancy';
 import type { Knex } from 'knex';
 import { GridportError } from '../../../contracts/errors';
 import { providerOrganizationId } from '../../../contracts/limits';
@@ -74,16 +75,8 @@ export class UserService {
   async list(actor: Actor, query: UserListQuery): Promise<Page<UserView>> {
     requireRights(actor, anyUserRights);
     const builder = UserModel.query(this.db).withGraphJoined('organization');
-    if (!isStaff(actor)) {
-      if (query.organizationHashId && this.hashIds.decode('organization', query.organizationHashId) !== actor.organizationId) {
-        throw new GridportError('forbidden_organization', { organizationHashId: query.organizationHashId });
-      }
-      void builder.where('users.organization_id', actor.organizationId ?? -1);
-    } else if (query.organizationHashId) {
-      const organizationId = this.hashIds.decode('organization', query.organizationHashId);
-      if (organizationId === null) {
-        throw new GridportError('not_found', { organizationHashId: query.organizationHashId });
-      }
+    const organizationId = listOrganizationScope(actor, this.hashIds, query.organizationHashId);
+    if (organizationId !== null) {
       void builder.where('users.organization_id', organizationId);
     }
     if (query.filter) {
