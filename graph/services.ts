@@ -8,6 +8,7 @@ import { SecretBox } from './common/secret-box';
 import { LoginService } from './identity/services/login.service';
 import { PasswordResetService } from './identity/services/password-reset.service';
 import { UserInviteService } from './identity/services/user-invite.service';
+import { SamlRequestIds } from './identity/services/saml.service';
 import { SessionService } from './identity/services/session.service';
 import { TwoFactorService } from './identity/services/two-factor.service';
 import { UserService } from './identity/services/user.service';
@@ -43,6 +44,8 @@ export interface Services {
   mail: MailService;
   passwordResets: PasswordResetService;
   userInvites: UserInviteService;
+  /** SAML AuthnRequest ids, shared by every node. */
+  samlRequests: SamlRequestIds;
 }
 
 export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail, log = pino({ level: 'silent' }) }: Dependencies): Services {
@@ -63,5 +66,6 @@ export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail
     mail: mailService,
     passwordResets: new PasswordResetService(db, mailService, box),
     userInvites: new UserInviteService(db, hashIds, box, mailService, sessions),
+    samlRequests: new SamlRequestIds(db),
   };
 }

@@ -10,6 +10,7 @@ import * as userCredentials from './20261122000300_user_credentials';
 import * as mails from './20261122000400_mails';
 import * as passwordResets from './20261122000500_password_resets';
 import * as userInvites from './20261122000600_user_invites';
+import * as samlRequests from './20261122000700_saml_requests';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -29,6 +30,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000400_mails', mails],
   ['20261122000500_password_resets', passwordResets],
   ['20261122000600_user_invites', userInvites],
+  ['20261122000700_saml_requests', samlRequests],
 ];
 
 /** Knex reads migrations from this list rather than the file system, so compiled and test runs agree. */

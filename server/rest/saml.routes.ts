@@ -97,7 +97,7 @@ export function samlPlugin(services: Services, settings: SamlSettings = defaultS
       settings.entryPoint === null && settings.devIdentityProvider
         ? new DevIdentityProvider(await loadOrCreateSigningKeyPair(settings.devIdentityProviderKeyFile))
         : null;
-    const saml = new SamlService(settings, devIdentityProvider?.certificate ?? settings.idpCert, services.users, services.sessions);
+    const saml = new SamlService(settings, devIdentityProvider?.certificate ?? settings.idpCert, services.users, services.sessions, services.samlRequests);
     samlRoutes(scope, services, saml);
     if (devIdentityProvider) {
       devIdentityProviderRoutes(scope, services, devIdentityProvider, saml);

@@ -1,4 +1,5 @@
 import { SAML, ValidateInResponseTo, type CacheItem, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import type { Knex } from 'knex';
 import { GridportError } from '../../../contracts/errors';
 import { providerOrganizationId } from '../../../contracts/limits';
 import { isStaffRight } from '../../../contracts/rights';
@@ -52,39 +53,34 @@ export function safeRelayState(value: unknown): string {
 const requestLifetimeMs = 10 * 60_000;
 const clockSkewMs = 60_000;
 
-/** Remembers the ids of AuthnRequests sent, so a response must answer one of ours (and only once). */
-class RequestIdCache implements CacheProvider {
-  private readonly ids = new Map<string, { value: string; createdAt: number }>();
+/**
+ * Remembers the ids of AuthnRequests sent, in the database so that every node shares them: a
+ * response must answer one of ours, within the request lifetime, and only once.
+ */
+export class SamlRequestIds implements CacheProvider {
+  constructor(private readonly db: Knex) {}
 
   async saveAsync(key: string, value: string): Promise<CacheItem | null> {
-    const now = Date.now();
-    for (const [id, item] of this.ids) {
-      if (now - item.createdAt > requestLifetimeMs) {
-        this.ids.delete(id);
-      }
-    }
-    if (this.ids.has(key)) {
-      return null;
-    }
-    this.ids.set(key, { value, createdAt: now });
-    return { value, createdAt: now };
+    const createdAt = new Date();
+    await this.db('saml_requests').where('created_at', '<', new Date(createdAt.getTime() - requestLifetimeMs)).delete();
+    const saved = await this.db('saml_requests').insert({ id: key, value, created_at: createdAt }).onConflict('id').ignore().returning('id');
+    return saved.length === 0 ? null : { value, createdAt: createdAt.getTime() };
   }
 
   async getAsync(key: string): Promise<string | null> {
-    const item = this.ids.get(key);
-    if (!item || Date.now() - item.createdAt > requestLifetimeMs) {
-      return null;
-    }
-    return item.value;
+    const row = (await this.db('saml_requests')
+      .where('id', key)
+      .where('created_at', '>=', new Date(Date.now() - requestLifetimeMs))
+      .first('value')) as { value: string } | undefined;
+    return row?.value ?? null;
   }
 
   async removeAsync(key: string | null): Promise<string | null> {
     if (key === null) {
       return null;
     }
-    const item = this.ids.get(key);
-    this.ids.delete(key);
-    return item?.value ?? null;
+    const [row] = (await this.db('saml_requests').where('id', key).delete().returning('value')) as { value: string }[];
+    return row?.value ?? null;
   }
 }
 
@@ -109,14 +105,13 @@ function profileEmail(profile: Profile | null): string | null {
  * development identity provider is checked here exactly as an outside one, with its certificate.
  */
 export class SamlService {
-  private readonly requestIds = new RequestIdCache();
-
   /** `idpCert` is the configured provider's certificate, or the development provider's. */
   constructor(
     private readonly settings: SamlSettings,
     private readonly idpCert: string | null,
     private readonly users: UserService,
     private readonly sessions: SessionService,
+    private readonly requestIds: SamlRequestIds,
   ) {}
 
   get entityId(): string {
