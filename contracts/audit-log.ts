@@ -2,7 +2,7 @@ import * as yup from 'yup';
 import { paginationQuery } from './pagination';
 
 /** Kinds of objects the audit log records changes of; plural snake_case as their tables. */
-export const auditObjectTypes = ['devices', 'message_destinations', 'issues', 'organizations', 'users', 'api_keys', 'contacts'] as const;
+export const auditObjectTypes = ['devices', 'message_destinations', 'issues', 'organizations', 'users', 'api_keys', 'contacts', 'device_groups', 'partnerships'] as const;
 export type AuditObjectType = (typeof auditObjectTypes)[number];
 
 /** Change types (console.md section 3, "Audit log row"). */

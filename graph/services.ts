@@ -9,6 +9,8 @@ import { LoginService } from './identity/services/login.service';
 import { PasswordResetService } from './identity/services/password-reset.service';
 import { UserInviteService } from './identity/services/user-invite.service';
 import { SamlRequestIds } from './identity/services/saml.service';
+import { DeviceOutboxService } from './fleet/services/device-outbox.service';
+import { DeviceService } from './fleet/services/device.service';
 import { SessionService } from './identity/services/session.service';
 import { TwoFactorService } from './identity/services/two-factor.service';
 import { UserService } from './identity/services/user.service';
@@ -44,6 +46,8 @@ export interface Services {
   mail: MailService;
   passwordResets: PasswordResetService;
   userInvites: UserInviteService;
+  devices: DeviceService;
+  deviceOutbox: DeviceOutboxService;
   /** SAML AuthnRequest ids, shared by every node. */
   samlRequests: SamlRequestIds;
 }
@@ -52,6 +56,7 @@ export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail
   const organizations = new OrganizationService(db, hashIds);
   const box = new SecretBox(encryptionKey);
   const sessions = new SessionService(db, hashIds, organizations, sessionSecret);
+  const deviceOutbox = new DeviceOutboxService(db);
   const mailService = new MailService(db, hashIds, mail ?? { smtpUrl: null, from: 'Gridport <no-reply@gridport.invalid>', publicUrl: 'http://localhost:8080' }, log);
   return {
     organizations,
@@ -67,5 +72,7 @@ export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail
     passwordResets: new PasswordResetService(db, mailService, box),
     userInvites: new UserInviteService(db, hashIds, box, mailService, sessions),
     samlRequests: new SamlRequestIds(db),
+    devices: new DeviceService(db, hashIds, deviceOutbox),
+    deviceOutbox,
   };
 }

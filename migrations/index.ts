@@ -11,6 +11,7 @@ import * as mails from './20261122000400_mails';
 import * as passwordResets from './20261122000500_password_resets';
 import * as userInvites from './20261122000600_user_invites';
 import * as samlRequests from './20261122000700_saml_requests';
+import * as fleet from './20261122001000_fleet';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -31,6 +32,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000500_password_resets', passwordResets],
   ['20261122000600_user_invites', userInvites],
   ['20261122000700_saml_requests', samlRequests],
+  ['20261122001000_fleet', fleet],
 ];
 
 /** Knex reads migrations from this list rather than the file system, so compiled and test runs agree. */

@@ -22,6 +22,7 @@ import { userInviteRoutes } from './rest/user-invite.routes';
 import { samlPlugin } from './rest/saml.routes';
 import { apiKeyRoutes } from './rest/api-key.routes';
 import { contactRoutes } from './rest/contact.routes';
+import { deviceRoutes } from './rest/device.routes';
 import type { SamlSettings } from '../graph/identity/services/saml.service';
 import './request-context';
 
@@ -115,6 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(samlPlugin(options.services, options.saml));
   apiKeyRoutes(app, options.services);
   contactRoutes(app, options.services);
+  deviceRoutes(app, options.services);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   if (options.register) {

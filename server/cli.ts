@@ -5,6 +5,7 @@ import * as yup from 'yup';
 import { organizationCreateSchema, type OrganizationView } from '../contracts/organization';
 import { emailSchema, userCreateSchema } from '../contracts/user';
 import { apiKeyCreateSchema } from '../contracts/api-key';
+import { deviceShipSchema } from '../contracts/fleet';
 import { rights } from '../contracts/rights';
 import { sessionCookieName } from '../graph/identity/services/session.service';
 import { validate } from '../contracts/validation';
@@ -32,6 +33,9 @@ Commands:
                                             create an API key and print its secret (shown once);
                                             a provider key needs --rights (staff rights), a
                                             customer key carries customer.read and customer.write
+  device ship --org <hashId> --name <name> [--group <hashId>]
+                                            create a device record open for provisioning and print
+                                            its hash id and one-time provisioning token
 
 Options:
   --json    print one JSON object instead of text
@@ -69,6 +73,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       rights: { type: 'string' },
       password: { type: 'string' },
       'ip-ranges': { type: 'string' },
+      group: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
@@ -76,7 +81,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     io.out(usage);
     return values.help ? 0 : 2;
   }
-  if (!['migrate', 'org create', 'org provider', 'user create', 'session create', 'api-key create'].includes(command)) {
+  if (!['migrate', 'org create', 'org provider', 'user create', 'session create', 'api-key create', 'device ship'].includes(command)) {
     io.err(`gridport: unknown command "${command}"\n\n${usage}`);
     return 2;
   }
@@ -145,6 +150,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
         const rightsGiven = validate(yup.array(yup.string().oneOf(rights).required()).optional(), list(values.rights), 'payload_invalid');
         const key = await services.apiKeys.create(actor, input, rightsGiven);
         print({ hashId: key.hashId, apiKey: key.apiKey }, `Created API key ${input.name}, hash id ${key.hashId}. Its secret, shown only now:\n${key.apiKey}`);
+        return 0;
+      }
+      case 'device ship': {
+        const input = validate(deviceShipSchema, { organizationHashId: values.org, name: values.name, deviceGroupHashId: values.group }, 'payload_invalid');
+        const shipped = await services.devices.ship(actor, input);
+        print(shipped, `Shipped device ${input.name}, hash id ${shipped.hashId}. Its provisioning token, shown only now:\n${shipped.provisioningToken}`);
         return 0;
       }
       default: {

@@ -93,6 +93,13 @@ describe('the embedded server and the operator command line', () => {
     const { cookie } = JSON.parse(session.out[0] ?? '') as { cookie: string };
     expect(cookie).toMatch(/^gridport_session=[\w-]+\.[\w-]+\.[\w-]+$/);
 
+    const shipped = await gridport(dataDir, 'device', 'ship', '--org', organizationHashId, '--name', 'Zonnepark Noord gateway', '--json');
+    expect(shipped.code).toBe(0);
+    const { hashId: deviceHashId, provisioningToken } = JSON.parse(shipped.out[0] ?? '') as { hashId: string; provisioningToken: string };
+    expect(provisioningToken).toMatch(/^[\w-]{32}$/);
+    const unshippable = await gridport(dataDir, 'device', 'ship', '--org', 'nope', '--name', 'x', '--json');
+    expect(unshippable).toMatchObject({ code: 1, err: ['{"key":"not_found","details":{"organizationHashId":"nope"}}'] });
+
     const customer = await gridport(dataDir, 'user', 'create', '--org', organizationHashId, '--email', 'owner@example.com', '--name', 'Owner', '--rights', 'customer.write', '--password', 'a long enough password');
     expect(customer.code).toBe(0);
 
@@ -114,6 +121,8 @@ describe('the embedded server and the operator command line', () => {
       const organization = await fetch(`${server.url}/console-admin/v1/organization/${organizationHashId}`, { headers: { cookie } });
       expect(organization.status).toBe(200);
       expect(await organization.json()).toMatchObject({ name: 'Zonnepark Noord', type: 'asset-owner' });
+      const device = await fetch(`${server.url}/console-admin/v1/device/${deviceHashId}`, { headers: { cookie } });
+      expect(await device.json()).toMatchObject({ name: 'Zonnepark Noord gateway', organizationHashId, openForProvisioning: true, identifier: 'will be generated when the device is connected' });
     } finally {
       await stopServer(server);
     }

@@ -39,13 +39,12 @@ export function decodeCursor(cursor: string, shape: readonly ('string' | 'number
  * One page of a query, newest first, keyed by id: the rows after the cursor in `offset`, and
  * the cursor of the page after it (null on the last page).
  */
-export async function pageById<M extends Model & { id: number }, V>(
+export async function pageRowsById<M extends Model & { id: number }>(
   builder: QueryBuilder<M, M[]>,
   query: { offset?: string | undefined; rowsPerPage: number },
-  present: (row: M) => V,
   /** The id column, qualified when the query joins tables. */
   idColumn = 'id',
-): Promise<Page<V>> {
+): Promise<Page<M>> {
   void builder.orderBy(idColumn, 'desc').limit(query.rowsPerPage + 1);
   if (query.offset) {
     const [lastId] = decodeCursor(query.offset, ['number']);
@@ -54,8 +53,16 @@ export async function pageById<M extends Model & { id: number }, V>(
   const rows = await builder;
   const page = rows.slice(0, query.rowsPerPage);
   const last = page[page.length - 1];
-  return {
-    rows: page.map(present),
-    nextPageOffset: rows.length > query.rowsPerPage && last ? encodeCursor([last.id]) : null,
-  };
+  return { rows: page, nextPageOffset: rows.length > query.rowsPerPage && last ? encodeCursor([last.id]) : null };
+}
+
+/** pageRowsById, each row presented as it leaves. */
+export async function pageById<M extends Model & { id: number }, V>(
+  builder: QueryBuilder<M, M[]>,
+  query: { offset?: string | undefined; rowsPerPage: number },
+  present: (row: M) => V,
+  idColumn = 'id',
+): Promise<Page<V>> {
+  const page = await pageRowsById(builder, query, idColumn);
+  return { rows: page.rows.map(present), nextPageOffset: page.nextPageOffset };
 }

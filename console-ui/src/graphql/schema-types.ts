@@ -142,9 +142,11 @@ export type AuditObjectType =
   | 'API_KEYS'
   | 'CONTACTS'
   | 'DEVICES'
+  | 'DEVICE_GROUPS'
   | 'ISSUES'
   | 'MESSAGE_DESTINATIONS'
   | 'ORGANIZATIONS'
+  | 'PARTNERSHIPS'
   | 'USERS';
 
 /** How often an organisation is invoiced. */

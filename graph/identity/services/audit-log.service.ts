@@ -16,6 +16,8 @@ const entityOfObjectType: Record<AuditObjectType, EntityType> = {
   organizations: 'organization',
   users: 'user',
   api_keys: 'apiKey',
+  device_groups: 'deviceGroup',
+  partnerships: 'partnership',
   contacts: 'contact',
 };
 

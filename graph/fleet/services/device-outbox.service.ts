@@ -1,0 +1,51 @@
+import type { Knex } from 'knex';
+import { cloudToDeviceMessageSchema, type CloudToDeviceMessage } from '../../../contracts/device';
+import { validate } from '../../../contracts/validation';
+import type { Actor } from '../../common/context';
+import { DeviceOutboxModel } from '../models/device-outbox.model';
+
+/** A message waiting for its device, as the device hub sends it. */
+export interface PendingMessage {
+  id: number;
+  type: string;
+  payload: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/**
+ * The outbox of cloud-to-device messages: every config change, schedule, parameter write and
+ * message for a device is stored here in order, in the transaction of the change that caused
+ * it, and kept until the device acknowledges it (the device hub delivers it).
+ */
+export class DeviceOutboxService {
+  constructor(private readonly db: Knex) {}
+
+  /** Queues `message` for the device, checked against the shared message schema. */
+  async enqueue(trx: Knex.Transaction, actor: Actor, deviceId: number, message: CloudToDeviceMessage | Record<string, unknown>): Promise<number> {
+    const checked = validate(cloudToDeviceMessageSchema, message, 'payload_invalid') as Record<string, unknown> & { type: string };
+    const row = await DeviceOutboxModel.query(trx).insertAndFetch({
+      deviceId,
+      type: checked.type,
+      payload: checked,
+      createdByUserId: actor.userId,
+      deliveredAt: null,
+      attempts: 0,
+      acknowledgedAt: null,
+    });
+    return row.id;
+  }
+
+  /** The messages the device has not acknowledged, oldest first. */
+  async pending(deviceId: number, limit = 100): Promise<PendingMessage[]> {
+    const rows = await DeviceOutboxModel.query(this.db).where('device_id', deviceId).whereNull('acknowledged_at').orderBy('id').limit(limit);
+    return rows.map(({ id, type, payload, createdAt }) => ({ id, type, payload, createdAt }));
+  }
+
+  /** Marks messages acknowledged by the device; answers how many were still open. */
+  async acknowledge(deviceId: number, ids: readonly number[]): Promise<number> {
+    if (ids.length === 0) {
+      return 0;
+    }
+    return DeviceOutboxModel.query(this.db).patch({ acknowledgedAt: new Date() }).where('device_id', deviceId).whereIn('id', ids).whereNull('acknowledged_at');
+  }
+}
