@@ -221,3 +221,39 @@ export const deviceViewSchema = yup.object({
 });
 
 export const devicePageSchema = pageSchema(deviceViewSchema);
+
+/** GET /v2/device: an opaque cursor and a page size. */
+export const v2DeviceListQuerySchema = yup.object({ ...paginationQuery }).exact();
+export type V2DeviceListQuery = yup.InferType<typeof v2DeviceListQuerySchema>;
+
+/** A device as GET /v2/device lists it (api.md section 3, "Device list item"). */
+export interface V2DeviceView {
+  hashId: string;
+  name: string;
+  cloudApi: Exclude<CloudApiLevel, 'OFF'>;
+  reportingInterval: number | null;
+  dataForwarding: boolean;
+  inProduction: boolean;
+  isOnline: boolean;
+  assets: { type: string; category: string | null; identifier: string | null; nominalActivePower: number | null; schedule: unknown[] }[];
+  controllers: { type: string; identifier: string | null; schedule: unknown[] }[];
+}
+
+export const v2DevicePageSchema = yup.object({
+  devices: yup.array(yup.object({ hashId: yup.string().required(), name: yup.string().required(), cloudApi: yup.string().required() })).required(),
+  nextPageOffset: yup.string().nullable().defined(),
+});
+
+/** What a schedule or parameter write did: the devices it reached, the commands it dropped, and the dangerous-action allowance left. */
+export interface SteeringResult {
+  deviceHashIds: string[];
+  droppedCommands: number;
+  /** In W, when the write touched devices in production (spec README, "Dangerous actions"). */
+  remainingAllowance: number | null;
+}
+
+export const steeringResultSchema = yup.object({
+  deviceHashIds: yup.array(yup.string().required()).required(),
+  droppedCommands: yup.number().required(),
+  remainingAllowance: yup.number().nullable().defined(),
+});

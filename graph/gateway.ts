@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { errorCatalogue, isErrorKey, type ErrorKey } from '../contracts/errors';
 import { limits } from '../contracts/limits';
 import type { Actor } from './common/context';
-import { inProcessTransport, type GraphqlContext, type GraphqlTransport } from './graphql-context';
+import { createGraphqlContext, type GraphqlContext, type GraphqlTransport } from './graphql-context';
 import { buildIdentitySubgraph } from './identity/schema';
 import type { Services } from './services';
 import type { Subgraph } from './subgraph';
@@ -166,7 +166,7 @@ export async function createGraphqlServer({ services, log, environment }: Graphq
   return {
     server,
     schema: graph.apiSchema,
-    execute: (actor, request, transport = inProcessTransport()) => server.executeOperation(request, { contextValue: { actor, services, transport } }),
+    execute: (actor, request, transport) => server.executeOperation(request, { contextValue: createGraphqlContext(actor, services, transport) }),
     stop: () => server.stop(),
   };
 }

@@ -1,3 +1,6 @@
+import DataLoader from 'dataloader';
+import { GridportError } from '../contracts/errors';
+import type { OrganizationView } from '../contracts/organization';
 import type { Actor } from './common/context';
 import type { Services } from './services';
 
@@ -9,14 +12,37 @@ export interface GraphqlTransport {
   setSessionCookie(token: string | null, expiresAt?: Date): void;
 }
 
-/** What every GraphQL resolver of every subgraph receives: who is acting, the services and the transport. */
+/** Batched loads of one operation, as its actor may see them: many references cost one query. */
+export interface GraphqlLoaders {
+  /** Organisations by hash id (entity references from other subgraphs). */
+  organization: DataLoader<string, OrganizationView>;
+}
+
+/** What every GraphQL resolver of every subgraph receives: who is acting, the services, the transport and the loaders. */
 export interface GraphqlContext {
   actor: Actor;
   services: Services;
   transport: GraphqlTransport;
+  loaders: GraphqlLoaders;
 }
 
 /** The transport of an operation run in process, without HTTP: there is no cookie to set. */
 export function inProcessTransport(clientAddress = '127.0.0.1'): GraphqlTransport {
   return { clientAddress, setSessionCookie: () => undefined };
+}
+
+/** A fresh context for one operation (loaders cache within it only). */
+export function createGraphqlContext(actor: Actor, services: Services, transport: GraphqlTransport = inProcessTransport()): GraphqlContext {
+  return {
+    actor,
+    services,
+    transport,
+    loaders: {
+      organization: new DataLoader<string, OrganizationView>(async (hashIds) => {
+        const ids = hashIds.map((hashId) => services.organizations.idOf(hashId));
+        const visible = await services.organizations.visibleByIds(actor, ids);
+        return ids.map((id, index) => visible.get(id) ?? new GridportError('not_found', { organizationHashId: hashIds[index] }));
+      }),
+    },
+  };
 }

@@ -11,6 +11,9 @@ import { UserInviteService } from './identity/services/user-invite.service';
 import { SamlRequestIds } from './identity/services/saml.service';
 import { DeviceOutboxService } from './fleet/services/device-outbox.service';
 import { DeviceService } from './fleet/services/device.service';
+import { PartnershipService } from './fleet/services/partnership.service';
+import { DeviceGroupService } from './fleet/services/device-group.service';
+import { SteeringService } from './fleet/services/steering.service';
 import { SessionService } from './identity/services/session.service';
 import { TwoFactorService } from './identity/services/two-factor.service';
 import { UserService } from './identity/services/user.service';
@@ -47,7 +50,10 @@ export interface Services {
   passwordResets: PasswordResetService;
   userInvites: UserInviteService;
   devices: DeviceService;
+  partnerships: PartnershipService;
+  deviceGroups: DeviceGroupService;
   deviceOutbox: DeviceOutboxService;
+  steering: SteeringService;
   /** SAML AuthnRequest ids, shared by every node. */
   samlRequests: SamlRequestIds;
 }
@@ -57,6 +63,8 @@ export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail
   const box = new SecretBox(encryptionKey);
   const sessions = new SessionService(db, hashIds, organizations, sessionSecret);
   const deviceOutbox = new DeviceOutboxService(db);
+  const devices = new DeviceService(db, hashIds, deviceOutbox);
+  const dangerousActions = new DangerousActionService();
   const mailService = new MailService(db, hashIds, mail ?? { smtpUrl: null, from: 'Gridport <no-reply@gridport.invalid>', publicUrl: 'http://localhost:8080' }, log);
   return {
     organizations,
@@ -67,12 +75,15 @@ export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail
     twoFactor: new TwoFactorService(db, box),
     apiKeys: new ApiKeyService(db, hashIds),
     contacts: new ContactService(db),
-    dangerousActions: new DangerousActionService(),
+    dangerousActions,
     mail: mailService,
     passwordResets: new PasswordResetService(db, mailService, box),
     userInvites: new UserInviteService(db, hashIds, box, mailService, sessions),
     samlRequests: new SamlRequestIds(db),
-    devices: new DeviceService(db, hashIds, deviceOutbox),
+    devices,
+    partnerships: new PartnershipService(db, hashIds),
+    deviceGroups: new DeviceGroupService(db, hashIds),
+    steering: new SteeringService(db, hashIds, devices, deviceOutbox, dangerousActions),
     deviceOutbox,
   };
 }

@@ -1,3 +1,4 @@
+import { createGraphqlContext } from './graphql-context';
 import { graphql, GraphQLError } from 'graphql';
 import { GridportError } from '../contracts/errors';
 import { anonymousActor, systemActor, type Actor } from './common/context';
@@ -34,7 +35,7 @@ describe('a subgraph built from type-graphql resolvers', () => {
   });
 
   function run(actor: Actor, source: string, variableValues?: Record<string, unknown>) {
-    return graphql({ schema: identity.schema, source, variableValues, contextValue: { actor, services } });
+    return graphql({ schema: identity.schema, source, variableValues, contextValue: createGraphqlContext(actor, services) });
   }
 
   it('declares Organization as an entity keyed by hashId under the Federation 2 link', () => {

@@ -23,6 +23,9 @@ import { samlPlugin } from './rest/saml.routes';
 import { apiKeyRoutes } from './rest/api-key.routes';
 import { contactRoutes } from './rest/contact.routes';
 import { deviceRoutes } from './rest/device.routes';
+import { partnershipRoutes } from './rest/partnership.routes';
+import { deviceGroupRoutes } from './rest/device-group.routes';
+import { steeringRoutes } from './rest/steering.routes';
 import type { SamlSettings } from '../graph/identity/services/saml.service';
 import './request-context';
 
@@ -117,6 +120,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   apiKeyRoutes(app, options.services);
   contactRoutes(app, options.services);
   deviceRoutes(app, options.services);
+  partnershipRoutes(app, options.services);
+  deviceGroupRoutes(app, options.services);
+  steeringRoutes(app, options.services);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   if (options.register) {

@@ -1,6 +1,6 @@
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { GraphqlContext } from '../graph/graphql-context';
+import { createGraphqlContext, type GraphqlContext } from '../graph/graphql-context';
 import type { Services } from '../graph/services';
 import { errorCatalogue } from '../contracts/errors';
 import { setSessionCookie } from './auth';
@@ -54,14 +54,11 @@ export async function registerGraphql(app: FastifyInstance, { server, services }
           search: searchOf(request.url),
           body: request.body,
         },
-        context: async () => ({
-          actor: request.actor,
-          services,
-          transport: {
+        context: async () =>
+          createGraphqlContext(request.actor, services, {
             clientAddress: request.clientAddress,
             setSessionCookie: (token, expiresAt) => setSessionCookie(request, reply, token, expiresAt),
-          },
-        }),
+          }),
       });
       for (const [name, value] of response.headers) {
         void reply.header(name, value);

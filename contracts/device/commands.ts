@@ -480,6 +480,11 @@ export type CloudToDeviceMessageType = (typeof cloudToDeviceMessageTypes)[number
 const assetIndex = yup.number().integer().min(0);
 const noFields = <T extends CloudToDeviceMessageType>(type: T) => yup.object({ type: typeField(type) }).exact();
 
+/** A message for one asset or one control loop: exactly one of assetIndex and controlLoopIndex. */
+function oneTarget<S extends yup.ObjectSchema<{ assetIndex?: number; controlLoopIndex?: number }>>(schema: S): S {
+  return schema.test('one-target', 'Exactly one of assetIndex and controlLoopIndex must be given', (value) => (value.assetIndex === undefined) !== (value.controlLoopIndex === undefined)) as S;
+}
+
 /**
  * The cloud-to-device messages other than setConfig (whose config is `deviceConfigSchema`, see
  * `cloudToDeviceMessageSchema` in config.ts), tagged by `type` (device-model.md section 3.10).
@@ -497,15 +502,22 @@ export const cloudToDeviceCommandSchemas = {
   forceUpdate: noFields('forceUpdate'),
   reprovision: noFields('reprovision'),
   debugPing: yup.object({ type: typeField('debugPing'), payload: yup.string().max(1000).optional() }).exact(),
-  setAssetSchedule: yup
-    .object({
-      type: typeField('setAssetSchedule'),
-      assetIndex: assetIndex.optional(),
-      controlLoopIndex: assetIndex.optional(),
-      schedule: yup.array(scheduleItemSchema).max(commandLimits.scheduleItems).required(),
-    })
-    .exact(),
-  setAssetParameters: yup.object({ type: typeField('setAssetParameters'), assetIndex: assetIndex.required(), parameters: assetParametersSchema }).exact(),
+  setAssetSchedule: oneTarget(
+    yup
+      .object({
+        type: typeField('setAssetSchedule'),
+        assetIndex: assetIndex.optional(),
+        controlLoopIndex: assetIndex.optional(),
+        schedule: yup.array(scheduleItemSchema).max(commandLimits.scheduleItems).required(),
+      })
+      .exact(),
+  ),
+  /** Parameters for an asset (sagerFurnace, demoBattery) or for a control loop (hedno: the gridOperatorHedno loop). */
+  setAssetParameters: oneTarget(
+    yup
+      .object({ type: typeField('setAssetParameters'), assetIndex: assetIndex.optional(), controlLoopIndex: assetIndex.optional(), parameters: assetParametersSchema })
+      .exact(),
+  ),
   getJournal: yup.object({ type: typeField('getJournal'), lines: yup.number().integer().min(1).max(commandLimits.journalLinesMax).default(100) }).exact(),
   getSignalQuality: noFields('getSignalQuality'),
   getRoutingTable: noFields('getRoutingTable'),

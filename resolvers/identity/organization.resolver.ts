@@ -46,11 +46,11 @@ export class OrganizationResolver {
   }
 }
 
-/** An Organization another subgraph refers to by its hash id, seen as the actor may see it. */
-export const resolveOrganizationReference: ReferenceResolver = (reference, { actor, services }) => {
+/** An Organization another subgraph refers to by its hash id, seen as the actor may see it; the references of one operation load together. */
+export const resolveOrganizationReference: ReferenceResolver = (reference, { loaders }) => {
   const { hashId } = reference;
   if (typeof hashId !== 'string') {
     throw new GridportError('not_found', { organizationHashId: null });
   }
-  return services.organizations.get(actor, hashId);
+  return loaders.organization.load(hashId);
 };

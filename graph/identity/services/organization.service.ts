@@ -68,14 +68,48 @@ export class OrganizationService {
     return organization;
   }
 
-  /** Staff see every organisation; anyone else only their own (another's is not_found). */
+  /**
+   * Staff see every organisation; a customer their own, and the other side of each of its
+   * partnerships by name only (no pricing or invoice details). Another's is not_found.
+   */
   async get(actor: Actor, hashId: string): Promise<OrganizationView> {
-    requireRights(actor, anyUserRights);
     const id = this.idOf(hashId);
-    if (!isStaff(actor) && actor.organizationId !== id) {
+    const organization = (await this.visibleByIds(actor, [id])).get(id);
+    if (!organization) {
       throw new GridportError('not_found', { organizationHashId: hashId });
     }
-    return this.present(await this.find(id));
+    return organization;
+  }
+
+  /** Many organisations at once, as `get` shows them; those the actor may not see are missing. One query, or two for a customer. */
+  async visibleByIds(actor: Actor, ids: readonly number[]): Promise<Map<number, OrganizationView>> {
+    requireRights(actor, anyUserRights);
+    const wanted = [...new Set(ids)];
+    const rows = wanted.length === 0 ? [] : await OrganizationModel.query(this.db).whereIn('id', wanted);
+    if (isStaff(actor)) {
+      return new Map(rows.map((row) => [row.id, this.present(row)]));
+    }
+    const own = actor.organizationId ?? -1;
+    const others = wanted.filter((id) => id !== own);
+    const counterparts = new Set<number>();
+    if (others.length > 0) {
+      const links = (await this.db('partnerships')
+        .where((scope) => void scope.where('owner_organization_id', own).whereIn('partner_organization_id', others))
+        .orWhere((scope) => void scope.where('partner_organization_id', own).whereIn('owner_organization_id', others))
+        .select('owner_organization_id', 'partner_organization_id')) as { owner_organization_id: string | number; partner_organization_id: string | number }[];
+      for (const link of links) {
+        counterparts.add(Number(link.owner_organization_id) === own ? Number(link.partner_organization_id) : Number(link.owner_organization_id));
+      }
+    }
+    const visible = new Map<number, OrganizationView>();
+    for (const row of rows) {
+      if (row.id === own) {
+        visible.set(row.id, this.present(row));
+      } else if (counterparts.has(row.id)) {
+        visible.set(row.id, { ...this.present(row), pricing: null, invoiceCustomerReference: null, subscriptionDefaults: null });
+      }
+    }
+    return visible;
   }
 
   /** The organisation of the one acting, or null for Gridport itself. */
