@@ -99,7 +99,7 @@ export async function httpBenchmark(databaseUrl: string | null): Promise<{ resul
 
   const port = 18000 + Math.floor(Math.random() * 1000);
   const server = spawn(process.execPath, [path.join(__dirname, '..', 'server', 'main.js')], {
-    env: { ...process.env, GRIDPORT_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: databaseUrl ?? '' },
+    env: { ...process.env, GRIDPORT_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', GRIDPORT_DEMO: 'false', DATABASE_URL: databaseUrl ?? '' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;

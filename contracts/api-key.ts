@@ -43,8 +43,9 @@ export const apiKeyUpdateSchema = yup
   .exact();
 
 /**
- * GET /v1/api-key. deviceGroupHashId and excludeDeviceGroupHashId are accepted now and apply
- * once device groups exist (the next issue); until then no key has a device group.
+ * GET /v1/api-key. deviceGroupHashId lists the keys linked to that device group;
+ * excludeDeviceGroupHashId lists the keys not linked to it (the console offers those to add).
+ * A group hash id that does not decode is not_found.
  */
 export const apiKeyListQuerySchema = yup
   .object({

@@ -10,13 +10,14 @@ import { errorCatalogue, isErrorKey, type ErrorKey } from '../contracts/errors';
 import { limits } from '../contracts/limits';
 import type { Actor } from './common/context';
 import { createGraphqlContext, type GraphqlContext, type GraphqlTransport } from './graphql-context';
+import { buildFleetSubgraph } from './fleet/schema';
 import { buildIdentitySubgraph } from './identity/schema';
 import type { Services } from './services';
 import type { Subgraph } from './subgraph';
 
 /** Every subgraph Gridport serves; each is composed into the one graph clients see. */
 export function buildSubgraphs(log: Logger): Promise<Subgraph[]> {
-  return Promise.all([buildIdentitySubgraph(log)]);
+  return Promise.all([buildIdentitySubgraph(log), buildFleetSubgraph(log)]);
 }
 
 export class GraphCompositionError extends Error {

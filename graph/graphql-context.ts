@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import { GridportError } from '../contracts/errors';
+import type { DeviceGroupView } from '../contracts/device-group';
 import type { OrganizationView } from '../contracts/organization';
 import type { Actor } from './common/context';
 import type { Services } from './services';
@@ -16,6 +17,8 @@ export interface GraphqlTransport {
 export interface GraphqlLoaders {
   /** Organisations by hash id (entity references from other subgraphs). */
   organization: DataLoader<string, OrganizationView>;
+  /** Device groups by hash id (staff only, as over REST). */
+  deviceGroup: DataLoader<string, DeviceGroupView>;
 }
 
 /** What every GraphQL resolver of every subgraph receives: who is acting, the services, the transport and the loaders. */
@@ -42,6 +45,11 @@ export function createGraphqlContext(actor: Actor, services: Services, transport
         const ids = hashIds.map((hashId) => services.organizations.idOf(hashId));
         const visible = await services.organizations.visibleByIds(actor, ids);
         return ids.map((id, index) => visible.get(id) ?? new GridportError('not_found', { organizationHashId: hashIds[index] }));
+      }),
+      deviceGroup: new DataLoader<string, DeviceGroupView>(async (hashIds) => {
+        const ids = hashIds.map((hashId) => services.hashIds.decode('deviceGroup', hashId) ?? -1);
+        const groups = await services.deviceGroups.byIds(actor, ids);
+        return ids.map((id, index) => groups.get(id) ?? new GridportError('not_found', { deviceGroupHashId: hashIds[index] }));
       }),
     },
   };

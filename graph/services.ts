@@ -20,6 +20,9 @@ import { UserService } from './identity/services/user.service';
 import { ApiKeyService } from './identity/services/api-key.service';
 import { ContactService } from './identity/services/contact.service';
 import { DangerousActionService } from './identity/services/dangerous-action.service';
+import type { BalenaSettings } from './fleet/services/balena.client';
+import { FirmwareService } from './fleet/services/firmware.service';
+import { DeviceMessageService, DeviceTicketService, type HubspotSettings } from './fleet/services/device-message.service';
 
 /** Everything a service needs from outside: the database and the install's hash ids. */
 export interface Dependencies {
@@ -33,10 +36,16 @@ export interface Dependencies {
   mail?: MailSettings;
   /** Where services log; silent without it. */
   log?: Logger;
+  /** Balena Cloud, for firmware; without a token firmware calls answer no_balena_credentials. */
+  balena?: BalenaSettings;
+  /** HubSpot, for the device ticket link; without a portal id it answers service_unavailable. */
+  hubspot?: HubspotSettings;
 }
 
 /** Every service, built once per process and shared by REST routes, resolvers, the hub and the CLI. */
 export interface Services {
+  /** The hash ids every service encodes with. */
+  hashIds: HashIds;
   organizations: OrganizationService;
   auditLog: AuditLogService;
   users: UserService;
@@ -54,11 +63,14 @@ export interface Services {
   deviceGroups: DeviceGroupService;
   deviceOutbox: DeviceOutboxService;
   steering: SteeringService;
+  firmware: FirmwareService;
+  deviceMessages: DeviceMessageService;
+  deviceTickets: DeviceTicketService;
   /** SAML AuthnRequest ids, shared by every node. */
   samlRequests: SamlRequestIds;
 }
 
-export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail, log = pino({ level: 'silent' }) }: Dependencies): Services {
+export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail, log = pino({ level: 'silent' }), balena, hubspot }: Dependencies): Services {
   const organizations = new OrganizationService(db, hashIds);
   const box = new SecretBox(encryptionKey);
   const sessions = new SessionService(db, hashIds, organizations, sessionSecret);
@@ -67,6 +79,7 @@ export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail
   const dangerousActions = new DangerousActionService();
   const mailService = new MailService(db, hashIds, mail ?? { smtpUrl: null, from: 'Gridport <no-reply@gridport.invalid>', publicUrl: 'http://localhost:8080' }, log);
   return {
+    hashIds,
     organizations,
     auditLog: new AuditLogService(db, hashIds),
     users: new UserService(db, hashIds),
@@ -85,5 +98,8 @@ export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail
     deviceGroups: new DeviceGroupService(db, hashIds),
     steering: new SteeringService(db, hashIds, devices, deviceOutbox, dangerousActions),
     deviceOutbox,
+    firmware: new FirmwareService(db, devices, dangerousActions, balena),
+    deviceMessages: new DeviceMessageService(db, devices, deviceOutbox, dangerousActions),
+    deviceTickets: new DeviceTicketService(devices, hubspot),
   };
 }

@@ -2,6 +2,7 @@ import { isObjectType } from 'graphql';
 import type { Actor } from './common/context';
 import { systemActor } from './common/context';
 import { anOrganization } from '../test-support/factories';
+import { seedDevices } from '../test-support/fleet';
 import { customerActor, testGraph, type TestGraph } from '../test-support/graphql';
 
 /**
@@ -12,7 +13,21 @@ import { customerActor, testGraph, type TestGraph } from '../test-support/graphq
  */
 describe('tenant isolation in GraphQL', () => {
   let g: TestGraph;
-  const a = { organizationHashId: '', organizationName: 'Victim Energy BV', userHashId: '', userEmail: 'victim.user@example.com', inviteHashId: '', inviteEmail: 'victim.invitee@example.com', apiKeyHashId: '', apiKeyName: 'Victim trading key' };
+  const a = {
+    organizationHashId: '',
+    organizationName: 'Victim Energy BV',
+    userHashId: '',
+    userEmail: 'victim.user@example.com',
+    inviteHashId: '',
+    inviteEmail: 'victim.invitee@example.com',
+    apiKeyHashId: '',
+    apiKeyName: 'Victim trading key',
+    deviceHashId: '',
+    deviceName: 'Victim Seeded 1',
+    groupHashId: '',
+    groupName: 'Victim group',
+    partnershipHashId: '',
+  };
   let b: { id: number; hashId: string };
   let actors: { name: string; actor: Actor }[];
 
@@ -26,6 +41,13 @@ describe('tenant isolation in GraphQL', () => {
     a.inviteHashId = invite?.hashId ?? '';
     a.apiKeyHashId = (await g.services.apiKeys.create(systemActor('test'), { organizationHashId: victim.hashId, name: a.apiKeyName, ipRanges: [], publicKey: null })).hashId;
 
+    const victimId = g.hashIds.decode('organization', victim.hashId) ?? 0;
+    const group = await g.services.deviceGroups.create(systemActor('test'), { name: a.groupName, organizationHashId: victim.hashId, deviceOutageEmails: [], deviceOutageUsersHashIds: [] });
+    a.groupHashId = group.hashId;
+    const [deviceId] = await seedDevices(g.database.db, victimId, 1, { deviceGroupId: g.hashIds.decode('deviceGroup', group.hashId), namePrefix: 'Victim Seeded' });
+    a.deviceHashId = g.hashIds.encode('device', deviceId ?? 0);
+    const third = await anOrganization(g.services, { name: 'Third Party BV' });
+    a.partnershipHashId = (await g.services.partnerships.create(systemActor('test'), { ownerOrganizationHashId: victim.hashId, partnerOrganizationHashId: third.hashId, role: 'operator', description: '', allDevices: true, deviceHashIds: [] })).hashId;
     const prober = await anOrganization(g.services, { name: 'Prober BV' });
     b = { id: g.hashIds.decode('organization', prober.hashId) ?? 0, hashId: prober.hashId };
     actors = [
@@ -60,6 +82,24 @@ describe('tenant isolation in GraphQL', () => {
       logout: { query: 'mutation { logout }' },
       inviteUsers: { query: 'mutation($o: ID!) { inviteUsers(input: { organizationHashId: $o, emails: ["intruder@example.com"] }) { hashId } }', variables: { o: a.organizationHashId } },
       revokeUserInvite: { query: 'mutation($h: ID!) { revokeUserInvite(hashId: $h) }', variables: { h: a.inviteHashId } },
+      device: { query: 'query($h: ID!) { device(hashId: $h) { hashId name } }', variables: { h: a.deviceHashId } },
+      devices: { query: '{ devices { count rows { hashId name organization { name } } } }' },
+      deviceCount: { query: '{ deviceCount { totalCount } }' },
+      deviceGroup: { query: 'query($h: ID!) { deviceGroup(hashId: $h) { hashId name } }', variables: { h: a.groupHashId } },
+      deviceGroups: { query: 'query($o: String) { deviceGroups(organizationHashId: $o) { rows { hashId name } } }', variables: { o: a.organizationHashId } },
+      partnerships: { query: '{ partnerships { rows { hashId owner { name } } } }' },
+      updateDevice: { query: 'mutation($h: ID!) { updateDevice(hashId: $h, input: { name: "Hijacked" }) { name } }', variables: { h: a.deviceHashId } },
+      updateDeviceOutageContacts: { query: 'mutation($h: ID!) { updateDeviceOutageContacts(hashId: $h, input: { outageEmails: ["spy@example.com"] }) { name } }', variables: { h: a.deviceHashId } },
+      setSchedule: { query: 'mutation { setSchedule(input: { assetIdentifiers: ["pv-roof"], schedule: [] }) { deviceHashIds } }' },
+      setParameters: { query: 'mutation { setParameters(input: { assetIdentifiers: ["furnace"], parameters: { type: "sagerFurnace", schedule: [] } }) { deviceHashIds } }' },
+      createDeviceGroup: { query: 'mutation($o: ID!) { createDeviceGroup(input: { name: "Squat", organizationHashId: $o }) { hashId } }', variables: { o: a.organizationHashId } },
+      updateDeviceGroup: { query: 'mutation($h: ID!) { updateDeviceGroup(hashId: $h, input: { name: "Hijacked" }) { name } }', variables: { h: a.groupHashId } },
+      deleteDeviceGroup: { query: 'mutation($h: ID!) { deleteDeviceGroup(hashId: $h) }', variables: { h: a.groupHashId } },
+      linkDeviceGroupApiKey: { query: 'mutation($g: ID!, $k: ID!) { linkDeviceGroupApiKey(deviceGroupHashId: $g, apiKeyHashId: $k) }', variables: { g: a.groupHashId, k: a.apiKeyHashId } },
+      unlinkDeviceGroupApiKey: { query: 'mutation($g: ID!, $k: ID!) { unlinkDeviceGroupApiKey(deviceGroupHashId: $g, apiKeyHashId: $k) }', variables: { g: a.groupHashId, k: a.apiKeyHashId } },
+      createPartnership: { query: 'mutation($o: ID!, $p: ID!) { createPartnership(input: { ownerOrganizationHashId: $o, partnerOrganizationHashId: $p, role: OPERATOR, allDevices: true }) { hashId } }', variables: { o: a.organizationHashId, p: b.hashId } },
+      updatePartnership: { query: 'mutation($h: ID!) { updatePartnership(hashId: $h, input: { role: VIEWER }) { hashId } }', variables: { h: a.partnershipHashId } },
+      deletePartnership: { query: 'mutation($h: ID!) { deletePartnership(hashId: $h) }', variables: { h: a.partnershipHashId } },
     };
   }
 
@@ -70,8 +110,8 @@ describe('tenant isolation in GraphQL', () => {
   });
 
   it('refuses each probe or answers nothing of A, for a console user and an API key of B', async () => {
-    const markers = [a.organizationHashId, a.organizationName, a.userHashId, a.userEmail, a.inviteHashId, a.inviteEmail, a.apiKeyHashId, a.apiKeyName];
-    const refusals = new Set(['forbidden', 'not_found', 'forbidden_organization', 'unauthorized', 'invalid_credentials']);
+    const markers = [a.organizationHashId, a.organizationName, a.userHashId, a.userEmail, a.inviteHashId, a.inviteEmail, a.apiKeyHashId, a.apiKeyName, a.deviceHashId, a.deviceName, a.groupHashId, a.groupName, a.partnershipHashId];
+    const refusals = new Set(['forbidden', 'not_found', 'forbidden_organization', 'unauthorized', 'invalid_credentials', 'unknown_identifier']);
     for (const { name, actor } of actors) {
       for (const [field, probe] of Object.entries(probes())) {
         const result = await g.execute(actor, probe.query, probe.variables);
@@ -92,5 +132,11 @@ describe('tenant isolation in GraphQL', () => {
     expect(users.rows.map((row) => row.email)).toEqual([a.userEmail]);
     const organizations = await g.services.organizations.list(staff, { filter: '', rowsPerPage: 500 });
     expect(organizations.rows.map((row) => row.name)).not.toContain('Squatter');
+    const device = await g.services.devices.get(staff, a.deviceHashId);
+    expect({ name: device.name, outageEmails: device.outageEmails }).toEqual({ name: a.deviceName, outageEmails: [] });
+    expect(await g.services.deviceOutbox.pending(g.hashIds.decode('device', a.deviceHashId) ?? 0)).toEqual([]);
+    expect((await g.services.deviceGroups.get(staff, a.groupHashId)).name).toBe(a.groupName);
+    const partnerships = await g.services.partnerships.list(staff, { filter: '', organizationHashId: a.organizationHashId, rowsPerPage: 50 });
+    expect(partnerships.rows.map((row) => [row.hashId, row.role, row.partner.name])).toEqual([[a.partnershipHashId, 'operator', 'Third Party BV']]);
   });
 });

@@ -23,6 +23,7 @@ import { samlPlugin } from './rest/saml.routes';
 import { apiKeyRoutes } from './rest/api-key.routes';
 import { contactRoutes } from './rest/contact.routes';
 import { deviceRoutes } from './rest/device.routes';
+import { deviceOperationRoutes } from './rest/device-operations.routes';
 import { partnershipRoutes } from './rest/partnership.routes';
 import { deviceGroupRoutes } from './rest/device-group.routes';
 import { steeringRoutes } from './rest/steering.routes';
@@ -120,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   apiKeyRoutes(app, options.services);
   contactRoutes(app, options.services);
   deviceRoutes(app, options.services);
+  deviceOperationRoutes(app, options.services);
   partnershipRoutes(app, options.services);
   deviceGroupRoutes(app, options.services);
   steeringRoutes(app, options.services);

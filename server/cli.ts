@@ -105,6 +105,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       sessionSecret: config.secrets.sessionSecret,
       encryptionKey: config.secrets.encryptionKey,
       mail: { ...config.mail, publicUrl: config.publicUrl },
+      balena: config.balena,
+      hubspot: config.hubspot,
     });
     const actor = systemActor('gridport command line');
     switch (command) {

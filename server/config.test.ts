@@ -95,4 +95,23 @@ describe('configuration', () => {
       'TRUSTED_PROXIES: "10.0.0.0/40" is neither an IP address nor a CIDR range',
     ]);
   });
+
+  it('reads the Balena and HubSpot settings, unset by default', () => {
+    expect(loadConfig({}, freshDir())).toMatchObject({
+      balena: { apiUrl: 'https://api.balena-cloud.com', apiToken: null, fleetId: null },
+      hubspot: { portalId: null },
+    });
+    const config = loadConfig({ BALENA_API_URL: 'http://127.0.0.1:9999/', BALENA_API_TOKEN: ' token ', BALENA_FLEET_ID: '1234', HUBSPOT_PORTAL_ID: '5551234' }, freshDir());
+    expect(config.balena).toEqual({ apiUrl: 'http://127.0.0.1:9999', apiToken: 'token', fleetId: 1234 });
+    expect(config.hubspot).toEqual({ portalId: '5551234' });
+  });
+
+  it('refuses a Balena token without a fleet, a fleet id that is not a number, and a portal id that is not numeric', () => {
+    expect(problemsOf({ BALENA_API_TOKEN: 'token' })).toEqual(['BALENA_API_TOKEN is set, so BALENA_FLEET_ID (the numeric id of the Balena fleet) is required']);
+    expect(problemsOf({ BALENA_FLEET_ID: 'my-fleet', BALENA_API_URL: 'api.balena-cloud.com', HUBSPOT_PORTAL_ID: 'gridport' })).toEqual(expect.arrayContaining([
+      'BALENA_FLEET_ID must be a number (the numeric id of the fleet)',
+      'BALENA_API_URL must be an http(s) URL such as https://api.balena-cloud.com',
+      'HUBSPOT_PORTAL_ID must be the numeric id of the HubSpot account',
+    ]));
+  });
 });

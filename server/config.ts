@@ -5,6 +5,8 @@ import ipaddr from 'ipaddr.js';
 import * as yup from 'yup';
 import type { SamlSettings } from '../graph/identity/services/saml.service';
 import type { MailSettings } from '../graph/operations/services/mail.service';
+import type { BalenaSettings } from '../graph/fleet/services/balena.client';
+import type { HubspotSettings } from '../graph/fleet/services/device-message.service';
 
 /**
  * Gridport's configuration, read once at start-up from the environment and validated.
@@ -31,6 +33,10 @@ export interface Config {
   mail: Omit<MailSettings, 'publicUrl'>;
   /** Where people reach the console, for links in mail (never taken from a request's Host header). */
   publicUrl: string;
+  /** Balena Cloud for firmware: BALENA_API_URL, BALENA_API_TOKEN, BALENA_FLEET_ID. */
+  balena: BalenaSettings;
+  /** HubSpot for the device ticket link: HUBSPOT_PORTAL_ID. */
+  hubspot: HubspotSettings;
 }
 
 export interface Secrets {
@@ -115,6 +121,23 @@ const environmentSchema = yup.object({
     .string()
     .trim()
     .matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'PUBLIC_URL must be an http(s) URL such as https://gridport.example.com')
+    .optional(),
+  BALENA_API_URL: yup
+    .string()
+    .trim()
+    .matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'BALENA_API_URL must be an http(s) URL such as https://api.balena-cloud.com')
+    .default('https://api.balena-cloud.com'),
+  BALENA_API_TOKEN: yup.string().trim().optional(),
+  BALENA_FLEET_ID: yup
+    .number()
+    .typeError('BALENA_FLEET_ID must be a number (the numeric id of the fleet)')
+    .integer('BALENA_FLEET_ID must be an integer')
+    .min(1, 'BALENA_FLEET_ID must be positive')
+    .optional(),
+  HUBSPOT_PORTAL_ID: yup
+    .string()
+    .trim()
+    .matches(/^\d+$/, 'HUBSPOT_PORTAL_ID must be the numeric id of the HubSpot account')
     .optional(),
 });
 
@@ -253,6 +276,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   }
   const saml = samlSettings(parsed, dataDir, cwd, problems);
   const trustedProxies = trustedProxyList(parsed.TRUSTED_PROXIES, problems);
+  if (parsed.BALENA_API_TOKEN !== undefined && parsed.BALENA_FLEET_ID === undefined) {
+    problems.push('BALENA_API_TOKEN is set, so BALENA_FLEET_ID (the numeric id of the Balena fleet) is required');
+  }
   if (problems.length > 0) {
     throw new ConfigError(problems);
   }
@@ -273,5 +299,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     trustedProxies,
     mail: { smtpUrl: parsed.SMTP_URL ?? null, from: parsed.MAIL_FROM },
     publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ''),
+    balena: {
+      apiUrl: parsed.BALENA_API_URL.replace(/\/+$/, ''),
+      apiToken: parsed.BALENA_API_TOKEN ?? null,
+      fleetId: parsed.BALENA_FLEET_ID ?? null,
+    },
+    hubspot: { portalId: parsed.HUBSPOT_PORTAL_ID ?? null },
   };
 }

@@ -121,6 +121,9 @@ describe('the embedded server and the operator command line', () => {
       const organization = await fetch(`${server.url}/console-admin/v1/organization/${organizationHashId}`, { headers: { cookie } });
       expect(organization.status).toBe(200);
       expect(await organization.json()).toMatchObject({ name: 'Zonnepark Noord', type: 'asset-owner' });
+      // The embedded default makes the demo fleet once: three devices, still three after the restart.
+      const demo = await fetch(`${server.url}/console-admin/v1/device?filter=${encodeURIComponent('Windpark Zuid')}`, { headers: { cookie } });
+      expect(((await demo.json()) as { rows: { organizationName: string }[] }).rows).toEqual([expect.objectContaining({ organizationName: 'Demo Energy BV' })]);
       const device = await fetch(`${server.url}/console-admin/v1/device/${deviceHashId}`, { headers: { cookie } });
       expect(await device.json()).toMatchObject({ name: 'Zonnepark Noord gateway', organizationHashId, openForProvisioning: true, identifier: 'will be generated when the device is connected' });
     } finally {

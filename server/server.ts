@@ -8,6 +8,7 @@ import { HashIds } from '../graph/common/hash-ids';
 import { createServices, type Services } from '../graph/services';
 import { createGraphqlServer } from '../graph/gateway';
 import { buildApp } from './app';
+import { ensureDemoFleet } from './demo';
 import { registerGraphql } from './graphql';
 import { version } from './version';
 
@@ -28,7 +29,11 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const applied = await migrateLatest(database.db, database.schema);
     log.info({ database: database.kind, applied }, 'database migrated');
     const hashIds = new HashIds(config.secrets.hashIdSecret);
-    const services = createServices({ db: database.db, hashIds, sessionSecret: config.secrets.sessionSecret, encryptionKey: config.secrets.encryptionKey, mail: { ...config.mail, publicUrl: config.publicUrl }, log });
+    const services = createServices({ db: database.db, hashIds, sessionSecret: config.secrets.sessionSecret, encryptionKey: config.secrets.encryptionKey, mail: { ...config.mail, publicUrl: config.publicUrl }, log, balena: config.balena, hubspot: config.hubspot });
+    if (config.demo) {
+      const demo = await ensureDemoFleet(services);
+      log.info({ organizationHashId: demo.organizationHashId, devices: demo.deviceHashIds }, demo.created ? 'demo fleet created' : 'demo fleet present');
+    }
     const graphql = await createGraphqlServer({ services, log, environment: config.environment });
     const app = await buildApp({
       services,

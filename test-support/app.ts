@@ -51,7 +51,7 @@ export interface TestApp {
 
 let users = 0;
 
-export interface TestAppOptions extends Pick<Dependencies, 'mail'> {
+export interface TestAppOptions extends Pick<Dependencies, 'mail' | 'balena' | 'hubspot'> {
   /** Serve /graphql too, through the composed gateway (as the server does). */
   graphql?: boolean;
 }

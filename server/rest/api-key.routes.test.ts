@@ -119,7 +119,7 @@ describe('API keys over HTTP', () => {
       expect(new Set(await names(`organizationHashId=${customerHashId}`))).toEqual(new Set([customerHashId]));
     });
 
-    it('accept device group filters: no key is in a group until groups exist', async () => {
+    it('accept device group filters for a group id with no group behind it: nothing in it, every key outside it', async () => {
       const groupHashId = t.hashIds.encode('deviceGroup', 1);
       const included = await t.app.inject({ method: 'GET', url: `${base}?deviceGroupHashId=${groupHashId}`, headers: { cookie: employee } });
       expect(included.json()).toEqual({ rows: [], nextPageOffset: null });
@@ -402,6 +402,36 @@ describe('API keys over HTTP', () => {
       });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ key: 'payload_invalid', details: [{ path: 'publicKey', message: 'publicKey must be an RSA key (RS256) or an EC P-256 key (ES256)' }] });
+    });
+  });
+
+  describe('device group filters', () => {
+    it('list the keys linked to a device group, and with excludeDeviceGroupHashId the keys not linked to it', async () => {
+      const group = await t.services.deviceGroups.create(systemActor('test'), {
+        name: 'Roof PV',
+        organizationHashId: customerHashId,
+        deviceOutageEmails: [],
+        deviceOutageUsersHashIds: [],
+      });
+      const linked = await createKey(ops, { organizationHashId: customerHashId, name: 'Group filter linked' });
+      const other = await createKey(ops, { organizationHashId: customerHashId, name: 'Group filter other' });
+      await t.services.deviceGroups.linkApiKey(systemActor('test'), { deviceGroupHashId: group.hashId, apiKeyHashId: linked.hashId });
+      const hashIds = async (query: string) => {
+        const response = await t.app.inject({ method: 'GET', url: `${base}?rowsPerPage=500&filter=Group%20filter&${query}`, headers: { cookie: employee } });
+        expect(response.statusCode).toBe(200);
+        return (response.json().rows as { hashId: string }[]).map((row) => row.hashId);
+      };
+      expect(await hashIds(`deviceGroupHashId=${group.hashId}`)).toEqual([linked.hashId]);
+      expect(await hashIds(`excludeDeviceGroupHashId=${group.hashId}`)).toEqual([other.hashId]);
+      expect(await hashIds(`deviceGroupHashId=${group.hashId}&excludeDeviceGroupHashId=${group.hashId}`)).toEqual([]);
+    });
+
+    it('refuse a device group hash id that does not decode with 404 not_found', async () => {
+      for (const name of ['deviceGroupHashId', 'excludeDeviceGroupHashId']) {
+        const response = await t.app.inject({ method: 'GET', url: `${base}?${name}=notAHashId`, headers: { cookie: employee } });
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toEqual({ key: 'not_found', details: { deviceGroupHashId: 'notAHashId' } });
+      }
     });
   });
 });

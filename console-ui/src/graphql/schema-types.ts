@@ -149,6 +149,192 @@ export type AuditObjectType =
   | 'PARTNERSHIPS'
   | 'USERS';
 
+/** Whether the public API may read a device, and also steer it. */
+export type CloudApiLevel =
+  | 'OFF'
+  | 'READ'
+  | 'READ_WRITE';
+
+/** A gateway on site and the assets it runs. */
+export type Device = {
+  __typename?: 'Device';
+  /** Null while the device is offline. */
+  activeSession: Maybe<DeviceSession>;
+  assets: Array<DeviceAsset>;
+  balenaOsVersion: Maybe<Scalars['String']['output']>;
+  balenaUuid: Maybe<Scalars['String']['output']>;
+  cloudApi: CloudApiLevel;
+  /** The configuration (version 2); VPN credentials are withheld from customers. */
+  config: Maybe<Scalars['JSON']['output']>;
+  controllers: Array<DeviceController>;
+  /** Staff only, as over REST. */
+  deviceGroup: Maybe<DeviceGroup>;
+  deviceGroupHashId: Maybe<Scalars['ID']['output']>;
+  exportMessages: Scalars['Boolean']['output'];
+  hashId: Scalars['ID']['output'];
+  iccid: Maybe<Scalars['String']['output']>;
+  /** The placeholder text until the device first connects. */
+  identifier: Scalars['String']['output'];
+  imsi: Maybe<Scalars['String']['output']>;
+  inProduction: Scalars['Boolean']['output'];
+  invoiceCustomerReference: Maybe<Scalars['String']['output']>;
+  isExposedToCustomer: Scalars['Boolean']['output'];
+  isOnline: Scalars['Boolean']['output'];
+  monitorConnectivity: Scalars['Boolean']['output'];
+  monitorSettings: Scalars['JSON']['output'];
+  name: Scalars['String']['output'];
+  /** W. */
+  nominalActivePowerSum: Scalars['Float']['output'];
+  openForProvisioning: Scalars['Boolean']['output'];
+  organization: Maybe<Organization>;
+  organizationHashId: Maybe<Scalars['ID']['output']>;
+  outageEmails: Array<Scalars['String']['output']>;
+  outageUsers: Array<DeviceUser>;
+  partnerships: Array<DevicePartnership>;
+  /** Seconds. */
+  reportingInterval: Maybe<Scalars['Int']['output']>;
+  subscription: Maybe<Scalars['JSON']['output']>;
+  subscriptionChargedUntil: Maybe<Scalars['String']['output']>;
+  version: Maybe<Scalars['String']['output']>;
+};
+
+/** An asset of a device config, with its schedule. */
+export type DeviceAsset = {
+  __typename?: 'DeviceAsset';
+  category: Maybe<Scalars['String']['output']>;
+  identifier: Maybe<Scalars['String']['output']>;
+  index: Scalars['Int']['output'];
+  /** W. */
+  nominalActivePower: Maybe<Scalars['Float']['output']>;
+  /** Schedule items: startAt, endAt, command. */
+  schedule: Array<Scalars['JSON']['output']>;
+  type: Scalars['String']['output'];
+};
+
+/** An active-control loop of a device config, with its schedule. */
+export type DeviceController = {
+  __typename?: 'DeviceController';
+  identifier: Maybe<Scalars['String']['output']>;
+  index: Scalars['Int']['output'];
+  schedule: Array<Scalars['JSON']['output']>;
+  type: Scalars['String']['output'];
+};
+
+export type DeviceCount = {
+  __typename?: 'DeviceCount';
+  inactiveCount: Scalars['Int']['output'];
+  operationalCount: Scalars['Int']['output'];
+  totalCount: Scalars['Int']['output'];
+};
+
+export type DeviceGroup = {
+  __typename?: 'DeviceGroup';
+  apiKeys: Array<DeviceGroupApiKey>;
+  deviceCount: Scalars['Int']['output'];
+  deviceOutageEmails: Array<Scalars['String']['output']>;
+  deviceOutageUsers: Array<DeviceUser>;
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  organization: Organization;
+  organizationHashId: Scalars['ID']['output'];
+};
+
+/** An API key linked to a group: it sees only the devices of its linked groups. */
+export type DeviceGroupApiKey = {
+  __typename?: 'DeviceGroupApiKey';
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
+export type DeviceGroupCreateInput = {
+  deviceOutageEmails?: InputMaybe<Array<Scalars['String']['input']>>;
+  deviceOutageUsersHashIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  name: Scalars['String']['input'];
+  organizationHashId: Scalars['ID']['input'];
+};
+
+export type DeviceGroupPage = {
+  __typename?: 'DeviceGroupPage';
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<DeviceGroup>;
+};
+
+export type DeviceGroupUpdateInput = {
+  deviceOutageEmails?: InputMaybe<Array<Scalars['String']['input']>>;
+  deviceOutageUsersHashIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Outage emails and users to add and to remove; each user must be able to see the device. */
+export type DeviceOutageContactsInput = {
+  outageEmails?: InputMaybe<Array<Scalars['String']['input']>>;
+  outageUsersHashIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  removedOutageEmails?: InputMaybe<Array<Scalars['String']['input']>>;
+  removedOutageUsersHashIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
+export type DevicePage = {
+  __typename?: 'DevicePage';
+  /** How many devices match, for customers (the admin list does not count). */
+  count: Maybe<Scalars['Int']['output']>;
+  /** Pass as offset for the next page; null on the last. */
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<Device>;
+};
+
+/** A partnership through which a device is shared. */
+export type DevicePartnership = {
+  __typename?: 'DevicePartnership';
+  allDevices: Scalars['Boolean']['output'];
+  description: Scalars['String']['output'];
+  hashId: Scalars['ID']['output'];
+  owner: Organization;
+  partner: Organization;
+  role: PartnershipRole;
+};
+
+export type DeviceSession = {
+  __typename?: 'DeviceSession';
+  /** eth0, eth1 or cellular. */
+  networkInterface: Maybe<Scalars['String']['output']>;
+};
+
+/** The customer device list status filter. */
+export type DeviceStatus =
+  | 'NON_OPERATIONAL'
+  | 'OPERATIONAL'
+  | 'OPERATIONAL_WITH_ISSUES';
+
+/** Only the fields given change; null clears a field that may be empty. */
+export type DeviceUpdateInput = {
+  balenaUuid?: InputMaybe<Scalars['String']['input']>;
+  cloudApi?: InputMaybe<CloudApiLevel>;
+  /** A configuration (version 2). */
+  config?: InputMaybe<Scalars['JSON']['input']>;
+  deviceGroupHashId?: InputMaybe<Scalars['ID']['input']>;
+  exportMessages?: InputMaybe<Scalars['Boolean']['input']>;
+  iccid?: InputMaybe<Scalars['String']['input']>;
+  imsi?: InputMaybe<Scalars['String']['input']>;
+  inProduction?: InputMaybe<Scalars['Boolean']['input']>;
+  isExposedToCustomer?: InputMaybe<Scalars['Boolean']['input']>;
+  monitorConnectivity?: InputMaybe<Scalars['Boolean']['input']>;
+  monitorSettings?: InputMaybe<Scalars['JSON']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  openForProvisioning?: InputMaybe<Scalars['Boolean']['input']>;
+  organizationHashId?: InputMaybe<Scalars['ID']['input']>;
+  outageEmails?: InputMaybe<Array<Scalars['String']['input']>>;
+  outageUsersHashIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  subscription?: InputMaybe<Scalars['JSON']['input']>;
+};
+
+/** A user told of outages. */
+export type DeviceUser = {
+  __typename?: 'DeviceUser';
+  email: Scalars['String']['output'];
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
 /** How often an organisation is invoiced. */
 export type InvoiceFrequency =
   | 'DAILY'
@@ -167,10 +353,17 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** Creates a key; its secret is in the answer and nowhere else. */
   createApiKey: ApiKeySecret;
+  createDeviceGroup: DeviceGroup;
   createOrganization: Organization;
+  createPartnership: Partnership;
   deleteApiKey: Scalars['Boolean']['output'];
+  /** Deletes an empty group (not_empty otherwise). */
+  deleteDeviceGroup: Scalars['Boolean']['output'];
+  deletePartnership: Scalars['Boolean']['output'];
   /** Invites 1 to 20 emails into an organisation and mails each its link (Ops). */
   inviteUsers: Array<UserInvite>;
+  /** Links an API key to a group: the key then sees only the devices of its linked groups. */
+  linkDeviceGroupApiKey: Scalars['Boolean']['output'];
   /** Starts a console session (sets the session cookie) and answers who signed in. */
   login: Actor;
   /** Ends the console session of this request and clears its cookie. */
@@ -179,8 +372,19 @@ export type Mutation = {
   resetApiKey: ApiKeySecret;
   /** Revokes an open invite; its link stops working (Ops). */
   revokeUserInvite: Scalars['Boolean']['output'];
+  /** As PUT /v1/parameters. */
+  setParameters: SteeringResult;
+  /** As PUT /v2/schedule: replaces the schedule of the assets or controllers with these identifiers. */
+  setSchedule: SteeringResult;
+  unlinkDeviceGroupApiKey: Scalars['Boolean']['output'];
   updateApiKey: Scalars['Boolean']['output'];
+  /** As PUT /console-admin/v1/device/{hashId} (Ops and Developer). */
+  updateDevice: Device;
+  updateDeviceGroup: DeviceGroup;
+  /** As PUT /console/v1/device/{hashId}. */
+  updateDeviceOutageContacts: Device;
   updateOrganization: Organization;
+  updatePartnership: Partnership;
 };
 
 
@@ -189,8 +393,18 @@ export type MutationCreateApiKeyArgs = {
 };
 
 
+export type MutationCreateDeviceGroupArgs = {
+  input: DeviceGroupCreateInput;
+};
+
+
 export type MutationCreateOrganizationArgs = {
   input: OrganizationCreateInput;
+};
+
+
+export type MutationCreatePartnershipArgs = {
+  input: PartnershipCreateInput;
 };
 
 
@@ -199,8 +413,24 @@ export type MutationDeleteApiKeyArgs = {
 };
 
 
+export type MutationDeleteDeviceGroupArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type MutationDeletePartnershipArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
 export type MutationInviteUsersArgs = {
   input: UserInviteInput;
+};
+
+
+export type MutationLinkDeviceGroupApiKeyArgs = {
+  apiKeyHashId: Scalars['ID']['input'];
+  deviceGroupHashId: Scalars['ID']['input'];
 };
 
 
@@ -219,15 +449,55 @@ export type MutationRevokeUserInviteArgs = {
 };
 
 
+export type MutationSetParametersArgs = {
+  input: ParametersInput;
+};
+
+
+export type MutationSetScheduleArgs = {
+  input: ScheduleInput;
+};
+
+
+export type MutationUnlinkDeviceGroupApiKeyArgs = {
+  apiKeyHashId: Scalars['ID']['input'];
+  deviceGroupHashId: Scalars['ID']['input'];
+};
+
+
 export type MutationUpdateApiKeyArgs = {
   hashId: Scalars['ID']['input'];
   input: ApiKeyUpdateInput;
 };
 
 
+export type MutationUpdateDeviceArgs = {
+  hashId: Scalars['ID']['input'];
+  input: DeviceUpdateInput;
+};
+
+
+export type MutationUpdateDeviceGroupArgs = {
+  hashId: Scalars['ID']['input'];
+  input: DeviceGroupUpdateInput;
+};
+
+
+export type MutationUpdateDeviceOutageContactsArgs = {
+  hashId: Scalars['ID']['input'];
+  input: DeviceOutageContactsInput;
+};
+
+
 export type MutationUpdateOrganizationArgs = {
   hashId: Scalars['ID']['input'];
   input: OrganizationUpdateInput;
+};
+
+
+export type MutationUpdatePartnershipArgs = {
+  hashId: Scalars['ID']['input'];
+  input: PartnershipUpdateInput;
 };
 
 /** A customer organisation, or the provider itself. */
@@ -289,18 +559,79 @@ export type OrganizationUpdateInput = {
   type?: InputMaybe<OrganizationType>;
 };
 
+/** As the body of PUT /v1/parameters. */
+export type ParametersInput = {
+  assetIdentifiers: Array<Scalars['String']['input']>;
+  /** { type: sagerFurnace | demoBattery | hedno, ... } */
+  parameters: Scalars['JSON']['input'];
+};
+
+/** An owner organisation shares all or some of its devices with a partner. */
+export type Partnership = {
+  __typename?: 'Partnership';
+  allDevices: Scalars['Boolean']['output'];
+  description: Scalars['String']['output'];
+  deviceCount: Scalars['Int']['output'];
+  deviceHashIds: Array<Scalars['ID']['output']>;
+  hashId: Scalars['ID']['output'];
+  owner: Organization;
+  partner: Organization;
+  role: PartnershipRole;
+};
+
+export type PartnershipCreateInput = {
+  allDevices?: InputMaybe<Scalars['Boolean']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  deviceHashIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  ownerOrganizationHashId: Scalars['ID']['input'];
+  partnerOrganizationHashId: Scalars['ID']['input'];
+  role: PartnershipRole;
+};
+
+/** Which side of a partnership the caller's organisation is on. */
+export type PartnershipKind =
+  | 'ACCEPTED'
+  | 'OWN';
+
+export type PartnershipPage = {
+  __typename?: 'PartnershipPage';
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<Partnership>;
+};
+
+/** What a partner may do with shared devices. */
+export type PartnershipRole =
+  | 'OPERATOR'
+  | 'VIEWER';
+
+export type PartnershipUpdateInput = {
+  allDevices?: InputMaybe<Scalars['Boolean']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  deviceHashIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  role?: InputMaybe<PartnershipRole>;
+};
+
 export type Query = {
   __typename?: 'Query';
   apiKey: ApiKeyDetail;
   apiKeys: ApiKeyPage;
   /** The audit log, newest first (staff only). */
   auditLog: AuditLogPage;
+  device: Device;
+  /** How many devices the actor may see: in all, operational and inactive. */
+  deviceCount: DeviceCount;
+  deviceGroup: DeviceGroup;
+  deviceGroups: DeviceGroupPage;
+  /** Staff: every device, newest first, with the admin filters. Customers: the devices they may see, with status and a count. */
+  devices: DevicePage;
   /** The one acting on this request; null when nobody is signed in. */
   me: Maybe<Actor>;
   /** One organisation: staff see any, customers their own. */
   organization: Organization;
   /** Organisations, newest first (staff only). */
   organizations: OrganizationPage;
+  /** Staff: every partnership, with filters. Customers: their own and accepted ones. */
+  partnerships: PartnershipPage;
   /** One user: staff see any, customers those of their organisation. */
   user: User;
   /** Open invites, newest first: staff see every organisation (or one), customers their own. */
@@ -333,6 +664,41 @@ export type QueryAuditLogArgs = {
 };
 
 
+export type QueryDeviceArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type QueryDeviceGroupArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type QueryDeviceGroupsArgs = {
+  filter: InputMaybe<Scalars['String']['input']>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  organizationHashId: InputMaybe<Scalars['String']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryDevicesArgs = {
+  activeControlIdentifier: InputMaybe<Scalars['String']['input']>;
+  activeControlType: InputMaybe<Scalars['String']['input']>;
+  assetIdentifier: InputMaybe<Scalars['String']['input']>;
+  assetType: InputMaybe<Scalars['String']['input']>;
+  deviceGroupHashId: InputMaybe<Scalars['String']['input']>;
+  filter: InputMaybe<Scalars['String']['input']>;
+  hashId: InputMaybe<Scalars['ID']['input']>;
+  iccid: InputMaybe<Scalars['String']['input']>;
+  imsi: InputMaybe<Scalars['String']['input']>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  organizationHashId: InputMaybe<Scalars['String']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
+  status: InputMaybe<DeviceStatus>;
+};
+
+
 export type QueryOrganizationArgs = {
   hashId: Scalars['ID']['input'];
 };
@@ -343,6 +709,15 @@ export type QueryOrganizationsArgs = {
   offset: InputMaybe<Scalars['String']['input']>;
   rowsPerPage: InputMaybe<Scalars['Int']['input']>;
   type: InputMaybe<OrganizationType>;
+};
+
+
+export type QueryPartnershipsArgs = {
+  filter: InputMaybe<Scalars['String']['input']>;
+  kind: InputMaybe<PartnershipKind>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  organizationHashId: InputMaybe<Scalars['String']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -375,6 +750,24 @@ export type Right =
   | 'GRIDPORT_EMPLOYEE'
   | 'GRIDPORT_OPS'
   | 'GRIDPORT_SALES';
+
+/** As the body of PUT /v2/schedule. */
+export type ScheduleInput = {
+  assetIdentifiers?: InputMaybe<Array<Scalars['String']['input']>>;
+  controllerIdentifiers?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** At most 192 items: { startAt, endAt, command: { type, ... } }. */
+  schedule: Array<Scalars['JSON']['input']>;
+};
+
+/** What a schedule or parameter write did. */
+export type SteeringResult = {
+  __typename?: 'SteeringResult';
+  deviceHashIds: Array<Scalars['ID']['output']>;
+  /** Commands that had ended within the last 24 hours, left out. */
+  droppedCommands: Scalars['Int']['output'];
+  /** W of dangerous-action allowance left, when the write touched devices in production. */
+  remainingAllowance: Maybe<Scalars['Float']['output']>;
+};
 
 /** The subscription terms new devices of an organisation start with. */
 export type SubscriptionDefaults = {

@@ -180,6 +180,14 @@ export class DeviceGroupService {
     return this.presentOne(await this.find(hashId, this.db));
   }
 
+  /** Many groups by numeric id at once (staff); those that do not exist are missing. */
+  async byIds(actor: Actor, ids: readonly number[]): Promise<Map<number, DeviceGroupView>> {
+    requireRights(actor, readers);
+    const rows = ids.length === 0 ? [] : await DeviceGroupModel.query(this.db).whereIn('id', [...new Set(ids)]);
+    const views = await this.present(rows);
+    return new Map(rows.map((row, index) => [row.id, views[index] as DeviceGroupView]));
+  }
+
   /** Groups newest first, by name (contains, any case) and organisation; a page costs a fixed number of queries. */
   async list(actor: Actor, query: DeviceGroupListQuery): Promise<Page<DeviceGroupView>> {
     requireRights(actor, readers);

@@ -94,6 +94,19 @@ export function componentsOf(deviceId: number, config: DeviceConfig | null): Com
   return [...assets, ...controllers];
 }
 
+/** Component rows as device_components columns, for bulk inserts. */
+export function componentColumns(components: readonly ComponentRow[]): Record<string, unknown>[] {
+  return components.map((component) => ({
+    device_id: component.deviceId,
+    kind: component.kind,
+    index: component.index,
+    category: component.category,
+    type: component.type,
+    identifier: component.identifier,
+    nominal_active_power: component.nominalActivePower,
+  }));
+}
+
 /** The identifier rule of exposure: every asset has an identifier, each used once (console.md section 5). */
 function identifierProblem(config: Record<string, unknown>): GridportError | null {
   const assets: unknown[] = Array.isArray(config.assets) ? config.assets : [];
@@ -195,10 +208,20 @@ export class DeviceService {
     const organizationName = new Map(organizations.map((organization) => [organization.id, organization.name]));
     const userById = new Map(users.map((user) => [user.id, user]));
     const staff = isStaff(actor);
+    // Grouped once, so that a page costs time in proportion to its rows.
+    const componentsByDevice = new Map<number, DeviceComponentModel[]>();
+    for (const component of components) {
+      const list = componentsByDevice.get(component.deviceId);
+      if (list) {
+        list.push(component);
+      } else {
+        componentsByDevice.set(component.deviceId, [component]);
+      }
+    }
+    const scheduleByKey = new Map(schedules.map((row) => [`${row.deviceId}/${row.kind}/${row.identifier}`, row.items]));
     return devices.map((device) => {
-      const scheduleOf = (kind: 'asset' | 'controller', identifier: string | null) =>
-        (identifier === null ? undefined : schedules.find((row) => row.deviceId === device.id && row.kind === kind && row.identifier === identifier))?.items ?? [];
-      const own = components.filter((component) => component.deviceId === device.id);
+      const scheduleOf = (kind: 'asset' | 'controller', identifier: string | null) => (identifier === null ? undefined : scheduleByKey.get(`${device.id}/${kind}/${identifier}`)) ?? [];
+      const own = componentsByDevice.get(device.id) ?? [];
       const organizationHashId = device.organizationId === null ? null : this.hashIds.encode('organization', device.organizationId);
       return {
         hashId: this.hashIds.encode('device', device.id),
@@ -498,17 +521,7 @@ export class DeviceService {
         changes.nominalActivePowerSum = components.reduce((sum, component) => sum + (component.kind === 'asset' ? (component.nominalActivePower ?? 0) : 0), 0);
         await DeviceComponentModel.query(w.trx).delete().where('device_id', before.id);
         if (components.length > 0) {
-          await w.trx('device_components').insert(
-            components.map((component) => ({
-              device_id: component.deviceId,
-              kind: component.kind,
-              index: component.index,
-              category: component.category,
-              type: component.type,
-              identifier: component.identifier,
-              nominal_active_power: component.nominalActivePower,
-            })),
-          );
+          await w.trx('device_components').insert(componentColumns(components));
         }
         if (parsed) {
           await this.outbox.enqueue(w.trx, actor, before.id, { type: 'setConfig', config: parsed });

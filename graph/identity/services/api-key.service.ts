@@ -268,15 +268,19 @@ export class ApiKeyService {
     if (query.organization === 'customer') {
       void builder.whereNot('organization_id', providerOrganizationId);
     }
-    for (const groupHashId of [query.deviceGroupHashId, query.excludeDeviceGroupHashId]) {
-      if (groupHashId !== undefined && this.hashIds.decode('deviceGroup', groupHashId) === null) {
+    // Keys linked to a group (device_group_api_keys); the console offers the others to add to it.
+    const linkedTo = (groupHashId: string) => {
+      const groupId = this.hashIds.decode('deviceGroup', groupHashId);
+      if (groupId === null) {
         throw new GridportError('not_found', { deviceGroupHashId: groupHashId });
       }
-    }
-    // Device groups arrive with the device issue; until then no key has access to one, so
-    // deviceGroupHashId matches nothing and excludeDeviceGroupHashId excludes nothing.
+      return this.db('device_group_api_keys').select('api_key_id').where('device_group_id', groupId);
+    };
     if (query.deviceGroupHashId !== undefined) {
-      void builder.whereRaw('1 = 0');
+      void builder.whereIn('id', linkedTo(query.deviceGroupHashId));
+    }
+    if (query.excludeDeviceGroupHashId !== undefined) {
+      void builder.whereNotIn('id', linkedTo(query.excludeDeviceGroupHashId));
     }
     return pageById(builder, query, (row) => this.presentRow(row));
   }

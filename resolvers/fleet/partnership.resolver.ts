@@ -1,0 +1,46 @@
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { Page } from '../../contracts/pagination';
+import {
+  customerPartnershipListQuerySchema,
+  partnershipCreateSchema,
+  partnershipListQuerySchema,
+  partnershipUpdateSchema,
+  type PartnershipView,
+} from '../../contracts/partnership';
+import { validate } from '../../contracts/validation';
+import { isStaff } from '../../graph/common/context';
+import { givenArguments } from '../../graph/common/graphql-args';
+import { Partnership, PartnershipCreateInput, PartnershipListArgs, PartnershipPage, PartnershipUpdateInput } from '../../graph/fleet/types/group.type';
+import type { GraphqlContext } from '../../graph/graphql-context';
+
+/** Partnerships in GraphQL, as /console-admin/v1/partnership and /console/v1/partnership. */
+@Resolver(() => Partnership)
+export class PartnershipResolver {
+  @Query(() => PartnershipPage, { description: 'Staff: every partnership, with filters. Customers: their own and accepted ones.' })
+  partnerships(@Args(() => PartnershipListArgs) args: PartnershipListArgs, @Ctx() { actor, services }: GraphqlContext): Promise<Page<PartnershipView>> {
+    if (isStaff(actor)) {
+      return services.partnerships.list(actor, validate(partnershipListQuerySchema, givenArguments(args), 'query_invalid'));
+    }
+    return services.partnerships.customerList(actor, validate(customerPartnershipListQuerySchema, givenArguments(args), 'query_invalid'));
+  }
+
+  @Mutation(() => Partnership)
+  createPartnership(@Arg('input', () => PartnershipCreateInput) input: PartnershipCreateInput, @Ctx() { actor, services }: GraphqlContext): Promise<PartnershipView> {
+    return services.partnerships.create(actor, validate(partnershipCreateSchema, givenArguments(input), 'payload_invalid'));
+  }
+
+  @Mutation(() => Partnership)
+  updatePartnership(
+    @Arg('hashId', () => ID) hashId: string,
+    @Arg('input', () => PartnershipUpdateInput) input: PartnershipUpdateInput,
+    @Ctx() { actor, services }: GraphqlContext,
+  ): Promise<PartnershipView> {
+    return services.partnerships.update(actor, hashId, validate(partnershipUpdateSchema, givenArguments(input), 'payload_invalid'));
+  }
+
+  @Mutation(() => Boolean)
+  async deletePartnership(@Arg('hashId', () => ID) hashId: string, @Ctx() { actor, services }: GraphqlContext): Promise<boolean> {
+    await services.partnerships.delete(actor, hashId);
+    return true;
+  }
+}

@@ -1,0 +1,39 @@
+import { exampleDeviceConfig } from '../contracts/device';
+import { validate } from '../contracts/validation';
+import { organizationCreateSchema } from '../contracts/organization';
+import { systemActor } from '../graph/common/context';
+import type { Services } from '../graph/services';
+
+/** The demo fleet's organisation; its presence means the fleet was made. */
+export const demoOrganizationName = 'Demo Energy BV';
+
+export interface DemoFleet {
+  created: boolean;
+  organizationHashId: string;
+  deviceHashIds: string[];
+}
+
+/**
+ * With GRIDPORT_DEMO on (the embedded default), a first start makes a demo fleet so that a
+ * newcomer has something to look at: an organisation, a device group and three devices with the
+ * example configuration (every asset category, every control loop), exposed to the customer
+ * and steerable. Later starts find it and leave it as it is.
+ */
+export async function ensureDemoFleet(services: Services): Promise<DemoFleet> {
+  const actor = systemActor('demo fleet');
+  const named = await services.organizations.list(actor, { filter: demoOrganizationName, rowsPerPage: 50 });
+  const existing = named.rows.find((row) => row.name === demoOrganizationName);
+  if (existing) {
+    const page = await services.devices.list(actor, { filter: '', organizationHashId: existing.hashId, rowsPerPage: 50 });
+    return { created: false, organizationHashId: existing.hashId, deviceHashIds: page.rows.map((row) => row.hashId).reverse() };
+  }
+  const organization = await services.organizations.create(actor, validate(organizationCreateSchema, { name: demoOrganizationName, type: 'asset-owner' }, 'payload_invalid'));
+  const group = await services.deviceGroups.create(actor, { name: 'Demo sites', organizationHashId: organization.hashId, deviceOutageEmails: [], deviceOutageUsersHashIds: [] });
+  const deviceHashIds: string[] = [];
+  for (const name of ['Windpark Zuid', 'Solar Farm Noord', 'Battery Park Oost']) {
+    const { hashId } = await services.devices.ship(actor, { organizationHashId: organization.hashId, name, deviceGroupHashId: group.hashId });
+    await services.devices.update(actor, hashId, { config: structuredClone(exampleDeviceConfig), isExposedToCustomer: true, cloudApi: 'READ_WRITE' });
+    deviceHashIds.push(hashId);
+  }
+  return { created: true, organizationHashId: organization.hashId, deviceHashIds };
+}

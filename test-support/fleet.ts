@@ -1,0 +1,37 @@
+import { exampleDeviceConfig, parseDeviceConfig } from '../contracts/device';
+import { componentColumns, componentsOf } from '../graph/fleet/services/device.service';
+import type { Database } from '../server/database';
+
+/** The example config as stored: parsed, with its defaults, as JSON holds it. */
+export const storedExampleConfig = JSON.parse(JSON.stringify(parseDeviceConfig(structuredClone(exampleDeviceConfig)))) as ReturnType<typeof parseDeviceConfig>;
+
+/**
+ * Inserts `count` devices of one organisation with the example config, exposed to customers and
+ * steerable, with their component rows: in bulk, for tests and benchmarks that need many.
+ * Answers the numeric ids, oldest first.
+ */
+export async function seedDevices(db: Database, organizationId: number, count: number, options: { deviceGroupId?: number | null; namePrefix?: string } = {}): Promise<number[]> {
+  const ids: number[] = [];
+  const nominal = storedExampleConfig.assets.reduce((sum, asset) => sum + Number((asset as { nominalActivePower?: number }).nominalActivePower ?? 0), 0);
+  for (let start = 0; start < count; start += 500) {
+    const rows = Array.from({ length: Math.min(500, count - start) }, (_, offset) => ({
+      organization_id: organizationId,
+      device_group_id: options.deviceGroupId ?? null,
+      name: `${options.namePrefix ?? 'Seeded'} ${start + offset + 1}`,
+      config: JSON.stringify(storedExampleConfig),
+      config_revision: 1,
+      nominal_active_power_sum: nominal,
+      reporting_interval: storedExampleConfig.reportingIntervalInSec,
+      cloud_api: 'READ_WRITE',
+      is_exposed_to_customer: true,
+    }));
+    const inserted = (await db('devices').insert(rows).returning('id')) as { id: string | number }[];
+    const batch = inserted.map((row) => Number(row.id));
+    const components = componentColumns(batch.flatMap((id) => componentsOf(id, storedExampleConfig)));
+    for (let at = 0; at < components.length; at += 2000) {
+      await db('device_components').insert(components.slice(at, at + 2000));
+    }
+    ids.push(...batch);
+  }
+  return ids;
+}
