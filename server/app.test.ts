@@ -442,5 +442,13 @@ describe('the HTTP server', () => {
         expect.arrayContaining(['offset', 'rowsPerPage', 'objectType', 'objectHashId', 'transactionIdentifier']),
       );
     });
+
+    it('describes what the converter cannot type as any value, never with an empty type list (invalid OpenAPI 3.0)', async () => {
+      const text = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).body;
+      expect(text).not.toContain('"type":[]');
+      const document = JSON.parse(text) as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, { description?: string; items?: { properties: Record<string, { description?: string }> } }> } }> } }>> };
+      const schedule = document.paths['/v2/schedule']?.put?.requestBody?.content['application/json']?.schema;
+      expect(schedule?.properties.schedule?.items?.properties.command?.description).toMatch(/^Any JSON value/);
+    });
   });
 });

@@ -65,8 +65,26 @@ export interface RouteAccess {
 export const routeAccess = new Map<string, RouteAccess>();
 const partId = (method: string, url: string, part: string) => `${method} ${url} ${part}`;
 
+/**
+ * A schema the converter cannot describe (yup's lazy and mixed: the tagged unions of
+ * contracts/device, a device config) comes out with an empty type list, which OpenAPI 3.0
+ * refuses; it is shown as any value, with a description pointing to the rules.
+ */
+function openApiSafe(node: unknown): unknown {
+  if (Array.isArray(node)) {
+    return node.map(openApiSafe);
+  }
+  if (node === null || typeof node !== 'object') {
+    return node;
+  }
+  const entries = Object.entries(node as Record<string, unknown>);
+  const untyped = entries.some(([key, value]) => key === 'type' && Array.isArray(value) && value.length === 0);
+  const safe = Object.fromEntries(entries.filter(([key, value]) => !(key === 'type' && Array.isArray(value) && value.length === 0)).map(([key, value]) => [key, openApiSafe(value)]));
+  return untyped && safe.description === undefined ? { ...safe, description: 'Any JSON value; its rules are the shared schemas of contracts/ (errors name each issue).' } : safe;
+}
+
 function toJsonSchema(schema: yup.ISchema<unknown>): Record<string, unknown> {
-  return convertSchema(schema as yup.AnySchema) as Record<string, unknown>;
+  return openApiSafe(convertSchema(schema as yup.AnySchema)) as Record<string, unknown>;
 }
 
 /**
