@@ -8,7 +8,7 @@ import { organizationCreateSchema } from '../contracts/organization';
 import { validate } from '../contracts/validation';
 import { systemActor } from '../graph/common/context';
 import { HashIds } from '../graph/common/hash-ids';
-import { componentsOf } from '../graph/fleet/services/device.service';
+import { componentColumns, componentsOf, nominalActivePowerOf } from '../graph/fleet/services/device.service';
 import { sessionCookieName } from '../graph/identity/services/session.service';
 import { loadConfig } from '../server/config';
 import { createLogger } from '../server/logger';
@@ -107,7 +107,7 @@ async function seed(server: RunningServer, hashIds: HashIds): Promise<Seeded> {
   const devices = Array.from({ length: deviceCount }, (_, index) => {
     const selective = index % selectiveEvery === 0;
     const config = configOf(selective, index);
-    const nominalActivePowerSum = componentsOf(0, config).reduce((sum, component) => sum + (component.kind === 'asset' ? (component.nominalActivePower ?? 0) : 0), 0);
+    const nominalActivePowerSum = nominalActivePowerOf(componentsOf(0, config));
     return {
       organization_id: organizationId,
       device_group_id: selective ? null : groupId,
@@ -123,17 +123,7 @@ async function seed(server: RunningServer, hashIds: HashIds): Promise<Seeded> {
   });
   await insertInBatches(db, 'devices', devices);
   const rows = (await db('devices').where('organization_id', organizationId).select('id', 'config')) as { id: number | string; config: DeviceConfig }[];
-  const components = rows.flatMap((row) =>
-    componentsOf(Number(row.id), row.config).map((component) => ({
-      device_id: component.deviceId,
-      kind: component.kind,
-      index: component.index,
-      category: component.category,
-      type: component.type,
-      identifier: component.identifier,
-      nominal_active_power: component.nominalActivePower,
-    })),
-  );
+  const components = componentColumns(rows.flatMap((row) => componentsOf(Number(row.id), row.config)));
   await insertInBatches(db, 'device_components', components);
   const start = new Date(Date.UTC(2026, 11, 1, 12));
   const schedules = rows.filter((_, index) => index % 100 === 0).map((row) => ({

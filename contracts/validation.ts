@@ -23,3 +23,16 @@ export function validate<S extends yup.Schema>(schema: S, value: unknown, key: E
     throw error;
   }
 }
+
+/** Every issue `schema` finds in `value`, as { path, message }; empty when the value is valid. */
+export function issuesOf(schema: { validateSync(value: unknown, options: yup.ValidateOptions): unknown }, value: unknown): ValidationIssue[] {
+  try {
+    schema.validateSync(value, { abortEarly: false });
+    return [];
+  } catch (error) {
+    if (error instanceof yup.ValidationError) {
+      return validationIssues(error);
+    }
+    throw error;
+  }
+}

@@ -1,5 +1,5 @@
 import { exampleDeviceConfig, parseDeviceConfig } from '../contracts/device';
-import { componentColumns, componentsOf } from '../graph/fleet/services/device.service';
+import { componentColumns, componentsOf, nominalActivePowerOf } from '../graph/fleet/services/device.service';
 import type { Database } from '../server/database';
 
 /** The example config as stored: parsed, with its defaults, as JSON holds it. */
@@ -12,7 +12,7 @@ export const storedExampleConfig = JSON.parse(JSON.stringify(parseDeviceConfig(s
  */
 export async function seedDevices(db: Database, organizationId: number, count: number, options: { deviceGroupId?: number | null; namePrefix?: string } = {}): Promise<number[]> {
   const ids: number[] = [];
-  const nominal = storedExampleConfig.assets.reduce((sum, asset) => sum + Number((asset as { nominalActivePower?: number }).nominalActivePower ?? 0), 0);
+  const nominal = nominalActivePowerOf(componentsOf(0, storedExampleConfig));
   for (let start = 0; start < count; start += 500) {
     const rows = Array.from({ length: Math.min(500, count - start) }, (_, offset) => ({
       organization_id: organizationId,

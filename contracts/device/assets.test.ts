@@ -1,19 +1,8 @@
-import * as yup from 'yup';
-import { validationIssues } from '../validation';
+import { issuesOf } from '../validation';
 import { assetSchema } from './assets';
 import { validationMessages } from './time-window';
 
-function issues(schema: { validateSync(value: unknown, options: yup.ValidateOptions): unknown }, value: unknown): { path: string; message: string }[] {
-  try {
-    schema.validateSync(value, { abortEarly: false });
-    return [];
-  } catch (error) {
-    if (error instanceof yup.ValidationError) {
-      return validationIssues(error);
-    }
-    throw error;
-  }
-}
+const issues = issuesOf;
 
 const none = { type: 'none' };
 const tcp = { type: 'tcp', ip: '10.0.0.5' };

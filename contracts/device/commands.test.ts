@@ -1,5 +1,4 @@
-import * as yup from 'yup';
-import { validationIssues } from '../validation';
+import { issuesOf } from '../validation';
 import {
   assetCommandSchema,
   browseCommandSchema,
@@ -16,17 +15,7 @@ import {
 import { cloudToDeviceMessageSchema } from './config';
 import { exampleDeviceConfig } from './examples';
 
-function issues(schema: { validateSync(value: unknown, options: yup.ValidateOptions): unknown }, value: unknown): { path: string; message: string }[] {
-  try {
-    schema.validateSync(value, { abortEarly: false });
-    return [];
-  } catch (error) {
-    if (error instanceof yup.ValidationError) {
-      return validationIssues(error);
-    }
-    throw error;
-  }
-}
+const issues = issuesOf;
 
 describe('asset commands (device-model.md section 3.7)', () => {
   it.each([

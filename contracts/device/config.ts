@@ -5,7 +5,7 @@ import { cloudToDeviceCommandSchemas } from './commands';
 import { ipv4Schema, portSchema } from './connection';
 import { controlLoopSchema } from './control-loops';
 import { fieldOf, joinPath, validationMessages, taggedUnion, timeWindowSchema, uniqueBy } from './time-window';
-import { validationIssues } from '../validation';
+import { issuesOf } from '../validation';
 
 /** Limits of the config (device-model.md sections 5, 9). */
 export const configLimits = {
@@ -230,15 +230,7 @@ export type DeviceConfig = yup.InferType<typeof deviceConfigSchema>;
 
 /** Every issue of a config as { path, message }; empty when the config is valid. */
 export function configIssues(config: unknown): { path: string; message: string }[] {
-  try {
-    deviceConfigSchema.validateSync(config, { abortEarly: false });
-    return [];
-  } catch (error) {
-    if (error instanceof yup.ValidationError) {
-      return validationIssues(error);
-    }
-    throw error;
-  }
+  return issuesOf(deviceConfigSchema, config);
 }
 
 /** The config with its defaults applied; throws the yup ValidationError (every issue) when it is invalid. */

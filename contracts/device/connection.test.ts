@@ -1,18 +1,7 @@
-import * as yup from 'yup';
-import { validationIssues } from '../validation';
+import { issuesOf } from '../validation';
 import { connectionSchema, deviceCommunicationSchema } from './connection';
 
-function issues(schema: { validateSync(value: unknown, options: yup.ValidateOptions): unknown }, value: unknown): { path: string; message: string }[] {
-  try {
-    schema.validateSync(value, { abortEarly: false });
-    return [];
-  } catch (error) {
-    if (error instanceof yup.ValidationError) {
-      return validationIssues(error);
-    }
-    throw error;
-  }
-}
+const issues = issuesOf;
 
 const rs485 = { type: 'rs485', path: '/dev/ttymxc0' };
 const tcp = { type: 'tcp', ip: '192.168.1.10' };

@@ -1,19 +1,8 @@
-import * as yup from 'yup';
-import { validationIssues } from '../validation';
+import { issuesOf } from '../validation';
 import { controlLoopSchema, mixedPowerMetersMessage, primarySecondaryOverlapMessage } from './control-loops';
 import { validationMessages } from './time-window';
 
-function issues(schema: { validateSync(value: unknown, options: yup.ValidateOptions): unknown }, value: unknown): { path: string; message: string }[] {
-  try {
-    schema.validateSync(value, { abortEarly: false });
-    return [];
-  } catch (error) {
-    if (error instanceof yup.ValidationError) {
-      return validationIssues(error);
-    }
-    throw error;
-  }
-}
+const issues = issuesOf;
 
 const limit = { consumption: 1000, feedIn: 1000 };
 const powerLimiter = { type: 'powerLimiter', meterAssetIndex: 0, primaryLimitableAssetIndices: [1, 2], contractualLimit: limit };

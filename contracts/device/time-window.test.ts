@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { validationIssues } from '../validation';
+import { issuesOf } from '../validation';
 import {
   firstOverlappingWindow,
   limitPairSchema,
@@ -14,17 +14,7 @@ import {
   withTimeWindowRule,
 } from './time-window';
 
-function issues(schema: { validateSync(value: unknown, options: yup.ValidateOptions): unknown }, value: unknown): { path: string; message: string }[] {
-  try {
-    schema.validateSync(value, { abortEarly: false });
-    return [];
-  } catch (error) {
-    if (error instanceof yup.ValidationError) {
-      return validationIssues(error);
-    }
-    throw error;
-  }
-}
+const issues = issuesOf;
 
 const weekly = withNoOverlapRule(yup.array(withTimeWindowRule(yup.object(weeklyWindowFields).exact())).default([]));
 

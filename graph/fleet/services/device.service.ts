@@ -94,6 +94,11 @@ export function componentsOf(deviceId: number, config: DeviceConfig | null): Com
   return [...assets, ...controllers];
 }
 
+/** The nominal active power of a device, in W: the sum over its assets. */
+export function nominalActivePowerOf(components: readonly ComponentRow[]): number {
+  return components.reduce((sum, component) => sum + (component.kind === 'asset' ? (component.nominalActivePower ?? 0) : 0), 0);
+}
+
 /** Component rows as device_components columns, for bulk inserts. */
 export function componentColumns(components: readonly ComponentRow[]): Record<string, unknown>[] {
   return components.map((component) => ({
@@ -294,11 +299,7 @@ export class DeviceService {
 
   async get(actor: Actor, hashId: string): Promise<DeviceView> {
     requireRights(actor, anyUserRights);
-    const [view] = await this.present(actor, [await this.find(actor, hashId)]);
-    if (!view) {
-      throw new GridportError('not_found', { deviceHashId: hashId });
-    }
-    return view;
+    return this.presentOne(actor, await this.find(actor, hashId));
   }
 
   /** The admin device list with every filter of console.md section 7, newest first. */
@@ -518,7 +519,7 @@ export class DeviceService {
         changes.configRevision = before.configRevision + 1;
         changes.reportingInterval = parsed?.reportingIntervalInSec ?? null;
         const components = componentsOf(before.id, parsed);
-        changes.nominalActivePowerSum = components.reduce((sum, component) => sum + (component.kind === 'asset' ? (component.nominalActivePower ?? 0) : 0), 0);
+        changes.nominalActivePowerSum = nominalActivePowerOf(components);
         await DeviceComponentModel.query(w.trx).delete().where('device_id', before.id);
         if (components.length > 0) {
           await w.trx('device_components').insert(componentColumns(components));
@@ -527,15 +528,30 @@ export class DeviceService {
           await this.outbox.enqueue(w.trx, actor, before.id, { type: 'setConfig', config: parsed });
         }
       }
-      const after = Object.keys(changes).length === 0 ? before : await DeviceModel.query(w.trx).patchAndFetchById(before.id, { ...changes, updatedAt: new Date() });
-      const diff = diffObjects(auditedFields, before, after);
-      if (diff.length > 0) {
-        await w.audit({ objectType: 'devices', objectId: before.id, organizationId: after.organizationId, changeType: 'controllerUpdate', diff });
-      }
-      return after;
+      return this.patchAudited(w, before, changes);
     });
+    return this.presentOne(actor, device);
+  }
+
+  /** Saves `changes` to the device and audits the fields that changed, in the caller's write. */
+  private async patchAudited(w: Write, before: DeviceModel, changes: Partial<DeviceModel>): Promise<DeviceModel> {
+    if (Object.keys(changes).length === 0) {
+      return before;
+    }
+    const after = await DeviceModel.query(w.trx).patchAndFetchById(before.id, { ...changes, updatedAt: new Date() });
+    const diff = diffObjects(auditedFields, before, after);
+    if (diff.length > 0) {
+      await w.audit({ objectType: 'devices', objectId: before.id, organizationId: after.organizationId, changeType: 'controllerUpdate', diff });
+    }
+    return after;
+  }
+
+  private async presentOne(actor: Actor, device: DeviceModel): Promise<DeviceView> {
     const [view] = await this.present(actor, [device]);
-    return view as DeviceView;
+    if (!view) {
+      throw new Error('present() answered no view for a device');
+    }
+    return view;
   }
 
   /** A config with its defaults applied, or invalid_config with every issue as { key, details }. */
@@ -557,19 +573,13 @@ export class DeviceService {
       if (!before) {
         throw new GridportError('not_found', { deviceHashId: hashId });
       }
-      const changes: Partial<DeviceModel> = { updatedAt: new Date() };
+      const changes: Partial<DeviceModel> = {};
       if (patch.invoiceCustomerReference !== undefined) {changes.invoiceCustomerReference = patch.invoiceCustomerReference;}
       if (patch.subscription !== undefined) {changes.subscription = patch.subscription === null ? null : { ...patch.subscription, startAt: patch.subscription.startAt.toISOString() };}
       if (patch.subscriptionChargedUntil !== undefined) {changes.subscriptionChargedUntil = patch.subscriptionChargedUntil;}
-      const after = await DeviceModel.query(w.trx).patchAndFetchById(id, changes);
-      const diff = diffObjects(auditedFields, before, after);
-      if (diff.length > 0) {
-        await w.audit({ objectType: 'devices', objectId: id, organizationId: after.organizationId, changeType: 'controllerUpdate', diff });
-      }
-      return after;
+      return this.patchAudited(w, before, changes);
     });
-    const [view] = await this.present(actor, [device]);
-    return view as DeviceView;
+    return this.presentOne(actor, device);
   }
 
   /** PUT /console/v1/device/{hashId}: a customer adds and removes outage emails and users; each user must see the device. */
@@ -586,14 +596,8 @@ export class DeviceService {
       const added = await this.outageUsers(w, before, patch.outageUsersHashIds);
       const removed = new Set(patch.removedOutageUsersHashIds.map((userHashId) => this.hashIds.decode('user', userHashId)));
       const outageUserIds = [...new Set([...before.outageUserIds, ...added])].filter((userId) => !removed.has(userId));
-      const after = await DeviceModel.query(w.trx).patchAndFetchById(before.id, { outageEmails, outageUserIds, updatedAt: new Date() });
-      const diff = diffObjects(auditedFields, before, after);
-      if (diff.length > 0) {
-        await w.audit({ objectType: 'devices', objectId: before.id, organizationId: after.organizationId, changeType: 'controllerUpdate', diff });
-      }
-      return after;
+      return this.patchAudited(w, before, { outageEmails, outageUserIds });
     });
-    const [view] = await this.present(actor, [device]);
-    return view as DeviceView;
+    return this.presentOne(actor, device);
   }
 }
