@@ -294,7 +294,7 @@ describe('device groups', () => {
     expect(five.count).toBe(one.count);
   });
 
-  it('deletes an empty group, refuses one with devices with not_empty and the device count, and audits the deletion', async () => {
+  it('deletes an empty group, refuses one with devices (not_empty with the count) or with linked API keys (has_access with their hash ids), and audits the deletion', async () => {
     const group = await createGroup();
     await exposedDevice(group.hashId);
     await exposedDevice(group.hashId);
@@ -308,17 +308,22 @@ describe('device groups', () => {
     const empty = await createGroup();
     const key = await anApiKey();
     await call(ops, 'POST', `${base}/api-key`, { deviceGroupHashId: empty.hashId, apiKeyHashId: key.hashId });
+    // Deleting the group would widen the linked key to every device of the organisation: unlink first.
+    const keyed = await call(developer, 'DELETE', `${base}/${empty.hashId}`);
+    expect(keyed.statusCode).toBe(409);
+    expect(keyed.json()).toEqual({ key: 'has_access', details: { apiKeyHashIds: [key.hashId] } });
+    await call(ops, 'DELETE', `${base}/api-key`, { deviceGroupHashId: empty.hashId, apiKeyHashId: key.hashId });
     const deleted = await call(developer, 'DELETE', `${base}/${empty.hashId}`);
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
     expect((await call(employee, 'GET', `${base}/${empty.hashId}`)).statusCode).toBe(404);
     expect(await t.database.db('device_group_api_keys').where({ device_group_id: t.hashIds.decode('deviceGroup', empty.hashId) ?? -1 })).toEqual([]);
     const audit = await auditRows(empty.hashId);
-    expect(audit.map((row: { change_type: string }) => row.change_type)).toEqual(['controllerCreate', 'controllerUpdate', 'controllerDelete']);
-    expect(audit[2].diff).toEqual(expect.arrayContaining([{ type: 'string', name: 'name', oldValue: empty.name, newValue: null }]));
+    expect(audit.map((row: { change_type: string }) => row.change_type)).toEqual(['controllerCreate', 'controllerUpdate', 'controllerUpdate', 'controllerDelete']);
+    expect(audit[3].diff).toEqual(expect.arrayContaining([{ type: 'string', name: 'name', oldValue: empty.name, newValue: null }]));
   });
 
-  it('links and unlinks API keys: has_access when linked twice, forbidden_organization for another organisation, not_found when not linked', async () => {
+  it('links and unlinks API keys: already_configured when linked twice, forbidden_organization for another organisation, not_found when not linked', async () => {
     const group = await createGroup();
     const key = await anApiKey();
     const foreign = await anApiKey(otherHashId);
@@ -331,7 +336,7 @@ describe('device groups', () => {
 
     const twice = await link(developer, key.hashId);
     expect(twice.statusCode).toBe(409);
-    expect(twice.json()).toMatchObject({ key: 'has_access' });
+    expect(twice.json()).toMatchObject({ key: 'already_configured' });
 
     const other = await link(ops, foreign.hashId);
     expect(other.statusCode).toBe(403);

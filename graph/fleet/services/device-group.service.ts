@@ -229,7 +229,11 @@ export class DeviceGroupService {
     return this.presentOne(group);
   }
 
-  /** Removes an empty group (its API-key links go with it); a group with devices is not_empty. */
+  /**
+   * Removes an empty group. A group with devices is not_empty; a group that API keys are linked
+   * to is has_access (with their hash ids): dropping the link would widen each key to every
+   * device of the organisation, so the keys are unlinked first, on purpose.
+   */
   async delete(actor: Actor, hashId: string): Promise<void> {
     requireRights(actor, writers);
     await write(this.db, actor, async (w) => {
@@ -239,6 +243,10 @@ export class DeviceGroupService {
       const deviceCount = Number(row?.count ?? 0);
       if (deviceCount > 0) {
         throw new GridportError('not_empty', { deviceCount });
+      }
+      const linked = (await w.trx('device_group_api_keys').where('device_group_id', before.id).select('api_key_id')) as { api_key_id: string | number }[];
+      if (linked.length > 0) {
+        throw new GridportError('has_access', { apiKeyHashIds: linked.map((row) => this.hashIds.encode('apiKey', Number(row.api_key_id))) });
       }
       await DeviceGroupModel.query(w.trx).deleteById(before.id);
       await w.audit({ objectType: 'device_groups', objectId: before.id, organizationId: before.organizationId, changeType: 'controllerDelete', diff: diffObjects(auditedFields, before, null) });
@@ -271,7 +279,7 @@ export class DeviceGroupService {
         .ignore()
         .returning('api_key_id')) as unknown[];
       if (inserted.length === 0) {
-        throw new GridportError('has_access', { deviceGroupHashId: input.deviceGroupHashId, apiKeyHashId: input.apiKeyHashId });
+        throw new GridportError('already_configured', { deviceGroupHashId: input.deviceGroupHashId, apiKeyHashId: input.apiKeyHashId });
       }
       await w.audit({
         objectType: 'device_groups',
