@@ -2,9 +2,11 @@ import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
 import { MailService, type MailSettings } from './operations/services/mail.service';
 import type { HashIds } from './common/hash-ids';
+import { InProcessPubSub, type PubSub } from '../device-hub/pubsub';
 import { AuditLogService } from './identity/services/audit-log.service';
 import { OrganizationService } from './identity/services/organization.service';
 import { SecretBox } from './common/secret-box';
+import { ProvisioningService } from '../device-hub/provisioning/provisioning.service';
 import { LoginService } from './identity/services/login.service';
 import { PasswordResetService } from './identity/services/password-reset.service';
 import { UserInviteService } from './identity/services/user-invite.service';
@@ -40,10 +42,13 @@ export interface Dependencies {
   balena?: BalenaSettings;
   /** HubSpot, for the device ticket link; without a portal id it answers service_unavailable. */
   hubspot?: HubspotSettings;
+  /** Pub/sub between the parts of Gridport (and nodes); in process without it. */
+  pubsub?: PubSub;
 }
 
 /** Every service, built once per process and shared by REST routes, resolvers, the hub and the CLI. */
 export interface Services {
+  pubsub: PubSub;
   /** The hash ids every service encodes with. */
   hashIds: HashIds;
   organizations: OrganizationService;
@@ -68,17 +73,21 @@ export interface Services {
   deviceTickets: DeviceTicketService;
   /** SAML AuthnRequest ids, shared by every node. */
   samlRequests: SamlRequestIds;
+  /** The platform CA and device certificates. */
+  provisioning: ProvisioningService;
 }
 
-export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail, log = pino({ level: 'silent' }), balena, hubspot }: Dependencies): Services {
+export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail, log = pino({ level: 'silent' }), balena, hubspot, pubsub: givenPubsub }: Dependencies): Services {
+  const pubsub = givenPubsub ?? new InProcessPubSub((error, channel) => log.error({ err: error, channel }, 'a pub/sub handler failed'));
   const organizations = new OrganizationService(db, hashIds);
   const box = new SecretBox(encryptionKey);
   const sessions = new SessionService(db, hashIds, organizations, sessionSecret);
-  const deviceOutbox = new DeviceOutboxService(db);
+  const deviceOutbox = new DeviceOutboxService(db, pubsub);
   const devices = new DeviceService(db, hashIds, deviceOutbox);
   const dangerousActions = new DangerousActionService();
   const mailService = new MailService(db, hashIds, mail ?? { smtpUrl: null, from: 'Gridport <no-reply@gridport.invalid>', publicUrl: 'http://localhost:8080' }, log);
   return {
+    pubsub,
     hashIds,
     organizations,
     auditLog: new AuditLogService(db, hashIds),
@@ -101,5 +110,6 @@ export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail
     firmware: new FirmwareService(db, devices, dangerousActions, balena),
     deviceMessages: new DeviceMessageService(db, devices, deviceOutbox, dangerousActions),
     deviceTickets: new DeviceTicketService(devices, hubspot),
+    provisioning: new ProvisioningService(db, box),
   };
 }

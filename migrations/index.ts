@@ -12,6 +12,8 @@ import * as passwordResets from './20261122000500_password_resets';
 import * as userInvites from './20261122000600_user_invites';
 import * as samlRequests from './20261122000700_saml_requests';
 import * as fleet from './20261122001000_fleet';
+import * as certificateAuthority from './20261122002000_certificate_authority';
+import * as deviceReports from './20261122003000_device_reports';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,6 +35,8 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000600_user_invites', userInvites],
   ['20261122000700_saml_requests', samlRequests],
   ['20261122001000_fleet', fleet],
+  ['20261122002000_certificate_authority', certificateAuthority],
+  ['20261122003000_device_reports', deviceReports],
 ];
 
 /** Knex reads migrations from this list rather than the file system, so compiled and test runs agree. */

@@ -9,6 +9,7 @@ import { createServices, type Services } from '../graph/services';
 import { createGraphqlServer } from '../graph/gateway';
 import { buildApp } from './app';
 import { ensureDemoFleet } from './demo';
+import { createDeviceHub, type DeviceHub } from '../device-hub/hub';
 import { registerGraphql } from './graphql';
 import { version } from './version';
 
@@ -16,6 +17,7 @@ export interface RunningServer {
   app: FastifyInstance;
   database: OpenDatabase;
   services: Services;
+  hub: DeviceHub;
   log: Logger;
   /** The address the server listens on, such as http://127.0.0.1:8080. */
   url: string;
@@ -44,6 +46,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       databaseAnswers: () => databaseAnswers(database.db),
       register: (instance) => registerGraphql(instance, { server: graphql.server, services }),
     });
+    // The device CA is made (or read) now, not when the first gateway arrives.
+    await services.provisioning.authority();
+    const hub = createDeviceHub({ db: database.db, services, log });
+    hub.attach(app.server);
     const address = await app.listen({ port: config.port, host: config.host });
     const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
     return {
@@ -52,7 +58,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       services,
       log,
       url,
+      hub,
       stop: async () => {
+        await hub.close();
         await app.close();
         await graphql.stop();
         services.mail.close();

@@ -9,6 +9,7 @@ import { sessionCookieName } from '../graph/identity/services/session.service';
 import { createGraphqlServer } from '../graph/gateway';
 import { buildApp, type AppOptions } from '../server/app';
 import { registerGraphql } from '../server/graphql';
+import { createDeviceHub, type DeviceHub } from '../device-hub/hub';
 import { databaseAnswers } from '../server/database';
 import { createLogger, type Logger } from '../server/logger';
 import { testDatabase, type TestDatabase } from './database';
@@ -44,6 +45,8 @@ export interface TestApp {
   hashIds: HashIds;
   database: TestDatabase;
   logs: LogCapture;
+  /** The device hub, when asked for. */
+  hub: DeviceHub | null;
   /** A real console session for a new user with these rights, as a Cookie header value. */
   signIn(rights: Right[], organizationHashId?: string): Promise<string>;
   close(): Promise<void>;
@@ -54,10 +57,12 @@ let users = 0;
 export interface TestAppOptions extends Pick<Dependencies, 'mail' | 'balena' | 'hubspot'> {
   /** Serve /graphql too, through the composed gateway (as the server does). */
   graphql?: boolean;
+  /** Serve gateways at /v1/device/connect too (call app.listen to reach it). */
+  hub?: boolean;
 }
 
 /** The HTTP app on a test database, as the server builds it. */
-export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: withGraphql = false, ...dependencies }: TestAppOptions = {}): Promise<TestApp> {
+export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: withGraphql = false, hub: withHub = false, ...dependencies }: TestAppOptions = {}): Promise<TestApp> {
   const database = await testDatabase();
   const hashIds = new HashIds(testSecrets.hashIdSecret);
   const services = createServices({ db: database.db, hashIds, sessionSecret: testSecrets.sessionSecret, encryptionKey: testSecrets.encryptionKey, ...dependencies });
@@ -71,8 +76,11 @@ export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: wi
     ...(graphql ? { register: (instance: FastifyInstance) => registerGraphql(instance, { server: graphql.server, services }) } : {}),
     ...overrides,
   });
+  const hub = withHub ? createDeviceHub({ db: database.db, services, log: logs.log }) : null;
+  hub?.attach(app.server);
   return {
     app,
+    hub,
     services,
     hashIds,
     database,
@@ -93,6 +101,7 @@ export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: wi
       return `${sessionCookieName}=${session.token}`;
     },
     close: async () => {
+      await hub?.close();
       await app.close();
       await graphql?.stop();
       services.mail.close();

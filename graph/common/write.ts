@@ -17,6 +17,8 @@ export interface Write {
   trx: Knex.Transaction;
   transactionIdentifier: string;
   audit(record: AuditRecord): Promise<void>;
+  /** Runs `effect` once the transaction has committed (never when it rolls back): notifications, wake-ups. */
+  afterCommit(effect: () => void): void;
 }
 
 /**
@@ -24,7 +26,8 @@ export interface Write {
  * roll back with the change itself.
  */
 export async function write<T>(db: Knex, actor: Actor, work: (w: Write) => Promise<T>): Promise<T> {
-  return db.transaction(async (trx) => {
+  const effects: (() => void)[] = [];
+  const result = await db.transaction(async (trx) => {
     const transactionIdentifier = randomUUID();
     const w: Write = {
       trx,
@@ -42,7 +45,14 @@ export async function write<T>(db: Knex, actor: Actor, work: (w: Write) => Promi
           actorName: actor.name,
         });
       },
+      afterCommit: (effect) => {
+        effects.push(effect);
+      },
     };
     return work(w);
   });
+  for (const effect of effects) {
+    effect();
+  }
+  return result;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { exampleDeviceConfig } from '../../contracts/device';
 import { identifierPlaceholder } from '../../contracts/fleet';
 import { systemActor } from '../../graph/common/context';
@@ -165,6 +166,20 @@ describe('devices', () => {
     const out = await put(ops, hashId, { inProduction: false, organizationHashId: otherHashId });
     expect(out.statusCode).toBe(200);
     expect(out.json()).toMatchObject({ organizationHashId: otherHashId, inProduction: false, name: 'Renamed in production' });
+  });
+
+  it('opens a device for provisioning again with a new one-time token, but not in production', async () => {
+    const hashId = await ship();
+    const url = `/console-admin/v1/device/${hashId}/provisioning-token`;
+    expect((await t.app.inject({ method: 'POST', url, headers: { cookie: employee } })).statusCode).toBe(403);
+    const reopened = await t.app.inject({ method: 'POST', url, headers: { cookie: ops } });
+    expect(reopened.statusCode).toBe(201);
+    const { provisioningToken } = reopened.json() as { provisioningToken: string };
+    const row = (await t.database.db('devices').where('id', t.hashIds.decode('device', hashId)).first()) as { provisioning_token_hash: string; open_for_provisioning: boolean };
+    expect(row.open_for_provisioning).toBe(true);
+    expect(row.provisioning_token_hash).toBe(createHash('sha256').update(provisioningToken).digest('hex'));
+    await put(ops, hashId, { inProduction: true });
+    expect((await t.app.inject({ method: 'POST', url, headers: { cookie: ops } })).json()).toEqual({ key: 'in_production', details: { fields: ['openForProvisioning'] } });
   });
 
   it('lets only Ops and Developer update a device, and Ops and Sales its invoice details', async () => {

@@ -56,6 +56,18 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
   });
 
   defineRoute(app, services, {
+    method: 'POST',
+    url: `${admin}/:hashId/provisioning-token`,
+    summary: 'Open a device for provisioning again: a new one-time token, shown only in this answer',
+    tags: ['device'],
+    auth: writers,
+    params: hashIdParams,
+    status: 201,
+    response: yup.object({ hashId: yup.string().required(), provisioningToken: yup.string().required() }),
+    handler: ({ actor, params }) => services.devices.reopenProvisioning(actor, params.hashId),
+  });
+
+  defineRoute(app, services, {
     method: 'PUT',
     url: `${admin}/:hashId/invoice-details`,
     summary: "Update a device's invoice details (Ops and Sales)",

@@ -35,7 +35,7 @@ export class DeviceMessageService {
       const remainingAllowance = device.inProduction
         ? (await this.dangerousActions.spend(w.trx, actor, Math.round(device.nominalActivePowerSum), 'message')).remainingAllowance
         : null;
-      const messageId = await this.outbox.enqueue(w.trx, actor, device.id, message);
+      const messageId = await this.outbox.enqueue(w, actor, device.id, message);
       await w.audit({
         objectType: 'devices',
         objectId: device.id,

@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import { cloudToDeviceMessageSchema, type CloudToDeviceMessage } from '../../../contracts/device';
 import { validate } from '../../../contracts/validation';
 import type { Actor } from '../../common/context';
+import { channels, type PubSub } from '../../../device-hub/pubsub';
+import type { Write } from '../../common/write';
 import { DeviceOutboxModel } from '../models/device-outbox.model';
 
 /** A message waiting for its device, as the device hub sends it. */
@@ -18,12 +20,20 @@ export interface PendingMessage {
  * it, and kept until the device acknowledges it (the device hub delivers it).
  */
 export class DeviceOutboxService {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly pubsub: PubSub,
+  ) {}
 
-  /** Queues `message` for the device, checked against the shared message schema. */
-  async enqueue(trx: Knex.Transaction, actor: Actor, deviceId: number, message: CloudToDeviceMessage | Record<string, unknown>): Promise<number> {
+  /**
+   * Queues `message` for the device in the caller's write, checked against the shared message
+   * schema; once the write commits, the device hub (on whichever node holds the device's
+   * connection) is told to deliver it.
+   */
+  async enqueue(w: Write, actor: Actor, deviceId: number, message: CloudToDeviceMessage | Record<string, unknown>): Promise<number> {
     const checked = validate(cloudToDeviceMessageSchema, message, 'payload_invalid') as Record<string, unknown> & { type: string };
-    const row = await DeviceOutboxModel.query(trx).insertAndFetch({
+    w.afterCommit(() => this.pubsub.publish(channels.outbox, { deviceId }));
+    const row = await DeviceOutboxModel.query(w.trx).insertAndFetch({
       deviceId,
       type: checked.type,
       payload: checked,
@@ -35,9 +45,9 @@ export class DeviceOutboxService {
     return row.id;
   }
 
-  /** The messages the device has not acknowledged, oldest first. */
-  async pending(deviceId: number, limit = 100): Promise<PendingMessage[]> {
-    const rows = await DeviceOutboxModel.query(this.db).where('device_id', deviceId).whereNull('acknowledged_at').orderBy('id').limit(limit);
+  /** The messages the device has not acknowledged, oldest first (after `afterId` when given). */
+  async pending(deviceId: number, limit = 100, afterId = 0): Promise<PendingMessage[]> {
+    const rows = await DeviceOutboxModel.query(this.db).where('device_id', deviceId).whereNull('acknowledged_at').where('id', '>', afterId).orderBy('id').limit(limit);
     return rows.map(({ id, type, payload, createdAt }) => ({ id, type, payload, createdAt }));
   }
 

@@ -412,6 +412,28 @@ export class DeviceService {
     });
   }
 
+  /**
+   * Opens a device for provisioning again (a replaced gateway, a lost key): a new one-time token,
+   * shown once; the device's identifier stays, and its current certificate keeps working until
+   * the new one is issued. Not while the device is in production (in_production).
+   */
+  async reopenProvisioning(actor: Actor, hashId: string): Promise<DeviceShipped> {
+    requireRights(actor, deviceWriters);
+    const id = this.decode(hashId);
+    const provisioningToken = randomBytes(24).toString('base64url');
+    await write(this.db, actor, async (w) => {
+      const before = await DeviceModel.query(w.trx).findById(id).forUpdate();
+      if (!before) {
+        throw new GridportError('not_found', { deviceHashId: hashId });
+      }
+      if (before.inProduction) {
+        throw new GridportError('in_production', { fields: ['openForProvisioning'] });
+      }
+      await this.patchAudited(w, before, { openForProvisioning: true, provisioningTokenHash: hashToken(provisioningToken) });
+    });
+    return { hashId, provisioningToken };
+  }
+
   /** A group of `organizationId` by hash id; a group of another organisation is not_found. */
   private async groupOf(w: Write, hashId: string, organizationId: number | null): Promise<number> {
     const id = this.hashIds.decode('deviceGroup', hashId);
@@ -525,7 +547,7 @@ export class DeviceService {
           await w.trx('device_components').insert(componentColumns(components));
         }
         if (parsed) {
-          await this.outbox.enqueue(w.trx, actor, before.id, { type: 'setConfig', config: parsed });
+          await this.outbox.enqueue(w, actor, before.id, { type: 'setConfig', config: parsed });
         }
       }
       return this.patchAudited(w, before, changes);

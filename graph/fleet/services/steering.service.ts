@@ -122,7 +122,7 @@ export class SteeringService {
       const remainingAllowance = await this.spend(w, actor, targets, 'schedule');
       const updatedAt = new Date();
       for (const { component, device } of targets) {
-        await this.outbox.enqueue(w.trx, actor, device.id, {
+        await this.outbox.enqueue(w, actor, device.id, {
           type: 'setAssetSchedule',
           ...(kind === 'asset' ? { assetIndex: component.index } : { controlLoopIndex: component.index }),
           schedule: kept,
@@ -165,7 +165,7 @@ export class SteeringService {
       }
       const remainingAllowance = await this.spend(w, actor, targets, 'parameters');
       for (const { component, device } of targets) {
-        await this.outbox.enqueue(w.trx, actor, device.id, {
+        await this.outbox.enqueue(w, actor, device.id, {
           type: 'setAssetParameters',
           ...(kind === 'asset' ? { assetIndex: component.index } : { controlLoopIndex: component.index }),
           parameters: body.parameters,

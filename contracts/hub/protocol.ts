@@ -1,0 +1,121 @@
+/**
+ * The gateway protocol (spec README, "Device transport"; docs/gateway-protocol.md): JSON text
+ * frames over the websocket at /v1/device/connect, one envelope each, acknowledged both ways.
+ *
+ *   cloud  → device  challenge     { nonce }                                  (unless mutual TLS proved the certificate)
+ *   device → cloud   authenticate  { certificate, signature, version?, networkInterface? }
+ *   cloud  → device  welcome       { identifier, keepAliveSeconds }
+ *   device → cloud   report        a report (device-model.md 3.9)         → cloud answers ack { ids } after commit, or error
+ *   cloud  → device  message       a cloud-to-device message (3.10)      → device answers ack { ids }
+ *   either           error         { ids?, key, message, details? }
+ *
+ * The id of a report is the device's own and stays the same when it is sent again: the cloud
+ * stores a report once however often it arrives. The id of a message is the outbox row's.
+ */
+
+/** The websocket path gateways connect to. */
+export const gatewayPath = '/v1/device/connect';
+
+/** Limits per connection. */
+export const hubLimits = {
+  /** Largest frame, in bytes; a larger one closes the connection with 1009. */
+  maxFrameBytes: 1024 * 1024,
+  /** Frames per second a connection may send on average, and in a burst; beyond it the connection is closed with 4008. */
+  framesPerSecond: 200,
+  framesBurst: 1000,
+  /** How long a gateway has to authenticate after connecting. */
+  authenticateWithinMs: 10_000,
+  /** Keep-alive when the config gives none (cloudKeepAliveIntervalInSec is 5-60). */
+  defaultKeepAliveSeconds: 30,
+  /** Reports stored in one transaction at most, and how long a report waits for others to join its batch. */
+  ingestBatchMax: 2000,
+  ingestBatchWaitMs: 5,
+  /** Unacknowledged messages in flight per connection; the rest wait their turn. */
+  deliveryWindow: 50,
+  /** How long a sent message waits for its acknowledgement before it is sent again. */
+  redeliverAfterMs: 30_000,
+  /** Most ids one ack may carry. */
+  ackIdsMax: 1000,
+  /** Longest envelope id. */
+  idLength: 64,
+} as const;
+
+/** Close codes (RFC 6455 private range 4000-4999, and the standard ones used). */
+export const closeCodes = {
+  /** 1008: a frame that is not an envelope before authentication, or a protocol violation. */
+  policyViolation: 1008,
+  /** 1009: a frame above maxFrameBytes. */
+  tooBig: 1009,
+  /** 1012: the server is restarting; reconnect. */
+  serviceRestart: 1012,
+  /** The certificate or signature did not prove a provisioned device. */
+  authenticationFailed: 4001,
+  /** No authenticate within authenticateWithinMs. */
+  authenticationTimeout: 4002,
+  /** A newer connection of the same device replaced this one. */
+  replaced: 4003,
+  /** Frames faster than framesPerSecond allows. */
+  rateLimited: 4008,
+} as const;
+
+export const envelopeTypes = ['challenge', 'authenticate', 'welcome', 'report', 'message', 'ack', 'error'] as const;
+export type EnvelopeType = (typeof envelopeTypes)[number];
+
+export interface Envelope<T extends EnvelopeType = EnvelopeType, P = unknown> {
+  id: string;
+  type: T;
+  payload: P;
+}
+
+export interface ChallengePayload {
+  /** 32 random bytes, base64. */
+  nonce: string;
+}
+
+export interface AuthenticatePayload {
+  /** The certificate provisioning issued, PEM. */
+  certificate: string;
+  /** The nonce's bytes signed with the certificate's key (ECDSA P-256 with SHA-256, IEEE P1363 r||s), base64. */
+  signature: string;
+  /** The agent's version. */
+  version?: string;
+  /** The network interface the connection runs over: eth0, eth1 or cellular. */
+  networkInterface?: string;
+}
+
+export interface WelcomePayload {
+  identifier: string;
+  /** Send a ping (or any frame) at least this often; the cloud pings at the same interval. */
+  keepAliveSeconds: number;
+}
+
+export interface AckPayload {
+  ids: string[];
+}
+
+export interface ErrorPayload {
+  /** The envelopes the error is about, when there are any. */
+  ids?: string[];
+  /** A key of the error catalogue (contracts/errors.ts). */
+  key: string;
+  message: string;
+  details?: unknown;
+}
+
+/** Reads an envelope from a text frame; null when the frame is not one (not JSON, no id or type, unknown type). */
+export function parseEnvelope(text: string): Envelope | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return null;
+  }
+  const { id, type, payload } = value as Record<string, unknown>;
+  if (typeof id !== 'string' || id.length === 0 || id.length > hubLimits.idLength || typeof type !== 'string' || !(envelopeTypes as readonly string[]).includes(type)) {
+    return null;
+  }
+  return { id, type: type as EnvelopeType, payload: payload ?? null };
+}

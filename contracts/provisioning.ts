@@ -1,0 +1,39 @@
+import * as yup from 'yup';
+
+/**
+ * Certificate provisioning (api.md sections 3, 5 and 7; spec README "Certificates"): a shipped
+ * gateway sends a PKCS#10 CSR and its one-time provisioning token, and gets a client
+ * certificate signed by the platform CA.
+ */
+
+/** The path a gateway posts its CSR to. */
+export const provisionCertificatePath = '/v1/device/provision/cert';
+
+/** The subject organization (O) every device CSR must carry. */
+export const deviceSubjectOrganization = 'device';
+
+/** A device identifier, the CSR's organizational unit (OU): api.md section 5. */
+export const deviceIdentifierPattern = /^[a-z0-9-]{1,100}$/;
+
+/** Longest CSR (PEM) and token accepted: a P-256 CSR is under 1 KiB. */
+export const provisioningLimits = { csrLength: 16_384, tokenLength: 256 } as const;
+
+/** POST /v1/device/provision/cert. */
+export const provisionCertificateBodySchema = yup
+  .object({
+    csr: yup.string().trim().min(1).max(provisioningLimits.csrLength).required(),
+    token: yup.string().trim().min(1).max(provisioningLimits.tokenLength).required(),
+  })
+  .exact();
+
+export type ProvisionCertificateBody = yup.InferType<typeof provisionCertificateBodySchema>;
+
+/** 201: the device certificate, and the CA certificate the gateway pins for the hub. */
+export const provisionCertificateResponseSchema = yup
+  .object({
+    cert: yup.string().required().meta({ description: 'The device certificate, PEM: subject CN=<ou>, OU=<ou>, O=device; client authentication; 10 years.' }),
+    caCertificate: yup.string().required().meta({ description: 'The platform CA certificate, PEM, that signed it.' }),
+  })
+  .exact();
+
+export type ProvisionCertificateResponse = yup.InferType<typeof provisionCertificateResponseSchema>;

@@ -1,0 +1,211 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { exampleDeviceConfig } from '../contracts/device';
+import { closeCodes, gatewayPath, hubLimits } from '../contracts/hub/protocol';
+import { GatewayClient, type IncomingMessage } from '../edge/gateway-client/client';
+import { provision, signChallenge, type GatewayIdentity } from '../edge/gateway-client/provision';
+import { systemActor } from '../graph/common/context';
+import { testApp, type TestApp } from '../test-support/app';
+import { anOrganization } from '../test-support/factories';
+
+const meterReport = (second: number, activePower = 1500) => ({
+  type: 'meterPower',
+  at: new Date(Date.UTC(2026, 10, 22, 12, 0, second)).toISOString(),
+  asset: 2,
+  observations: {
+    activePower,
+    reactivePower: 10,
+    frequency: 50,
+    phaseVoltage: { l1: 230, l2: 231, l3: 229 },
+    connectionStatistics: { success: 10, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 0, responseError: 0 },
+  },
+});
+
+/** Resolves with the close code once the socket closes. */
+function closed(socket: WebSocket): Promise<number> {
+  return new Promise((resolve) => socket.once('close', (code) => resolve(code)));
+}
+
+/** The next envelope the socket receives. */
+function nextFrame(socket: WebSocket): Promise<{ id: string; type: string; payload: Record<string, unknown> }> {
+  return new Promise((resolve) => socket.once('message', (data) => resolve(JSON.parse(data.toString()) as { id: string; type: string; payload: Record<string, unknown> })));
+}
+
+/** Gateways over a real websocket: provisioning, the handshake, reports in, the outbox out, and the limits. */
+describe('the device hub', () => {
+  let t: TestApp;
+  let baseUrl: string;
+  let folder: string;
+  let organizationHashId: string;
+  let ops: string;
+  let gateways = 0;
+  const clients: GatewayClient[] = [];
+
+  beforeAll(async () => {
+    t = await testApp({}, { hub: true });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    folder = mkdtempSync(path.join(tmpdir(), 'gridport-hub-'));
+    organizationHashId = (await anOrganization(t.services, { name: 'Hub Test BV' })).hashId;
+    ops = await t.signIn(['gridport.ops']);
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.stop()));
+    await t.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  /** A shipped, provisioned gateway with the example config: its hash id, id, identity and a store folder. */
+  async function aGateway(): Promise<{ hashId: string; deviceId: number; identifier: string; identity: GatewayIdentity; directory: string }> {
+    gateways += 1;
+    const identifier = `gw-hub-${gateways}`;
+    const { hashId, provisioningToken } = await t.services.devices.ship(systemActor('test'), { organizationHashId, name: `Hub gateway ${gateways}` });
+    const directory = path.join(folder, identifier);
+    const identity = await provision({ baseUrl, token: provisioningToken, identifier, directory: path.join(directory, 'identity') });
+    await t.app.inject({ method: 'PUT', url: `/console-admin/v1/device/${hashId}`, headers: { cookie: ops }, payload: { config: exampleDeviceConfig } });
+    return { hashId, deviceId: t.hashIds.decode('device', hashId) ?? 0, identifier, identity, directory };
+  }
+
+  function aClient(gateway: { identity: GatewayIdentity; directory: string }, onMessage?: (message: IncomingMessage) => void, onError?: (error: { key: string }) => void): GatewayClient {
+    const client = new GatewayClient({
+      baseUrl,
+      identity: gateway.identity,
+      storeDirectory: path.join(gateway.directory, 'reports'),
+      networkInterface: 'eth0',
+      version: '1.2.3',
+      minBackoffMs: 50,
+      maxBackoffMs: 200,
+      onMessage,
+      onError,
+    });
+    clients.push(client);
+    return client;
+  }
+
+  const device = (deviceId: number) => t.database.db('devices').where('id', deviceId).first() as Promise<{ online: boolean; network_interface: string | null; version: string | null }>;
+
+  it('lets a provisioned gateway in, tracks it online with its interface, stores its reports and acknowledges them after the commit', async () => {
+    const gateway = await aGateway();
+    const client = aClient(gateway);
+    await client.start();
+    await client.connected();
+    expect(client.identifier).toBe(gateway.identifier);
+    expect(client.keepAliveSeconds).toBe(exampleDeviceConfig.cloudKeepAliveIntervalInSec);
+    expect(await device(gateway.deviceId)).toMatchObject({ online: true, network_interface: 'eth0', version: '1.2.3' });
+
+    for (let second = 0; second < 50; second += 1) {
+      await client.report(meterReport(second));
+    }
+    await client.drained();
+    const rows = (await t.database.db('device_reports').where('device_id', gateway.deviceId).orderBy('at')) as { type: string; asset_index: number; body: { observations: { activePower: number } } }[];
+    expect(rows).toHaveLength(50);
+    expect(rows[0]).toMatchObject({ type: 'meterPower', asset_index: 2, body: { observations: { activePower: 1500 } } });
+
+    await client.stop();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await device(gateway.deviceId)).toMatchObject({ online: false });
+  });
+
+  it('answers a bad report with an error naming it, stores nothing of it, and keeps the connection', async () => {
+    const gateway = await aGateway();
+    const errors: { key: string; ids?: string[]; details?: unknown }[] = [];
+    const client = aClient(gateway, undefined, (error) => errors.push(error));
+    await client.start();
+    await client.connected();
+    const bad = await client.report({ ...meterReport(1), observations: { ...meterReport(1).observations, activePower: 'lots' } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(errors).toEqual([{ key: 'payload_invalid', message: 'The report does not match its schema.', ids: [bad], details: [{ path: 'observations.activePower', message: 'observations.activePower must be a finite number or null' }] }]);
+    await client.report(meterReport(2));
+    // The refused report is dropped by the gateway once told (it can never be stored); the good one is acknowledged.
+    await client.drained();
+    const rows = await t.database.db('device_reports').where('device_id', gateway.deviceId);
+    expect(rows).toHaveLength(1);
+    expect(client.connections).toBe(1);
+    await client.stop();
+  });
+
+  it('delivers the outbox in order, also what was queued while the gateway was away, until each message is acknowledged', async () => {
+    const gateway = await aGateway();
+    const received: IncomingMessage[] = [];
+    // The config queued at shipping time waits for the first connection.
+    const client = aClient(gateway, (message) => void received.push(message));
+    await client.start();
+    await client.connected();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(received.map((message) => (message.payload as { type: string }).type)).toEqual(['setConfig']);
+
+    const reboot = await t.app.inject({ method: 'POST', url: `/console-admin/v1/device/${gateway.hashId}/send-message`, headers: { cookie: ops }, payload: { message: { type: 'getJournal', lines: 20 } } });
+    expect(reboot.statusCode).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(received.map((message) => (message.payload as { type: string }).type)).toEqual(['setConfig', 'getJournal']);
+
+    await client.stop();
+    await t.app.inject({ method: 'POST', url: `/console-admin/v1/device/${gateway.hashId}/send-message`, headers: { cookie: ops }, payload: { message: { type: 'getSignalQuality' } } });
+    await t.app.inject({ method: 'POST', url: `/console-admin/v1/device/${gateway.hashId}/send-message`, headers: { cookie: ops }, payload: { message: { type: 'reboot', hard: false } } });
+    const later = aClient(gateway, (message) => void received.push(message));
+    await later.start();
+    await later.connected();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(received.map((message) => (message.payload as { type: string }).type)).toEqual(['setConfig', 'getJournal', 'getSignalQuality', 'reboot']);
+    expect(await t.services.deviceOutbox.pending(gateway.deviceId)).toEqual([]);
+    await later.stop();
+  });
+
+  /** A websocket that went through the handshake by hand, as a gateway would. */
+  async function rawAuthenticated(identity: GatewayIdentity): Promise<WebSocket> {
+    const socket = new WebSocket(`${baseUrl.replace('http', 'ws')}${gatewayPath}`);
+    const challenge = await nextFrame(socket);
+    const signature = await signChallenge(identity.privateKey, String(challenge.payload.nonce));
+    socket.send(JSON.stringify({ id: 'auth', type: 'authenticate', payload: { certificate: identity.certificatePem, signature } }));
+    const welcome = await nextFrame(socket);
+    expect(welcome.type).toBe('welcome');
+    return socket;
+  }
+
+  it('replaces an older connection of the same device with a newer one (4003), and keeps the device online', async () => {
+    const gateway = await aGateway();
+    const older = await rawAuthenticated(gateway.identity);
+    const olderClosed = closed(older);
+    const newer = aClient(gateway);
+    await newer.start();
+    await newer.connected();
+    expect(await olderClosed).toBe(closeCodes.replaced);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await device(gateway.deviceId)).toMatchObject({ online: true });
+    await newer.stop();
+  });
+
+  it('refuses a wrong signature (4001), a frame that is not an envelope before authentication (1008) and oversized frames (1009)', async () => {
+    const gateway = await aGateway();
+    const url = `${baseUrl.replace('http', 'ws')}${gatewayPath}`;
+
+    const forger = new WebSocket(url);
+    await nextFrame(forger);
+    forger.send(JSON.stringify({ id: 'a1', type: 'authenticate', payload: { certificate: gateway.identity.certificatePem, signature: Buffer.alloc(64, 1).toString('base64') } }));
+    expect(await closed(forger)).toBe(closeCodes.authenticationFailed);
+
+    const rude = new WebSocket(url);
+    await nextFrame(rude);
+    rude.send('hello there');
+    expect(await closed(rude)).toBe(closeCodes.policyViolation);
+
+    const big = new WebSocket(url);
+    await nextFrame(big);
+    big.send('x'.repeat(hubLimits.maxFrameBytes + 1));
+    expect(await closed(big)).toBe(closeCodes.tooBig);
+  });
+
+  it('closes a gateway that sends faster than allowed (4008)', async () => {
+    const gateway = await aGateway();
+    const flood = await rawAuthenticated(gateway.identity);
+    const code = closed(flood);
+    for (let frame = 0; frame < hubLimits.framesBurst + 50; frame += 1) {
+      flood.send(JSON.stringify({ id: `f${frame}`, type: 'error', payload: { key: 'noise', message: 'noise' } }));
+    }
+    expect(await code).toBe(closeCodes.rateLimited);
+  });
+});

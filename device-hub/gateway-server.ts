@@ -1,0 +1,410 @@
+import { randomBytes, webcrypto } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import WebSocket, { WebSocketServer, type RawData } from 'ws';
+import {
+  closeCodes,
+  gatewayPath,
+  hubLimits,
+  parseEnvelope,
+  type AuthenticatePayload,
+  type Envelope,
+  type EnvelopeType,
+} from '../contracts/hub/protocol';
+import type { DeviceOutboxService, PendingMessage } from '../graph/fleet/services/device-outbox.service';
+import type { ReportIngest } from './ingest';
+import { channels, type PubSub } from './pubsub';
+
+/** The device a certificate proves, as provisioning recorded it. */
+export interface CertifiedDevice {
+  deviceId: number;
+  identifier: string;
+  publicKey: webcrypto.CryptoKey;
+}
+
+/** A report that passed its schema, or the issues that refused it. */
+export type ReportCheck =
+  | { ok: true; report: { type: string; at: string; asset?: number | null; controller?: number | null } & Record<string, unknown> }
+  | { ok: false; issues: { path: string; message: string }[] };
+
+export interface GatewayServerOptions {
+  db: Knex;
+  log: Logger;
+  pubsub: PubSub;
+  outbox: DeviceOutboxService;
+  ingest: ReportIngest;
+  /** The device behind a certificate: signed by the platform CA, valid now, the one provisioning recorded; null otherwise. */
+  verifyCertificate(pem: string): Promise<CertifiedDevice | null>;
+  /** The shared report schema (contracts/hub/reports.ts). */
+  validateReport(value: unknown): ReportCheck;
+}
+
+/** Decodes base64 into bytes; null when it is not base64. */
+function base64Bytes(text: unknown): Uint8Array | null {
+  if (typeof text !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) {
+    return null;
+  }
+  return new Uint8Array(Buffer.from(text, 'base64'));
+}
+
+let sequence = 0;
+/** An id for an envelope the cloud sends (acks, errors, challenges); messages use their outbox id. */
+function cloudId(): string {
+  sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER;
+  return `c${Date.now().toString(36)}${sequence.toString(36)}`;
+}
+
+/**
+ * One gateway's websocket: the handshake, then reports in (validated, stored in a batch,
+ * acknowledged after commit) and outbox messages out (in order, a window at a time, sent again
+ * until acknowledged). A bad frame is answered with an error, logged and survived; only the
+ * limits (size, rate) and a failed handshake close the connection, each with its close code.
+ */
+class GatewayConnection {
+  device: CertifiedDevice | null = null;
+  private readonly nonce = randomBytes(32);
+  private tokens: number = hubLimits.framesBurst;
+  private lastRefill = Date.now();
+  private readonly inFlight = new Map<number, { sentAt: number }>();
+  private lastQueuedId = 0;
+  private draining = false;
+  private pendingAcks: string[] = [];
+  private ackTimer: NodeJS.Timeout | null = null;
+  private keepAlive: NodeJS.Timeout | null = null;
+  private alive = true;
+  private readonly authTimer: NodeJS.Timeout;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly hub: GatewayServer,
+    private readonly options: GatewayServerOptions,
+    readonly networkInterfaceHint: string | null,
+  ) {
+    this.authTimer = setTimeout(() => this.close(closeCodes.authenticationTimeout, 'authenticate within the time allowed'), hubLimits.authenticateWithinMs);
+    socket.on('message', (data, isBinary) => this.onFrame(data, isBinary));
+    socket.on('pong', () => {
+      this.alive = true;
+    });
+    socket.on('close', () => this.onClose());
+    socket.on('error', (error) => options.log.warn({ err: error, device: this.device?.identifier }, 'gateway socket error'));
+    this.send('challenge', cloudId(), { nonce: this.nonce.toString('base64') });
+  }
+
+  send(type: EnvelopeType, id: string, payload: unknown): void {
+    if (this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify({ id, type, payload }));
+    }
+  }
+
+  private sendError(key: string, message: string, ids?: string[], details?: unknown): void {
+    this.send('error', cloudId(), { ...(ids ? { ids } : {}), key, message, ...(details === undefined ? {} : { details }) });
+  }
+
+  close(code: number, reason: string): void {
+    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) {
+      this.socket.close(code, reason);
+    }
+  }
+
+  /** Token bucket: framesPerSecond on average, framesBurst at once. */
+  private withinRate(): boolean {
+    const now = Date.now();
+    this.tokens = Math.min(hubLimits.framesBurst, this.tokens + ((now - this.lastRefill) / 1000) * hubLimits.framesPerSecond);
+    this.lastRefill = now;
+    if (this.tokens < 1) {
+      return false;
+    }
+    this.tokens -= 1;
+    return true;
+  }
+
+  private onFrame(data: RawData, isBinary: boolean): void {
+    this.alive = true;
+    if (!this.withinRate()) {
+      this.options.log.warn({ device: this.device?.identifier }, 'gateway closed: frames faster than allowed');
+      this.close(closeCodes.rateLimited, 'too many frames');
+      return;
+    }
+    const envelope = isBinary ? null : parseEnvelope(data.toString());
+    if (!envelope) {
+      if (!this.device) {
+        this.close(closeCodes.policyViolation, 'expected an authenticate envelope');
+        return;
+      }
+      this.options.log.warn({ device: this.device.identifier }, 'gateway sent a frame that is not an envelope');
+      this.sendError('payload_not_json', 'Each frame is one JSON envelope: { id, type, payload }.');
+      return;
+    }
+    if (!this.device) {
+      if (envelope.type !== 'authenticate') {
+        this.close(closeCodes.policyViolation, 'expected an authenticate envelope');
+        return;
+      }
+      void this.authenticate(envelope as Envelope<'authenticate', AuthenticatePayload>);
+      return;
+    }
+    switch (envelope.type) {
+      case 'report':
+        this.onReport(envelope);
+        return;
+      case 'ack':
+        void this.onAck(envelope);
+        return;
+      case 'error':
+        this.options.log.warn({ device: this.device.identifier, payload: envelope.payload }, 'gateway reported an error');
+        return;
+      default:
+        this.sendError('payload_invalid', `A gateway does not send ${envelope.type} envelopes.`, [envelope.id]);
+    }
+  }
+
+  private async authenticate(envelope: Envelope<'authenticate', AuthenticatePayload>): Promise<void> {
+    const payload = (typeof envelope.payload === 'object' && envelope.payload !== null ? envelope.payload : {}) as Partial<AuthenticatePayload>;
+    const signature = base64Bytes(payload.signature);
+    const device = typeof payload.certificate === 'string' ? await this.options.verifyCertificate(payload.certificate).catch(() => null) : null;
+    const verified =
+      device !== null &&
+      signature !== null &&
+      (await webcrypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, device.publicKey, signature, this.nonce).catch(() => false));
+    clearTimeout(this.authTimer);
+    if (!device || !verified) {
+      this.options.log.warn({ claimed: device?.identifier ?? null }, 'gateway refused: the certificate or signature does not prove a provisioned device');
+      this.close(closeCodes.authenticationFailed, 'authentication failed');
+      return;
+    }
+    if (this.socket.readyState !== WebSocket.OPEN) {
+      return;
+    }
+    this.device = device;
+    const networkInterface = typeof payload.networkInterface === 'string' ? payload.networkInterface.slice(0, 32) : this.networkInterfaceHint;
+    const keepAliveSeconds = await this.hub.register(this, networkInterface, typeof payload.version === 'string' ? payload.version.slice(0, 64) : null);
+    this.send('welcome', cloudId(), { identifier: device.identifier, keepAliveSeconds });
+    this.keepAlive = setInterval(() => {
+      if (!this.alive) {
+        this.socket.terminate();
+        return;
+      }
+      this.alive = false;
+      this.socket.ping();
+      this.redeliverLate();
+    }, keepAliveSeconds * 1000);
+    this.unsubscribe = this.options.pubsub.subscribe(channels.outbox, (message) => {
+      if ((message as { deviceId?: unknown }).deviceId === device.deviceId) {
+        void this.drain();
+      }
+    });
+    await this.drain();
+  }
+
+  private onReport(envelope: Envelope): void {
+    const device = this.device;
+    if (!device) {
+      return;
+    }
+    const check = this.options.validateReport(envelope.payload);
+    if (!check.ok) {
+      this.options.log.warn({ device: device.identifier, reportId: envelope.id, issues: check.issues }, 'gateway report refused');
+      this.sendError('payload_invalid', 'The report does not match its schema.', [envelope.id], check.issues);
+      return;
+    }
+    const { report } = check;
+    this.options.ingest
+      .submit({
+        deviceId: device.deviceId,
+        reportId: envelope.id,
+        type: report.type,
+        at: new Date(report.at),
+        assetIndex: typeof report.asset === 'number' ? report.asset : null,
+        controllerIndex: typeof report.controller === 'number' ? report.controller : null,
+        body: report,
+      })
+      .then(
+        () => this.queueAck(envelope.id),
+        (error: unknown) => {
+          this.options.log.error({ err: error, device: device.identifier }, 'storing a report failed');
+          this.sendError('service_unavailable', 'The report could not be stored; send it again later.', [envelope.id]);
+        },
+      );
+  }
+
+  /** Acknowledgements of one ingest batch go out together. */
+  private queueAck(id: string): void {
+    this.pendingAcks.push(id);
+    if (this.pendingAcks.length >= hubLimits.ackIdsMax) {
+      this.flushAcks();
+    } else if (!this.ackTimer) {
+      this.ackTimer = setTimeout(() => this.flushAcks(), 0);
+    }
+  }
+
+  private flushAcks(): void {
+    if (this.ackTimer) {
+      clearTimeout(this.ackTimer);
+      this.ackTimer = null;
+    }
+    const ids = this.pendingAcks;
+    this.pendingAcks = [];
+    if (ids.length > 0) {
+      this.send('ack', cloudId(), { ids });
+    }
+  }
+
+  private async onAck(envelope: Envelope): Promise<void> {
+    const device = this.device;
+    const ids = (envelope.payload as { ids?: unknown } | null)?.ids;
+    if (!device || !Array.isArray(ids) || ids.length > hubLimits.ackIdsMax || !ids.every((id) => typeof id === 'string' && /^\d{1,18}$/.test(id))) {
+      this.sendError('payload_invalid', `An ack carries ids: 1 to ${hubLimits.ackIdsMax} message ids.`, [envelope.id]);
+      return;
+    }
+    const numeric = (ids as string[]).map(Number);
+    try {
+      await this.options.outbox.acknowledge(device.deviceId, numeric);
+    } catch (error) {
+      this.options.log.error({ err: error, device: device.identifier }, 'recording an acknowledgement failed');
+      return;
+    }
+    for (const id of numeric) {
+      this.inFlight.delete(id);
+    }
+    await this.drain();
+  }
+
+  /** Sends pending outbox messages in order while the window has room. */
+  async drain(): Promise<void> {
+    const device = this.device;
+    if (!device || this.draining) {
+      return;
+    }
+    this.draining = true;
+    try {
+      for (;;) {
+        const room = hubLimits.deliveryWindow - this.inFlight.size;
+        if (room <= 0 || this.socket.readyState !== WebSocket.OPEN) {
+          return;
+        }
+        const pending = await this.options.outbox.pending(device.deviceId, room, this.lastQueuedId);
+        if (pending.length === 0) {
+          return;
+        }
+        for (const message of pending) {
+          this.deliver(message);
+        }
+      }
+    } catch (error) {
+      this.options.log.error({ err: error, device: device.identifier }, 'reading the outbox failed');
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private deliver(message: PendingMessage): void {
+    this.inFlight.set(message.id, { sentAt: Date.now() });
+    this.lastQueuedId = Math.max(this.lastQueuedId, message.id);
+    this.send('message', String(message.id), message.payload);
+    void this.options.db('device_outbox').where('id', message.id).update({ delivered_at: new Date(), attempts: this.options.db.raw('attempts + 1') }).catch(() => undefined);
+  }
+
+  /** Messages not acknowledged in time are sent again (the device stores each once by its id). */
+  private redeliverLate(): void {
+    const late = [...this.inFlight.entries()].filter(([, { sentAt }]) => Date.now() - sentAt >= hubLimits.redeliverAfterMs).map(([id]) => id);
+    if (late.length === 0 || !this.device) {
+      return;
+    }
+    for (const id of late) {
+      this.inFlight.delete(id);
+    }
+    this.lastQueuedId = Math.min(...late) - 1;
+    void this.drain();
+  }
+
+  private onClose(): void {
+    clearTimeout(this.authTimer);
+    if (this.keepAlive) {
+      clearInterval(this.keepAlive);
+    }
+    if (this.ackTimer) {
+      clearTimeout(this.ackTimer);
+    }
+    this.unsubscribe?.();
+    if (this.device) {
+      void this.hub.unregister(this);
+    }
+  }
+}
+
+/**
+ * The device hub's gateway side: the websocket at /v1/device/connect on the HTTP server. It
+ * keeps one connection per device (a newer one replaces the older, closed with 4003), tracks
+ * online state and the network interface in the devices table, and tells subscribers on the
+ * presence channel.
+ */
+export class GatewayServer {
+  private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: hubLimits.maxFrameBytes });
+  private readonly connections = new Map<number, GatewayConnection>();
+  private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const url = new URL(request.url ?? '/', 'http://hub');
+    if (url.pathname !== gatewayPath) {
+      return;
+    }
+    // The connection lives through the socket's own events from here on.
+    this.sockets.handleUpgrade(request, socket, head, (ws) => new GatewayConnection(ws, this, this.options, url.searchParams.get('networkInterface')));
+  };
+
+  constructor(private readonly options: GatewayServerOptions) {}
+
+  /** Serves gateways on this HTTP server's upgrades to /v1/device/connect. */
+  attach(server: Server): void {
+    server.on('upgrade', this.onUpgrade);
+  }
+
+  /** How many gateways are connected here. */
+  get size(): number {
+    return this.connections.size;
+  }
+
+  /** Takes the device's place for this connection; answers the keep-alive interval of its config. */
+  async register(connection: GatewayConnection, networkInterface: string | null, version: string | null): Promise<number> {
+    const device = connection.device;
+    if (!device) {
+      return hubLimits.defaultKeepAliveSeconds;
+    }
+    const previous = this.connections.get(device.deviceId);
+    this.connections.set(device.deviceId, connection);
+    if (previous && previous !== connection) {
+      previous.close(closeCodes.replaced, 'replaced by a newer connection');
+    }
+    const [row] = (await this.options
+      .db('devices')
+      .where('id', device.deviceId)
+      .update({ online: true, network_interface: networkInterface, last_seen_at: new Date(), ...(version ? { version } : {}) })
+      .returning('config')) as { config: { cloudKeepAliveIntervalInSec?: number } | null }[];
+    this.options.pubsub.publish(channels.presence, { deviceId: device.deviceId, online: true, networkInterface });
+    this.options.log.info({ device: device.identifier, networkInterface }, 'gateway connected');
+    return row?.config?.cloudKeepAliveIntervalInSec ?? hubLimits.defaultKeepAliveSeconds;
+  }
+
+  async unregister(connection: GatewayConnection): Promise<void> {
+    const device = connection.device;
+    if (!device || this.connections.get(device.deviceId) !== connection) {
+      return;
+    }
+    this.connections.delete(device.deviceId);
+    await this.options.db('devices').where('id', device.deviceId).update({ online: false, last_seen_at: new Date() }).catch(() => undefined);
+    this.options.pubsub.publish(channels.presence, { deviceId: device.deviceId, online: false, networkInterface: null });
+    this.options.log.info({ device: device.identifier }, 'gateway disconnected');
+  }
+
+  /** Closes every gateway connection (they reconnect elsewhere or later) and stops serving. */
+  async close(): Promise<void> {
+    for (const connection of this.connections.values()) {
+      connection.close(closeCodes.serviceRestart, 'the server is restarting');
+    }
+    for (const client of this.sockets.clients) {
+      client.close(closeCodes.serviceRestart, 'the server is restarting');
+    }
+    await new Promise<void>((resolve) => this.sockets.close(() => resolve()));
+  }
+}

@@ -1,0 +1,65 @@
+import { testDatabase, type TestDatabase } from '../test-support/database';
+import { ReportIngest, type IncomingReport, type StoredReport } from './ingest';
+import { channels, InProcessPubSub } from './pubsub';
+
+describe('report ingest', () => {
+  let database: TestDatabase;
+  let deviceId: number;
+
+  beforeAll(async () => {
+    database = await testDatabase();
+    const [row] = (await database.db('devices').insert({ name: 'Ingested' }).returning('id')) as { id: string | number }[];
+    deviceId = Number(row?.id);
+  });
+
+  afterAll(async () => {
+    await database.close();
+  });
+
+  const report = (reportId: string, at: string, body: Record<string, unknown> = {}): IncomingReport => ({
+    deviceId,
+    reportId,
+    type: 'meterPower',
+    at: new Date(at),
+    assetIndex: 2,
+    controllerIndex: null,
+    body: { type: 'meterPower', at, asset: 2, observations: { activePower: 1200.5, frequency: 50.01 }, ...body },
+  });
+
+  it('stores reports arriving together in one batch, resolves each after the commit, and publishes each once', async () => {
+    const pubsub = new InProcessPubSub();
+    const published: StoredReport[] = [];
+    pubsub.subscribe(channels.reports(deviceId), (message) => published.push(message as StoredReport));
+    const ingest = new ReportIngest(database.db, pubsub);
+    const reports = Array.from({ length: 300 }, (_, index) => report(`r${index}`, new Date(Date.UTC(2026, 10, 22, 10, 0, index)).toISOString()));
+    await Promise.all(reports.map((one) => ingest.submit(one)));
+    expect(ingest.stats.batches).toBe(1);
+    const rows = (await database.db('device_reports').where('device_id', deviceId).count('* as count')) as { count: string | number }[];
+    expect(Number(rows[0]?.count)).toBe(300);
+    expect(published).toHaveLength(300);
+    const stored = (await database.db('device_reports').where({ device_id: deviceId, report_id: 'r7' }).first()) as { body: { observations: { activePower: number } }; asset_index: number; type: string };
+    expect(stored).toMatchObject({ type: 'meterPower', asset_index: 2, body: { observations: { activePower: 1200.5 } } });
+    await ingest.close();
+  });
+
+  it('stores a report sent again once, even twice within one batch, and still resolves every submission', async () => {
+    const pubsub = new InProcessPubSub();
+    const ingest = new ReportIngest(database.db, pubsub);
+    const at = '2026-11-22T11:00:00.000Z';
+    await ingest.submit(report('again', at));
+    await Promise.all([ingest.submit(report('again', at)), ingest.submit(report('again', at, { observations: { activePower: 1 } }))]);
+    const rows = (await database.db('device_reports').where({ device_id: deviceId, report_id: 'again' })) as { body: { observations: { activePower: number } } }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.body.observations.activePower).toBe(1200.5);
+    expect(ingest.stats.duplicates).toBe(2);
+    await ingest.close();
+  });
+
+  it('rejects every submission of a batch that cannot be written, so that nothing is acknowledged that is not stored', async () => {
+    const ingest = new ReportIngest(database.db, new InProcessPubSub());
+    const unstorable = { ...report('orphan', '2026-11-22T12:00:00.000Z'), body: { bad: '\u0000' } };
+    await expect(ingest.submit(unstorable)).rejects.toThrow();
+    await ingest.close();
+    await expect(ingest.submit(report('late', '2026-11-22T12:00:00.000Z'))).rejects.toThrow('ingest is closed');
+  });
+});

@@ -1,0 +1,148 @@
+import type { Knex } from 'knex';
+import { hubLimits } from '../contracts/hub/protocol';
+import { channels, type PubSub } from './pubsub';
+
+/** A validated report on its way into the database. */
+export interface IncomingReport {
+  deviceId: number;
+  /** The device's id for the report (the envelope id): with `at`, what makes a resend a no-op. */
+  reportId: string;
+  type: string;
+  at: Date;
+  assetIndex: number | null;
+  controllerIndex: number | null;
+  /** The whole report as the device sent it. */
+  body: Record<string, unknown>;
+}
+
+interface Waiting {
+  report: IncomingReport;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** What subscribers get for each stored report, on channels.reports(deviceId). */
+export interface StoredReport {
+  deviceId: number;
+  reportId: string;
+  type: string;
+  at: string;
+  assetIndex: number | null;
+  controllerIndex: number | null;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Stores reports in batches: reports arriving together (from any connection) are written in
+ * one statement and one transaction, and each report's promise resolves only after that
+ * commit, so a gateway's acknowledgement means the report is on disk. A batch closes when it
+ * holds ingestBatchMax reports or has waited ingestBatchWaitMs; one batch is written at a time,
+ * the next gathering meanwhile. A report that was stored before (same device, time and id) is
+ * left as it was and resolves all the same.
+ */
+export class ReportIngest {
+  private queue: Waiting[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> | null = null;
+  private closed = false;
+  /** Statistics for logs and benchmarks. */
+  readonly stats = { batches: 0, reports: 0, duplicates: 0 };
+
+  constructor(
+    private readonly db: Knex,
+    private readonly pubsub: PubSub,
+  ) {}
+
+  /** Resolves once the report is committed (or was stored before); rejects when the write fails. */
+  submit(report: IncomingReport): Promise<void> {
+    if (this.closed) {
+      return Promise.reject(new Error('ingest is closed'));
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ report, resolve, reject });
+      if (this.queue.length >= hubLimits.ingestBatchMax) {
+        this.kick();
+      } else if (!this.timer) {
+        this.timer = setTimeout(() => this.kick(), hubLimits.ingestBatchWaitMs);
+      }
+    });
+  }
+
+  private kick(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (this.writing || this.queue.length === 0) {
+      return;
+    }
+    const batch = this.queue.splice(0, hubLimits.ingestBatchMax);
+    this.writing = this.write(batch).finally(() => {
+      this.writing = null;
+      if (this.queue.length > 0) {
+        this.kick();
+      }
+    });
+  }
+
+  private async write(batch: Waiting[]): Promise<void> {
+    // The same report twice in one batch would make the statement conflict with itself.
+    const unique = new Map<string, IncomingReport>();
+    for (const { report } of batch) {
+      unique.set(`${report.deviceId}/${report.at.toISOString()}/${report.reportId}`, report);
+    }
+    const rows = [...unique.values()];
+    try {
+      const inserted = await this.db.raw(
+        `insert into device_reports (device_id, report_id, type, at, asset_index, controller_index, body)
+         select * from unnest(?::bigint[], ?::text[], ?::text[], ?::timestamptz[], ?::integer[], ?::integer[], ?::jsonb[])
+         on conflict do nothing
+         returning device_id, report_id, at`,
+        // Arrays bind as PostgreSQL arrays (knex's typings know only scalars here).
+        [
+          rows.map((row) => row.deviceId),
+          rows.map((row) => row.reportId),
+          rows.map((row) => row.type),
+          rows.map((row) => row.at.toISOString()),
+          rows.map((row) => row.assetIndex),
+          rows.map((row) => row.controllerIndex),
+          rows.map((row) => JSON.stringify(row.body)),
+        ] as unknown as Knex.RawBinding[],
+      );
+      const stored = new Set((inserted as { rows: { device_id: string | number; report_id: string; at: Date | string }[] }).rows.map((row) => `${Number(row.device_id)}/${new Date(row.at).toISOString()}/${row.report_id}`));
+      this.stats.batches += 1;
+      this.stats.reports += stored.size;
+      this.stats.duplicates += batch.length - stored.size;
+      for (const waiting of batch) {
+        waiting.resolve();
+      }
+      for (const report of rows) {
+        if (stored.has(`${report.deviceId}/${report.at.toISOString()}/${report.reportId}`)) {
+          const message: StoredReport = {
+            deviceId: report.deviceId,
+            reportId: report.reportId,
+            type: report.type,
+            at: report.at.toISOString(),
+            assetIndex: report.assetIndex,
+            controllerIndex: report.controllerIndex,
+            body: report.body,
+          };
+          this.pubsub.publish(channels.reports(report.deviceId), message);
+        }
+      }
+    } catch (error) {
+      for (const waiting of batch) {
+        waiting.reject(error);
+      }
+    }
+  }
+
+  /** Writes what is queued and refuses new reports. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.kick();
+    while (this.writing) {
+      await this.writing;
+    }
+  }
+}

@@ -1,0 +1,249 @@
+import WebSocket from 'ws';
+import { closeCodes, gatewayPath, parseEnvelope, type ChallengePayload, type EnvelopeType, type WelcomePayload } from '../../contracts/hub/protocol';
+import { signChallenge, type GatewayIdentity } from './provision';
+import { ReportStore, type StoredReport } from './report-store';
+
+
+/** A cloud-to-device message as it arrives. */
+export interface IncomingMessage {
+  id: string;
+  payload: unknown;
+}
+
+export interface GatewayClientOptions {
+  /** The cloud's base URL, http(s)://host:port; the client connects to ws(s)://host:port/v1/device/connect. */
+  baseUrl: string;
+  /** What the gateway proves itself with (provision() or loadIdentity()). */
+  identity: Pick<GatewayIdentity, 'certificatePem' | 'privateKey'>;
+  /** Where reports wait on disk until acknowledged. */
+  storeDirectory: string;
+  version?: string;
+  networkInterface?: string;
+  /** Applies a message; the client acknowledges it once this resolves (a message sent again after that is acknowledged without a second call). */
+  onMessage?: (message: IncomingMessage) => Promise<void> | void;
+  /** Told of errors the cloud sends (a refused report, say) and of connection trouble. */
+  onError?: (error: { key: string; message: string; ids?: string[]; details?: unknown }) => void;
+  /** Reconnect delays: from `minBackoffMs`, doubling to `maxBackoffMs`, with jitter. */
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+
+/**
+ * The gateway side of the protocol (docs/gateway-protocol.md): connects and authenticates,
+ * keeps reconnecting with backoff, sends every report from the disk store until the cloud
+ * acknowledges it, and hands cloud-to-device messages to `onMessage`, acknowledging each once
+ * applied. The edge agent and the benchmarks build on it.
+ */
+export class GatewayClient {
+  private socket: WebSocket | null = null;
+  private store: ReportStore | null = null;
+  private readonly queue = new Map<string, StoredReport>();
+  private stopped = false;
+  private ready = false;
+  private backoff: number;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private readonly applied = new Set<string>();
+  private readonly appliedOrder: string[] = [];
+  private waiters: (() => void)[] = [];
+  private connectedWaiters: (() => void)[] = [];
+  /** The identifier the cloud knows this gateway by, once welcomed. */
+  identifier: string | null = null;
+  keepAliveSeconds: number | null = null;
+  /** How often the connection was (re)established, for tests and logs. */
+  connections = 0;
+
+  constructor(private readonly options: GatewayClientOptions) {
+    this.backoff = options.minBackoffMs ?? 500;
+  }
+
+  /** Opens the disk store (reports left from before are sent first) and starts connecting. */
+  async start(): Promise<void> {
+    const { store, unsent } = await ReportStore.open(this.options.storeDirectory);
+    this.store = store;
+    for (const entry of unsent) {
+      this.queue.set(entry.id, entry);
+    }
+    this.connect();
+  }
+
+  /** Resolves when the client is authenticated (now or at the next connection). */
+  connected(): Promise<void> {
+    if (this.ready) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.connectedWaiters.push(resolve));
+  }
+
+  /** Stores a report on disk and sends it when connected; resolves with its id once it is on disk. */
+  async report(report: unknown): Promise<string> {
+    if (!this.store) {
+      throw new Error('start() the client first');
+    }
+    const entry = await this.store.append(report);
+    this.queue.set(entry.id, entry);
+    if (this.ready) {
+      this.send('report', entry.id, entry.report);
+    }
+    return entry.id;
+  }
+
+  /** Resolves when every report so far has been acknowledged. */
+  drained(): Promise<void> {
+    if (this.queue.size === 0) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Reports waiting for acknowledgement. */
+  get waiting(): number {
+    return this.queue.size;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.reconnectTimer) {
+      clearTimeout(this.reconnectTimer);
+    }
+    const socket = this.socket;
+    if (socket && socket.readyState !== WebSocket.CLOSED) {
+      await new Promise<void>((resolve) => {
+        socket.once('close', () => resolve());
+        socket.close(1000, 'gateway stopping');
+      });
+    }
+  }
+
+  private send(type: EnvelopeType, id: string, payload: unknown): void {
+    if (this.socket?.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify({ id, type, payload }));
+    }
+  }
+
+  private connect(): void {
+    if (this.stopped) {
+      return;
+    }
+    const url = new URL(gatewayPath, this.options.baseUrl.replace(/^http/, 'ws'));
+    const socket = new WebSocket(url);
+    this.socket = socket;
+    socket.on('message', (data) => void this.onFrame(data.toString()));
+    socket.on('close', (code, reason) => {
+      this.ready = false;
+      if (code === closeCodes.authenticationFailed) {
+        this.options.onError?.({ key: 'unauthorized', message: `the cloud refused the certificate: ${reason.toString()}` });
+      }
+      this.scheduleReconnect();
+    });
+    socket.on('error', (error) => this.options.onError?.({ key: 'connection', message: error.message }));
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped || this.reconnectTimer) {
+      return;
+    }
+    const delay = this.backoff * (0.5 + Math.random() / 2);
+    this.backoff = Math.min(this.options.maxBackoffMs ?? 30_000, this.backoff * 2);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.connect();
+    }, delay);
+  }
+
+  private async onFrame(text: string): Promise<void> {
+    const envelope = parseEnvelope(text);
+    if (!envelope) {
+      return;
+    }
+    switch (envelope.type) {
+      case 'challenge': {
+        const { nonce } = envelope.payload as ChallengePayload;
+        const signature = await signChallenge(this.options.identity.privateKey, nonce);
+        this.send('authenticate', `auth-${Date.now()}`, {
+          certificate: this.options.identity.certificatePem,
+          signature,
+          ...(this.options.version ? { version: this.options.version } : {}),
+          ...(this.options.networkInterface ? { networkInterface: this.options.networkInterface } : {}),
+        });
+        return;
+      }
+      case 'welcome': {
+        const welcome = envelope.payload as WelcomePayload;
+        this.identifier = welcome.identifier;
+        this.keepAliveSeconds = welcome.keepAliveSeconds;
+        this.ready = true;
+        this.connections += 1;
+        this.backoff = this.options.minBackoffMs ?? 500;
+        for (const entry of this.queue.values()) {
+          this.send('report', entry.id, entry.report);
+        }
+        for (const resolve of this.connectedWaiters.splice(0)) {
+          resolve();
+        }
+        return;
+      }
+      case 'ack':
+        await this.settle(((envelope.payload as { ids?: unknown }).ids ?? []) as string[]);
+        return;
+      case 'message':
+        await this.onMessage(envelope.id, envelope.payload);
+        return;
+      case 'error': {
+        const error = envelope.payload as { key: string; message: string; ids?: string[] };
+        this.options.onError?.(error);
+        const ids = (error.ids ?? []).filter((id) => this.queue.has(id));
+        if (error.key === 'payload_invalid') {
+          // A report the cloud refused will never be stored: it was reported to onError; keeping it would resend it forever.
+          await this.settle(ids);
+        } else if (ids.length > 0) {
+          // The cloud could not store it now: send it again in a while.
+          setTimeout(() => {
+            for (const id of ids) {
+              const entry = this.queue.get(id);
+              if (entry && this.ready) {
+                this.send('report', entry.id, entry.report);
+              }
+            }
+          }, this.options.minBackoffMs ?? 500);
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Reports done with: acknowledged, or refused for good. */
+  private async settle(ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
+      this.queue.delete(id);
+    }
+    await this.store?.acknowledge(ids);
+    if (this.queue.size === 0) {
+      for (const resolve of this.waiters.splice(0)) {
+        resolve();
+      }
+    }
+  }
+
+  private async onMessage(id: string, payload: unknown): Promise<void> {
+    if (!this.applied.has(id)) {
+      try {
+        await this.options.onMessage?.({ id, payload });
+      } catch (error) {
+        this.options.onError?.({ key: 'message_failed', message: error instanceof Error ? error.message : String(error), ids: [id] });
+        return;
+      }
+      this.applied.add(id);
+      this.appliedOrder.push(id);
+      if (this.appliedOrder.length > 10_000) {
+        const oldest = this.appliedOrder.shift();
+        if (oldest !== undefined) {
+          this.applied.delete(oldest);
+        }
+      }
+    }
+    this.send('ack', `ack-${id}`, { ids: [id] });
+  }
+}
