@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { validateReport } from '../contracts/hub/reports';
 import type { Services } from '../graph/services';
-import { GatewayServer, type ReportCheck } from './gateway-server';
+import { GatewayServer } from './gateway-server';
 import { ReportIngest } from './ingest';
 
 /** The device hub of one node: gateway connections, report ingest, and delivery from the outbox. */
@@ -25,7 +25,7 @@ export function createDeviceHub({ db, services, log }: { db: Knex; services: Ser
     outbox: services.deviceOutbox,
     ingest,
     verifyCertificate: (pem) => services.provisioning.verifyDeviceCertificate(pem),
-    validateReport: (value) => validateReport(value) as ReportCheck,
+    validateReport,
   });
   return {
     gateways,
