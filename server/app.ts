@@ -27,6 +27,7 @@ import { deviceOperationRoutes } from './rest/device-operations.routes';
 import { partnershipRoutes } from './rest/partnership.routes';
 import { deviceGroupRoutes } from './rest/device-group.routes';
 import { steeringRoutes } from './rest/steering.routes';
+import { deviceLiveRoutes } from './rest/device-live.routes';
 import { provisioningRoutes } from './rest/provisioning.routes';
 import type { SamlSettings } from '../graph/identity/services/saml.service';
 import './request-context';
@@ -126,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   partnershipRoutes(app, options.services);
   deviceGroupRoutes(app, options.services);
   steeringRoutes(app, options.services);
+  deviceLiveRoutes(app, options.services);
   provisioningRoutes(app, options.services);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
