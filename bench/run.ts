@@ -1,32 +1,112 @@
 import 'reflect-metadata';
 import os from 'node:os';
+import { parseArgs } from 'node:util';
 import { fleetBenchmark } from './fleet.bench';
 import { httpBenchmark } from './http.bench';
+import { ingestBenchmark } from './ingest.bench';
 
-/** Runs every benchmark and prints its figures; copy them into docs/performance.md. */
+const benchmarks = ['http', 'fleet', 'ingest'] as const;
+type BenchmarkName = (typeof benchmarks)[number];
+
+const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile]
+Runs the benchmarks named (all of them when none is), printing the tables of docs/performance.md.
+Ingest: --connections the gateway connections of each run, --rate the reports per second sent in
+all, --seconds the measured window (after a 5 s warm-up), --profile where the server's CPU goes.`;
+
+async function http(databaseUrl: string | null): Promise<void> {
+  const result = await httpBenchmark(databaseUrl);
+  process.stdout.write('| request | requests | concurrency | per second | p50 ms | p99 ms | failures |\n| --- | --- | --- | --- | --- | --- | --- |\n');
+  for (const line of result.results) {
+    process.stdout.write(`| ${line.name} | ${line.requests} | ${line.concurrency} | ${line.perSecond} | ${line.p50Ms} | ${line.p99Ms} | ${line.failures} |\n`);
+  }
+  process.stdout.write(`\nServer resident memory: ${result.rssMb.idle} MB idle, ${result.rssMb.afterLoad} MB after the load.\n\n`);
+}
+
+async function fleet(databaseUrl: string | null): Promise<void> {
+  const result = await fleetBenchmark(databaseUrl);
+  process.stdout.write(
+    `Fleet lists: ${result.devices} devices (${result.componentRows} component rows, ${result.scheduleRows} schedule rows) seeded in ${result.seedMs} ms; ` +
+      `one warm-up pass, then the mean of ${result.passes} passes; requests one at a time.\n\n`,
+  );
+  process.stdout.write('| request | pages | rows | total ms | p50 ms per page | p99 ms per page | queries per page | failures |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n');
+  for (const line of result.results) {
+    process.stdout.write(`| ${line.name} | ${line.pages} | ${line.rows} | ${line.totalMs} | ${line.p50Ms} | ${line.p99Ms} | ${line.queriesPerPage} | ${line.failures} |\n`);
+  }
+  process.stdout.write(`\nBenchmark process resident memory (server and, on PGlite, the database): ${result.rssMb.afterSeed} MB after seeding, ${result.rssMb.afterPaging} MB after paging.\n\n`);
+}
+
+async function ingest(databaseUrl: string | null, options: { connections: number[]; rate: number; seconds: number; profile: boolean }): Promise<void> {
+  const result = await ingestBenchmark(databaseUrl, {
+    connections: options.connections,
+    reportsPerSecond: options.rate,
+    warmupMs: 5000,
+    measureMs: options.seconds * 1000,
+    profile: options.profile,
+  });
+  process.stdout.write(`Ingest: ${result.devices} gateways seeded (device rows and certificates) in ${result.seedMs} ms; meter reports of 10 measurements at ${options.rate} a second in all, 5 s warm-up, ${options.seconds} s measured.\n\n`);
+  process.stdout.write(
+    '| connections | connect s | sent/s | acked/s | observations/s | ack p50 ms | ack p99 ms | ack max ms | unacked at end | subscriber p99 ms | mean batch | RSS idle MB | RSS connected MB | KB per connection | RSS after load MB | CPU server | CPU load gen | CPU rest | errors |\n' +
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n',
+  );
+  for (const run of result.runs) {
+    const { load, rssMb, cpuCores } = run;
+    process.stdout.write(
+      `| ${run.connections}${run.failedConnections > 0 ? ` (${run.failedConnections} failed)` : ''} | ${(run.connectMs / 1000).toFixed(1)} | ${load.sentPerSecond} | ${load.acknowledgedPerSecond} | ${run.observationsPerSecond} | ${load.ackP50Ms} | ${load.ackP99Ms} | ${load.ackMaxMs} | ${load.outstanding} | ${run.subscriberP99Ms} (${run.subscriberSamples} samples) | ${run.meanBatch} | ${rssMb.idle} | ${rssMb.connected} | ${rssMb.perConnectionKb} | ${rssMb.afterLoad} | ${cpuCores.server} | ${cpuCores.loadGenerator} | ${cpuCores.restOfMachine} | ${load.errors + load.closes} |\n`,
+    );
+  }
+  for (const run of result.runs) {
+    if (!run.profile) {
+      continue;
+    }
+    process.stdout.write(`\nServer CPU profile, ${run.connections} connections (share of the server's samples, idle included):\n\n`);
+    for (const { name, percent } of run.profile.categories) {
+      process.stdout.write(`- ${name}: ${percent} %\n`);
+    }
+    process.stdout.write('\nTop functions by self time:\n\n');
+    for (const { name, percent } of run.profile.top) {
+      process.stdout.write(`- ${percent} % ${name}\n`);
+    }
+  }
+  process.stdout.write('\n');
+}
+
+/** Runs the benchmarks asked for (every one by default) and prints their figures; copy them into docs/performance.md. */
 async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      connections: { type: 'string', default: '1000,10000' },
+      rate: { type: 'string', default: '10000' },
+      seconds: { type: 'string', default: '30' },
+      profile: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const unknown = positionals.filter((name) => !(benchmarks as readonly string[]).includes(name));
+  if (values.help || unknown.length > 0) {
+    process.stderr.write(`${unknown.length > 0 ? `unknown benchmark: ${unknown.join(', ')}\n` : ''}${usage}\n`);
+    process.exit(values.help ? 0 : 2);
+  }
+  const selected = new Set<BenchmarkName>(positionals.length === 0 ? benchmarks : (positionals as BenchmarkName[]));
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   process.stdout.write(`Gridport benchmarks on ${machine}\n\n`);
   // BENCH_DATABASE_URL: an empty PostgreSQL database to run the server on instead of PGlite.
   const databaseUrl = process.env.BENCH_DATABASE_URL || null;
   process.stdout.write(`Database: ${databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)'}\n\n`);
-  const http = await httpBenchmark(databaseUrl);
-  process.stdout.write('| request | requests | concurrency | per second | p50 ms | p99 ms | failures |\n| --- | --- | --- | --- | --- | --- | --- |\n');
-  for (const result of http.results) {
-    process.stdout.write(`| ${result.name} | ${result.requests} | ${result.concurrency} | ${result.perSecond} | ${result.p50Ms} | ${result.p99Ms} | ${result.failures} |\n`);
+  if (selected.has('http')) {
+    await http(databaseUrl);
   }
-  process.stdout.write(`\nServer resident memory: ${http.rssMb.idle} MB idle, ${http.rssMb.afterLoad} MB after the load.\n`);
-
-  const fleet = await fleetBenchmark(databaseUrl);
-  process.stdout.write(
-    `\nFleet lists: ${fleet.devices} devices (${fleet.componentRows} component rows, ${fleet.scheduleRows} schedule rows) seeded in ${fleet.seedMs} ms; ` +
-      `one warm-up pass, then the mean of ${fleet.passes} passes; requests one at a time.\n\n`,
-  );
-  process.stdout.write('| request | pages | rows | total ms | p50 ms per page | p99 ms per page | queries per page | failures |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n');
-  for (const result of fleet.results) {
-    process.stdout.write(`| ${result.name} | ${result.pages} | ${result.rows} | ${result.totalMs} | ${result.p50Ms} | ${result.p99Ms} | ${result.queriesPerPage} | ${result.failures} |\n`);
+  if (selected.has('fleet')) {
+    await fleet(databaseUrl);
   }
-  process.stdout.write(`\nBenchmark process resident memory (server and, on PGlite, the database): ${fleet.rssMb.afterSeed} MB after seeding, ${fleet.rssMb.afterPaging} MB after paging.\n`);
+  if (selected.has('ingest')) {
+    await ingest(databaseUrl, {
+      connections: values.connections.split(',').map(Number).filter((count) => Number.isInteger(count) && count > 0),
+      rate: Number(values.rate),
+      seconds: Number(values.seconds),
+      profile: values.profile,
+    });
+  }
 }
 
 main().catch((error: unknown) => {

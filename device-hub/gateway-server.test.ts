@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
@@ -8,6 +10,7 @@ import { GatewayClient, type IncomingMessage } from '../edge/gateway-client/clie
 import { provision, signChallenge, type GatewayIdentity } from '../edge/gateway-client/provision';
 import { systemActor } from '../graph/common/context';
 import { testApp, type TestApp } from '../test-support/app';
+import { createDeviceHub } from './hub';
 import { anOrganization } from '../test-support/factories';
 
 const meterReport = (second: number, activePower = 1500) => ({
@@ -156,8 +159,8 @@ describe('the device hub', () => {
   });
 
   /** A websocket that went through the handshake by hand, as a gateway would. */
-  async function rawAuthenticated(identity: GatewayIdentity): Promise<WebSocket> {
-    const socket = new WebSocket(`${baseUrl.replace('http', 'ws')}${gatewayPath}`);
+  async function rawAuthenticated(identity: GatewayIdentity, base = baseUrl.replace('http', 'ws')): Promise<WebSocket> {
+    const socket = new WebSocket(`${base}${gatewayPath}`);
     const challenge = await nextFrame(socket);
     const signature = await signChallenge(identity.privateKey, String(challenge.payload.nonce));
     socket.send(JSON.stringify({ id: 'auth', type: 'authenticate', payload: { certificate: identity.certificatePem, signature } }));
@@ -177,6 +180,30 @@ describe('the device hub', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await device(gateway.deviceId)).toMatchObject({ online: true });
     await newer.stop();
+  });
+
+  it('lets a connection on another node replace this one, and the older one leaving does not mark the device offline', async () => {
+    const gateway = await aGateway();
+    // A second node: its own hub and HTTP server, on the same database and pub/sub.
+    const otherNode = createDeviceHub({ db: t.database.db, services: t.services, log: t.logs.log });
+    const server = createServer();
+    otherNode.attach(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const older = await rawAuthenticated(gateway.identity);
+      const olderClosed = closed(older);
+      const newer = await rawAuthenticated(gateway.identity, `ws://127.0.0.1:${port}`);
+      expect(await olderClosed).toBe(closeCodes.replaced);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(await device(gateway.deviceId)).toMatchObject({ online: true });
+      newer.close();
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(await device(gateway.deviceId)).toMatchObject({ online: false });
+    } finally {
+      await otherNode.close();
+      await new Promise((resolve) => server.close(() => resolve(undefined)));
+    }
   });
 
   it('refuses a wrong signature (4001), a frame that is not an envelope before authentication (1008) and oversized frames (1009)', async () => {

@@ -1,4 +1,4 @@
-import { randomBytes, webcrypto } from 'node:crypto';
+import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Knex } from 'knex';
@@ -64,6 +64,8 @@ function cloudId(): string {
  */
 class GatewayConnection {
   device: CertifiedDevice | null = null;
+  /** This connection's id, recorded on the device row while it holds the device. */
+  readonly connectionId = randomUUID();
   private readonly nonce = randomBytes(32);
   private tokens: number = hubLimits.framesBurst;
   private lastRefill = Date.now();
@@ -75,7 +77,6 @@ class GatewayConnection {
   private keepAlive: NodeJS.Timeout | null = null;
   private alive = true;
   private readonly authTimer: NodeJS.Timeout;
-  private unsubscribe: (() => void) | null = null;
 
   constructor(
     private readonly socket: WebSocket,
@@ -190,12 +191,10 @@ class GatewayConnection {
       this.alive = false;
       this.socket.ping();
       this.redeliverLate();
+      // The outbox notification may have been lost (another node wrote it while Redis was
+      // away): look at the outbox anyway, so delivery never waits on a notification alone.
+      void this.drain();
     }, keepAliveSeconds * 1000);
-    this.unsubscribe = this.options.pubsub.subscribe(channels.outbox, (message) => {
-      if ((message as { deviceId?: unknown }).deviceId === device.deviceId) {
-        void this.drain();
-      }
-    });
     await this.drain();
   }
 
@@ -328,7 +327,6 @@ class GatewayConnection {
     if (this.ackTimer) {
       clearTimeout(this.ackTimer);
     }
-    this.unsubscribe?.();
     if (this.device) {
       void this.hub.unregister(this);
     }
@@ -353,7 +351,27 @@ export class GatewayServer {
     this.sockets.handleUpgrade(request, socket, head, (ws) => new GatewayConnection(ws, this, this.options, url.searchParams.get('networkInterface')));
   };
 
-  constructor(private readonly options: GatewayServerOptions) {}
+  private readonly stopPresence: () => void;
+  private readonly stopOutbox: () => void;
+
+  constructor(private readonly options: GatewayServerOptions) {
+    // One subscription for every connection here: a notification wakes the device's connection, if it is here.
+    this.stopOutbox = options.pubsub.subscribe(channels.outbox, (message) => {
+      const deviceId = (message as { deviceId?: unknown }).deviceId;
+      if (typeof deviceId === 'number') {
+        void this.connections.get(deviceId)?.drain();
+      }
+    });
+    // A newer connection of a device on another node replaces the one held here.
+    this.stopPresence = options.pubsub.subscribe(channels.presence, (message) => {
+      const presence = message as { deviceId?: number; online?: boolean; connectionId?: string };
+      const held = presence.deviceId === undefined ? undefined : this.connections.get(presence.deviceId);
+      if (held && presence.online && presence.connectionId !== held.connectionId) {
+        this.connections.delete(presence.deviceId as number);
+        held.close(closeCodes.replaced, 'replaced by a newer connection');
+      }
+    });
+  }
 
   /** Serves gateways on this HTTP server's upgrades to /v1/device/connect. */
   attach(server: Server): void {
@@ -379,9 +397,9 @@ export class GatewayServer {
     const [row] = (await this.options
       .db('devices')
       .where('id', device.deviceId)
-      .update({ online: true, network_interface: networkInterface, last_seen_at: new Date(), ...(version ? { version } : {}) })
+      .update({ online: true, network_interface: networkInterface, last_seen_at: new Date(), hub_connection_id: connection.connectionId, ...(version ? { version } : {}) })
       .returning('config')) as { config: { cloudKeepAliveIntervalInSec?: number } | null }[];
-    this.options.pubsub.publish(channels.presence, { deviceId: device.deviceId, online: true, networkInterface });
+    this.options.pubsub.publish(channels.presence, { deviceId: device.deviceId, online: true, networkInterface, connectionId: connection.connectionId });
     this.options.log.info({ device: device.identifier, networkInterface }, 'gateway connected');
     return row?.config?.cloudKeepAliveIntervalInSec ?? hubLimits.defaultKeepAliveSeconds;
   }
@@ -392,13 +410,22 @@ export class GatewayServer {
       return;
     }
     this.connections.delete(device.deviceId);
-    await this.options.db('devices').where('id', device.deviceId).update({ online: false, last_seen_at: new Date() }).catch(() => undefined);
-    this.options.pubsub.publish(channels.presence, { deviceId: device.deviceId, online: false, networkInterface: null });
+    // Only while this connection still holds the device: a newer one (here or on another node) has taken over otherwise.
+    const released = await this.options
+      .db('devices')
+      .where({ id: device.deviceId, hub_connection_id: connection.connectionId })
+      .update({ online: false, last_seen_at: new Date(), hub_connection_id: null })
+      .catch(() => 0);
+    if (released > 0) {
+      this.options.pubsub.publish(channels.presence, { deviceId: device.deviceId, online: false, networkInterface: null });
+    }
     this.options.log.info({ device: device.identifier }, 'gateway disconnected');
   }
 
   /** Closes every gateway connection (they reconnect elsewhere or later) and stops serving. */
   async close(): Promise<void> {
+    this.stopPresence();
+    this.stopOutbox();
     for (const connection of this.connections.values()) {
       connection.close(closeCodes.serviceRestart, 'the server is restarting');
     }

@@ -89,27 +89,26 @@ export class ReportIngest {
     // The same report twice in one batch would make the statement conflict with itself.
     const unique = new Map<string, IncomingReport>();
     for (const { report } of batch) {
-      unique.set(`${report.deviceId}/${report.at.toISOString()}/${report.reportId}`, report);
+      unique.set(`${report.deviceId}/${report.at.getTime()}/${report.reportId}`, report);
     }
     const rows = [...unique.values()];
     try {
+      // The batch travels as one JSON document, each report's body nested as it is: PostgreSQL
+      // parses it once (json_to_recordset), where an array literal of jsonb texts would be
+      // escaped by the driver and parsed twice by the server (bench/ingest.bench.ts: about
+      // 1.4 times the rows per second of unnest over arrays). `at` comes back as epoch
+      // milliseconds, cheaper to read than a timestamptz.
+      const document = JSON.stringify(
+        rows.map((row) => ({ d: row.deviceId, r: row.reportId, t: row.type, a: row.at.toISOString(), s: row.assetIndex, c: row.controllerIndex, b: row.body })),
+      );
       const inserted = await this.db.raw(
         `insert into device_reports (device_id, report_id, type, at, asset_index, controller_index, body)
-         select * from unnest(?::bigint[], ?::text[], ?::text[], ?::timestamptz[], ?::integer[], ?::integer[], ?::jsonb[])
+         select d, r, t, a, s, c, b from json_to_recordset(?::json) as x(d bigint, r text, t text, a timestamptz, s integer, c integer, b jsonb)
          on conflict do nothing
-         returning device_id, report_id, at`,
-        // Arrays bind as PostgreSQL arrays (knex's typings know only scalars here).
-        [
-          rows.map((row) => row.deviceId),
-          rows.map((row) => row.reportId),
-          rows.map((row) => row.type),
-          rows.map((row) => row.at.toISOString()),
-          rows.map((row) => row.assetIndex),
-          rows.map((row) => row.controllerIndex),
-          rows.map((row) => JSON.stringify(row.body)),
-        ] as unknown as Knex.RawBinding[],
+         returning device_id, report_id, (extract(epoch from at) * 1000)::bigint as at_ms`,
+        [document],
       );
-      const stored = new Set((inserted as { rows: { device_id: string | number; report_id: string; at: Date | string }[] }).rows.map((row) => `${Number(row.device_id)}/${new Date(row.at).toISOString()}/${row.report_id}`));
+      const stored = new Set((inserted as { rows: { device_id: string | number; report_id: string; at_ms: string | number }[] }).rows.map((row) => `${Number(row.device_id)}/${Number(row.at_ms)}/${row.report_id}`));
       this.stats.batches += 1;
       this.stats.reports += stored.size;
       this.stats.duplicates += batch.length - stored.size;
@@ -117,7 +116,7 @@ export class ReportIngest {
         waiting.resolve();
       }
       for (const report of rows) {
-        if (stored.has(`${report.deviceId}/${report.at.toISOString()}/${report.reportId}`)) {
+        if (stored.has(`${report.deviceId}/${report.at.getTime()}/${report.reportId}`)) {
           const message: StoredReport = {
             deviceId: report.deviceId,
             reportId: report.reportId,

@@ -25,33 +25,31 @@ export function watchDevice(pubsub: PubSub, deviceId: number, onEvent: (event: L
 export const liveBufferLimit = 10_000;
 
 /**
- * The live events of one device as an async iterator, for GraphQL subscriptions: buffered up
- * to liveBufferLimit for a reader that falls behind, then ended with an error rather than
- * growing without bound; `return()` (the client went away) stops the watch.
+ * Values pushed by a source as an async iterator: buffered up to liveBufferLimit for a reader
+ * that falls behind, then ended with an error rather than growing without bound; `return()`
+ * (the reader went away) stops the source.
  */
-export function liveEvents(pubsub: PubSub, deviceId: number, accept: (event: LiveEvent) => boolean = () => true): AsyncIterableIterator<LiveEvent> {
-  const buffer: LiveEvent[] = [];
-  let waiting: ((result: IteratorResult<LiveEvent>) => void) | null = null;
-  let failed: ((error: Error) => void) | null = null;
+export function pushIterator<T>(start: (push: (value: T) => void) => () => void): AsyncIterableIterator<T> {
+  const buffer: T[] = [];
+  let waiting: ((result: IteratorResult<T>) => void) | null = null;
   let done = false;
   let overflow = false;
-  const stop = watchDevice(pubsub, deviceId, (event) => {
-    if (done || !accept(event)) {
+  const stop = start((value) => {
+    if (done) {
       return;
     }
     if (waiting) {
       const resolve = waiting;
       waiting = null;
-      failed = null;
-      resolve({ value: event, done: false });
+      resolve({ value, done: false });
     } else if (buffer.length >= liveBufferLimit) {
       overflow = true;
       stop();
     } else {
-      buffer.push(event);
+      buffer.push(value);
     }
   });
-  const finish = (): IteratorResult<LiveEvent> => {
+  const finish = (): IteratorResult<T> => {
     done = true;
     stop();
     buffer.length = 0;
@@ -62,7 +60,7 @@ export function liveEvents(pubsub: PubSub, deviceId: number, accept: (event: Liv
   return {
     next: () => {
       const next = buffer.shift();
-      if (next) {
+      if (next !== undefined) {
         return Promise.resolve({ value: next, done: false });
       }
       if (overflow) {
@@ -72,19 +70,40 @@ export function liveEvents(pubsub: PubSub, deviceId: number, accept: (event: Liv
       if (done) {
         return Promise.resolve({ value: undefined, done: true });
       }
-      return new Promise((resolve, reject) => {
+      return new Promise((resolve) => {
         waiting = resolve;
-        failed = reject;
       });
     },
     return: () => Promise.resolve(finish()),
     throw: (error?: unknown) => {
       finish();
-      failed?.(error instanceof Error ? error : new Error(String(error)));
       return Promise.reject(error);
     },
     [Symbol.asyncIterator]() {
       return this;
     },
   };
+}
+
+/** The live events of one device (those `accept` takes) as an async iterator, for GraphQL subscriptions. */
+export function liveEvents(pubsub: PubSub, deviceId: number, accept: (event: LiveEvent) => boolean = () => true): AsyncIterableIterator<LiveEvent> {
+  return pushIterator<LiveEvent>((push) =>
+    watchDevice(pubsub, deviceId, (event) => {
+      if (accept(event)) {
+        push(event);
+      }
+    }),
+  );
+}
+
+/** type-graphql's PubSub over Gridport's (its topics are pub/sub channels). */
+export function typeGraphqlPubSub(pubsub: PubSub): { publish(routingKey: string, ...args: unknown[]): void; subscribe(routingKey: string, dynamicId?: unknown): AsyncIterable<unknown> } {
+  return {
+    publish: (routingKey, ...args) => pubsub.publish(dynamicChannel(routingKey, undefined), args[0]),
+    subscribe: (routingKey, dynamicId) => pushIterator<unknown>((push) => pubsub.subscribe(dynamicChannel(routingKey, dynamicId), push)),
+  };
+}
+
+function dynamicChannel(routingKey: string, dynamicId: unknown): string {
+  return dynamicId === undefined ? routingKey : `${routingKey}:${String(dynamicId)}`;
 }

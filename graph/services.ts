@@ -13,6 +13,8 @@ import { UserInviteService } from './identity/services/user-invite.service';
 import { SamlRequestIds } from './identity/services/saml.service';
 import { DeviceOutboxService } from './fleet/services/device-outbox.service';
 import { DeviceService } from './fleet/services/device.service';
+import { MeasurementService } from './fleet/services/measurement.service';
+import type { HistorySettings } from '../device-hub/rollups';
 import { PartnershipService } from './fleet/services/partnership.service';
 import { DeviceGroupService } from './fleet/services/device-group.service';
 import { SteeringService } from './fleet/services/steering.service';
@@ -44,6 +46,8 @@ export interface Dependencies {
   hubspot?: HubspotSettings;
   /** Pub/sub between the parts of Gridport (and nodes); in process without it. */
   pubsub?: PubSub;
+  /** Retention of reports and roll-ups, which the history query reads from; the defaults without it. */
+  history?: HistorySettings;
 }
 
 /** Every service, built once per process and shared by REST routes, resolvers, the hub and the CLI. */
@@ -64,6 +68,8 @@ export interface Services {
   passwordResets: PasswordResetService;
   userInvites: UserInviteService;
   devices: DeviceService;
+  /** Device measurement history. */
+  measurements: MeasurementService;
   partnerships: PartnershipService;
   deviceGroups: DeviceGroupService;
   deviceOutbox: DeviceOutboxService;
@@ -77,7 +83,7 @@ export interface Services {
   provisioning: ProvisioningService;
 }
 
-export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail, log = pino({ level: 'silent' }), balena, hubspot, pubsub: givenPubsub }: Dependencies): Services {
+export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail, log = pino({ level: 'silent' }), balena, hubspot, pubsub: givenPubsub, history }: Dependencies): Services {
   const pubsub = givenPubsub ?? new InProcessPubSub((error, channel) => log.error({ err: error, channel }, 'a pub/sub handler failed'));
   const organizations = new OrganizationService(db, hashIds);
   const box = new SecretBox(encryptionKey);
@@ -103,6 +109,7 @@ export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail
     userInvites: new UserInviteService(db, hashIds, box, mailService, sessions),
     samlRequests: new SamlRequestIds(db),
     devices,
+    measurements: new MeasurementService(db, devices, history),
     partnerships: new PartnershipService(db, hashIds),
     deviceGroups: new DeviceGroupService(db, hashIds),
     steering: new SteeringService(db, hashIds, devices, deviceOutbox, dangerousActions),

@@ -99,6 +99,10 @@ describe('tenant isolation in GraphQL', () => {
       unlinkDeviceGroupApiKey: { query: 'mutation($g: ID!, $k: ID!) { unlinkDeviceGroupApiKey(deviceGroupHashId: $g, apiKeyHashId: $k) }', variables: { g: a.groupHashId, k: a.apiKeyHashId } },
       createPartnership: { query: 'mutation($o: ID!, $p: ID!) { createPartnership(input: { ownerOrganizationHashId: $o, partnerOrganizationHashId: $p, role: OPERATOR, allDevices: true }) { hashId } }', variables: { o: a.organizationHashId, p: b.hashId } },
       updatePartnership: { query: 'mutation($h: ID!) { updatePartnership(hashId: $h, input: { role: VIEWER }) { hashId } }', variables: { h: a.partnershipHashId } },
+      deviceMeasurements: {
+        query: 'query($h: ID!) { deviceMeasurements(hashId: $h, field: "activePower", reportType: "meterPower", assetIndex: 2, from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z") { at avg } }',
+        variables: { h: a.deviceHashId },
+      },
       deletePartnership: { query: 'mutation($h: ID!) { deletePartnership(hashId: $h) }', variables: { h: a.partnershipHashId } },
     };
   }

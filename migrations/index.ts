@@ -14,6 +14,8 @@ import * as samlRequests from './20261122000700_saml_requests';
 import * as fleet from './20261122001000_fleet';
 import * as certificateAuthority from './20261122002000_certificate_authority';
 import * as deviceReports from './20261122003000_device_reports';
+import * as reportRollups from './20261122004000_report_rollups';
+import * as deviceConnection from './20261122005000_device_connection';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -37,6 +39,8 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122001000_fleet', fleet],
   ['20261122002000_certificate_authority', certificateAuthority],
   ['20261122003000_device_reports', deviceReports],
+  ['20261122004000_report_rollups', reportRollups],
+  ['20261122005000_device_connection', deviceConnection],
 ];
 
 /** Knex reads migrations from this list rather than the file system, so compiled and test runs agree. */

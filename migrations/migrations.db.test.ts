@@ -24,7 +24,7 @@ describe('migrations', () => {
 
   it('run every migration up, down and up again', async () => {
     const migrated = await tables();
-    expect(migrated).toEqual(expect.arrayContaining(['organizations', 'audit_log', 'users', 'sessions', 'api_keys', 'contacts', 'dangerous_actions', 'user_invites', 'saml_requests', 'device_groups', 'devices', 'device_components', 'device_schedules', 'partnerships', 'partnership_devices', 'device_outbox', 'certificate_authorities']));
+    expect(migrated).toEqual(expect.arrayContaining(['organizations', 'audit_log', 'users', 'sessions', 'api_keys', 'contacts', 'dangerous_actions', 'user_invites', 'saml_requests', 'device_groups', 'devices', 'device_components', 'device_schedules', 'partnerships', 'partnership_devices', 'device_outbox', 'certificate_authorities', 'device_reports', 'report_minutes', 'report_hours', 'report_rollup_progress']));
 
     const reverted = await migrateRollbackAll(database.db, database.schema);
     expect(reverted).toHaveLength(migrations.length);

@@ -26,7 +26,7 @@ function isTrustedProxy(address: string, trustedProxies: readonly string[]): boo
  * right-most X-Forwarded-For entry that is not itself a trusted proxy. Entries left of it
  * are the client's own say and are not believed.
  */
-export function clientAddress(request: FastifyRequest, trustedProxies: readonly string[]): string {
+export function clientAddress(request: Pick<FastifyRequest, 'socket' | 'headers'>, trustedProxies: readonly string[]): string {
   let address = request.socket.remoteAddress ?? '';
   if (!isTrustedProxy(address, trustedProxies)) {
     return address;
@@ -49,7 +49,7 @@ const bearer = /^Bearer\s+(\S+)\s*$/i;
  * console session in its cookie, or nobody. A refused credential leaves an anonymous actor
  * carrying the reason, answered only where a route needs someone.
  */
-export function authenticator(services: Services): (request: FastifyRequest) => Promise<Actor> {
+export function authenticator(services: Services): (request: Pick<FastifyRequest, 'headers' | 'clientAddress'>) => Promise<Actor> {
   return async (request) => {
     const authorization = request.headers.authorization;
     if (authorization !== undefined) {

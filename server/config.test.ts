@@ -114,4 +114,12 @@ describe('configuration', () => {
       'HUBSPOT_PORTAL_ID must be the numeric id of the HubSpot account',
     ]));
   });
+
+  it('reads the history settings: 90 days of raw reports, a year of minutes, a pass a minute by default; minutes must outlive raw reports', () => {
+    const cwd = freshDir();
+    expect(loadConfig({}, cwd).history).toEqual({ rawRetentionDays: 90, minuteRetentionDays: 365, rollupIntervalSeconds: 60 });
+    expect(loadConfig({ REPORT_RETENTION_DAYS: '30', REPORT_MINUTE_RETENTION_DAYS: '61', REPORT_ROLLUP_INTERVAL_SECONDS: '15' }, cwd).history).toEqual({ rawRetentionDays: 30, minuteRetentionDays: 61, rollupIntervalSeconds: 15 });
+    expect(problemsOf({ REPORT_RETENTION_DAYS: '0', REPORT_ROLLUP_INTERVAL_SECONDS: 'often' }).sort()).toEqual(['REPORT_RETENTION_DAYS must be at least 1', 'REPORT_ROLLUP_INTERVAL_SECONDS must be a number of seconds']);
+    expect(problemsOf({ REPORT_RETENTION_DAYS: '365' })).toEqual(['REPORT_MINUTE_RETENTION_DAYS must be at least REPORT_RETENTION_DAYS + 31 (396)']);
+  });
 });

@@ -7,6 +7,7 @@ import type { SamlSettings } from '../graph/identity/services/saml.service';
 import type { MailSettings } from '../graph/operations/services/mail.service';
 import type { BalenaSettings } from '../graph/fleet/services/balena.client';
 import type { HubspotSettings } from '../graph/fleet/services/device-message.service';
+import { defaultHistorySettings, type HistorySettings } from '../device-hub/rollups';
 
 /**
  * Gridport's configuration, read once at start-up from the environment and validated.
@@ -37,6 +38,8 @@ export interface Config {
   balena: BalenaSettings;
   /** HubSpot for the device ticket link: HUBSPOT_PORTAL_ID. */
   hubspot: HubspotSettings;
+  /** Reports and history: REPORT_RETENTION_DAYS, REPORT_MINUTE_RETENTION_DAYS, REPORT_ROLLUP_INTERVAL_SECONDS. */
+  history: HistorySettings;
 }
 
 export interface Secrets {
@@ -139,6 +142,24 @@ const environmentSchema = yup.object({
     .trim()
     .matches(/^\d+$/, 'HUBSPOT_PORTAL_ID must be the numeric id of the HubSpot account')
     .optional(),
+  REPORT_RETENTION_DAYS: yup
+    .number()
+    .typeError('REPORT_RETENTION_DAYS must be a number of days')
+    .integer('REPORT_RETENTION_DAYS must be a whole number of days')
+    .min(1, 'REPORT_RETENTION_DAYS must be at least 1')
+    .default(defaultHistorySettings.rawRetentionDays),
+  REPORT_MINUTE_RETENTION_DAYS: yup
+    .number()
+    .typeError('REPORT_MINUTE_RETENTION_DAYS must be a number of days')
+    .integer('REPORT_MINUTE_RETENTION_DAYS must be a whole number of days')
+    .default(defaultHistorySettings.minuteRetentionDays),
+  REPORT_ROLLUP_INTERVAL_SECONDS: yup
+    .number()
+    .typeError('REPORT_ROLLUP_INTERVAL_SECONDS must be a number of seconds')
+    .integer('REPORT_ROLLUP_INTERVAL_SECONDS must be a whole number of seconds')
+    .min(1, 'REPORT_ROLLUP_INTERVAL_SECONDS must be at least 1')
+    .max(3600, 'REPORT_ROLLUP_INTERVAL_SECONDS must be at most 3600')
+    .default(defaultHistorySettings.rollupIntervalSeconds),
 });
 
 function isTrue(text: string | undefined): boolean {
@@ -279,6 +300,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   if (parsed.BALENA_API_TOKEN !== undefined && parsed.BALENA_FLEET_ID === undefined) {
     problems.push('BALENA_API_TOKEN is set, so BALENA_FLEET_ID (the numeric id of the Balena fleet) is required');
   }
+  // Raw reports are dropped by whole months, so up to 31 days after REPORT_RETENTION_DAYS; their minutes must outlive them.
+  if (parsed.REPORT_MINUTE_RETENTION_DAYS < parsed.REPORT_RETENTION_DAYS + 31) {
+    problems.push(`REPORT_MINUTE_RETENTION_DAYS must be at least REPORT_RETENTION_DAYS + 31 (${parsed.REPORT_RETENTION_DAYS + 31})`);
+  }
   if (problems.length > 0) {
     throw new ConfigError(problems);
   }
@@ -305,5 +330,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       fleetId: parsed.BALENA_FLEET_ID ?? null,
     },
     hubspot: { portalId: parsed.HUBSPOT_PORTAL_ID ?? null },
+    history: {
+      rawRetentionDays: parsed.REPORT_RETENTION_DAYS,
+      minuteRetentionDays: parsed.REPORT_MINUTE_RETENTION_DAYS,
+      rollupIntervalSeconds: parsed.REPORT_ROLLUP_INTERVAL_SECONDS,
+    },
   };
 }

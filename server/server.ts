@@ -10,7 +10,10 @@ import { createGraphqlServer } from '../graph/gateway';
 import { buildApp } from './app';
 import { ensureDemoFleet } from './demo';
 import { createDeviceHub, type DeviceHub } from '../device-hub/hub';
+import type { PubSub } from '../device-hub/pubsub';
+import { RedisPubSub } from '../device-hub/redis-pubsub';
 import { registerGraphql } from './graphql';
+import { attachGraphqlWs } from './graphql-ws';
 import { version } from './version';
 
 export interface RunningServer {
@@ -24,14 +27,51 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** How long start-up waits for Redis before going on without it (it keeps reconnecting). */
+const redisStartupWaitMs = 10_000;
+
+/** REDIS_URL without its password, for the log. */
+function redactedUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) {
+    parsed.password = '***';
+  }
+  return parsed.toString();
+}
+
+/**
+ * The cross-node pub/sub when REDIS_URL is set (undefined otherwise: services make an
+ * in-process one). A Redis that does not answer at start is logged, not fatal: the node serves
+ * meanwhile, its messages reach only itself, and the connection is retried until it succeeds.
+ */
+async function openPubSub(config: Config, log: Logger): Promise<PubSub | undefined> {
+  if (!config.redisUrl) {
+    log.info({ pubsub: 'in-process' }, 'pub/sub in process: this node alone (set REDIS_URL to run several nodes)');
+    return undefined;
+  }
+  const pubsub = new RedisPubSub({ url: config.redisUrl, log });
+  try {
+    await pubsub.ready(redisStartupWaitMs);
+    log.info({ pubsub: 'redis', redis: redactedUrl(config.redisUrl) }, 'pub/sub through Redis, across nodes');
+  } catch {
+    log.error(
+      { pubsub: 'redis', redis: redactedUrl(config.redisUrl) },
+      `Redis did not answer within ${redisStartupWaitMs / 1000} s; starting anyway, with messages reaching this node only until it does`,
+    );
+  }
+  return pubsub;
+}
+
 /** Opens the database (PGlite in the data folder unless DATABASE_URL is set), migrates it, and serves HTTP. */
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const database = openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
+  let pubsub: PubSub | undefined;
   try {
     const applied = await migrateLatest(database.db, database.schema);
     log.info({ database: database.kind, applied }, 'database migrated');
     const hashIds = new HashIds(config.secrets.hashIdSecret);
-    const services = createServices({ db: database.db, hashIds, sessionSecret: config.secrets.sessionSecret, encryptionKey: config.secrets.encryptionKey, mail: { ...config.mail, publicUrl: config.publicUrl }, log, balena: config.balena, hubspot: config.hubspot });
+    pubsub = await openPubSub(config, log);
+    const services = createServices({ db: database.db, hashIds, sessionSecret: config.secrets.sessionSecret, encryptionKey: config.secrets.encryptionKey, mail: { ...config.mail, publicUrl: config.publicUrl }, log, balena: config.balena, hubspot: config.hubspot, pubsub, history: config.history });
     if (config.demo) {
       const demo = await ensureDemoFleet(services);
       log.info({ organizationHashId: demo.organizationHashId, devices: demo.deviceHashIds }, demo.created ? 'demo fleet created' : 'demo fleet present');
@@ -48,8 +88,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     });
     // The device CA is made (or read) now, not when the first gateway arrives.
     await services.provisioning.authority();
-    const hub = createDeviceHub({ db: database.db, services, log });
+    const hub = createDeviceHub({ db: database.db, services, log, history: config.history });
     hub.attach(app.server);
+    const graphqlWs = await attachGraphqlWs(app.server, { services, log, trustedProxies: config.trustedProxies });
     const address = await app.listen({ port: config.port, host: config.host });
     const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
     return {
@@ -61,13 +102,16 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       hub,
       stop: async () => {
         await hub.close();
+        await graphqlWs.close();
         await app.close();
         await graphql.stop();
         services.mail.close();
+        await services.pubsub.close();
         await database.db.destroy();
       },
     };
   } catch (error) {
+    await pubsub?.close();
     await database.db.destroy();
     throw error;
   }

@@ -9,6 +9,7 @@ import { sessionCookieName } from '../graph/identity/services/session.service';
 import { createGraphqlServer } from '../graph/gateway';
 import { buildApp, type AppOptions } from '../server/app';
 import { registerGraphql } from '../server/graphql';
+import { attachGraphqlWs } from '../server/graphql-ws';
 import { createDeviceHub, type DeviceHub } from '../device-hub/hub';
 import { databaseAnswers } from '../server/database';
 import { createLogger, type Logger } from '../server/logger';
@@ -78,6 +79,7 @@ export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: wi
   });
   const hub = withHub ? createDeviceHub({ db: database.db, services, log: logs.log }) : null;
   hub?.attach(app.server);
+  const graphqlWs = graphql ? await attachGraphqlWs(app.server, { services, log: logs.log, trustedProxies: [] }) : null;
   return {
     app,
     hub,
@@ -102,6 +104,7 @@ export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: wi
     },
     close: async () => {
       await hub?.close();
+      await graphqlWs?.close();
       await app.close();
       await graphql?.stop();
       services.mail.close();

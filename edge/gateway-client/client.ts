@@ -1,6 +1,10 @@
 import WebSocket from 'ws';
-import { closeCodes, gatewayPath, parseEnvelope, type ChallengePayload, type EnvelopeType, type WelcomePayload } from '../../contracts/hub/protocol';
+import { closeCodes, gatewayPath, hubLimits, parseEnvelope, type ChallengePayload, type EnvelopeType, type WelcomePayload } from '../../contracts/hub/protocol';
 import { signChallenge, type GatewayIdentity } from './provision';
+
+/** The client's own pace for reports: under the cloud's frame limits, leaving room for acks and keep-alives. */
+const reportsPerSecond = Math.floor(hubLimits.framesPerSecond * 0.8);
+const reportBurst = Math.floor(hubLimits.framesBurst * 0.8);
 import { ReportStore, type StoredReport } from './report-store';
 
 
@@ -23,6 +27,8 @@ export interface GatewayClientOptions {
   onMessage?: (message: IncomingMessage) => Promise<void> | void;
   /** Told of errors the cloud sends (a refused report, say) and of connection trouble. */
   onError?: (error: { key: string; message: string; ids?: string[]; details?: unknown }) => void;
+  /** Told of the report ids each acknowledgement from the cloud carries (they are stored for good). */
+  onAcknowledged?: (ids: readonly string[]) => void;
   /** Reconnect delays: from `minBackoffMs`, doubling to `maxBackoffMs`, with jitter. */
   minBackoffMs?: number;
   maxBackoffMs?: number;
@@ -44,6 +50,10 @@ export class GatewayClient {
   private backoff: number;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private readonly applied = new Set<string>();
+  private tokens: number = reportBurst;
+  private refilledAt = Date.now();
+  private readonly paced = new Set<string>();
+  private pumpTimer: NodeJS.Timeout | null = null;
   private readonly appliedOrder: string[] = [];
   private waiters: (() => void)[] = [];
   private connectedWaiters: (() => void)[] = [];
@@ -83,7 +93,7 @@ export class GatewayClient {
     const entry = await this.store.append(report);
     this.queue.set(entry.id, entry);
     if (this.ready) {
-      this.send('report', entry.id, entry.report);
+      this.sendReport(entry.id);
     }
     return entry.id;
   }
@@ -103,6 +113,9 @@ export class GatewayClient {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.pumpTimer) {
+      clearTimeout(this.pumpTimer);
+    }
     if (this.reconnectTimer) {
       clearTimeout(this.reconnectTimer);
     }
@@ -137,6 +150,58 @@ export class GatewayClient {
       this.scheduleReconnect();
     });
     socket.on('error', (error) => this.options.onError?.({ key: 'connection', message: error.message }));
+  }
+
+  /**
+   * Sends a report now if the pace allows, else queues it for the pump: below the cloud's frame
+   * limit (hubLimits), so a backlog after a reconnect drains steadily instead of tripping 4008.
+   */
+  private sendReport(id: string): void {
+    this.refill();
+    if (this.paced.size === 0 && this.tokens >= 1) {
+      this.tokens -= 1;
+      const entry = this.queue.get(id);
+      if (entry) {
+        this.send('report', entry.id, entry.report);
+      }
+      return;
+    }
+    this.paced.add(id);
+    this.schedulePump();
+  }
+
+  private refill(): void {
+    const now = Date.now();
+    this.tokens = Math.min(reportBurst, this.tokens + ((now - this.refilledAt) / 1000) * reportsPerSecond);
+    this.refilledAt = now;
+  }
+
+  private schedulePump(): void {
+    if (this.pumpTimer) {
+      return;
+    }
+    this.pumpTimer = setTimeout(() => {
+      this.pumpTimer = null;
+      if (!this.ready) {
+        this.paced.clear();
+        return;
+      }
+      this.refill();
+      for (const id of this.paced) {
+        if (this.tokens < 1) {
+          break;
+        }
+        this.paced.delete(id);
+        const entry = this.queue.get(id);
+        if (entry) {
+          this.tokens -= 1;
+          this.send('report', entry.id, entry.report);
+        }
+      }
+      if (this.paced.size > 0) {
+        this.schedulePump();
+      }
+    }, 50);
   }
 
   private scheduleReconnect(): void {
@@ -175,17 +240,21 @@ export class GatewayClient {
         this.ready = true;
         this.connections += 1;
         this.backoff = this.options.minBackoffMs ?? 500;
-        for (const entry of this.queue.values()) {
-          this.send('report', entry.id, entry.report);
+        this.tokens = reportBurst;
+        for (const id of this.queue.keys()) {
+          this.sendReport(id);
         }
         for (const resolve of this.connectedWaiters.splice(0)) {
           resolve();
         }
         return;
       }
-      case 'ack':
-        await this.settle(((envelope.payload as { ids?: unknown }).ids ?? []) as string[]);
+      case 'ack': {
+        const ids = ((envelope.payload as { ids?: unknown }).ids ?? []) as string[];
+        this.options.onAcknowledged?.(ids);
+        await this.settle(ids);
         return;
+      }
       case 'message':
         await this.onMessage(envelope.id, envelope.payload);
         return;
@@ -200,9 +269,8 @@ export class GatewayClient {
           // The cloud could not store it now: send it again in a while.
           setTimeout(() => {
             for (const id of ids) {
-              const entry = this.queue.get(id);
-              if (entry && this.ready) {
-                this.send('report', entry.id, entry.report);
+              if (this.ready) {
+                this.sendReport(id);
               }
             }
           }, this.options.minBackoffMs ?? 500);

@@ -349,6 +349,20 @@ export type LoginInput = {
   recoveryCode?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** One bucket of a measurement history: its start and the aggregates of the values reported within it. */
+export type MeasurementPoint = {
+  __typename?: 'MeasurementPoint';
+  /** The start of the bucket (buckets are aligned on multiples of their size since 1970-01-01 UTC). */
+  at: Scalars['DateTimeISO']['output'];
+  avg: Scalars['Float']['output'];
+  /** How many values the bucket aggregates. */
+  count: Scalars['Int']['output'];
+  /** The latest value reported within the bucket. */
+  last: Scalars['Float']['output'];
+  max: Scalars['Float']['output'];
+  min: Scalars['Float']['output'];
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   /** Creates a key; its secret is in the answer and nowhere else. */
@@ -622,6 +636,8 @@ export type Query = {
   deviceCount: DeviceCount;
   deviceGroup: DeviceGroup;
   deviceGroups: DeviceGroupPage;
+  /** A device's history of one observation field, aggregated server-side into about `points` buckets (from raw reports, or minute or hourly roll-ups, as the bucket size needs). */
+  deviceMeasurements: Array<MeasurementPoint>;
   /** Staff: every device, newest first, with the admin filters. Customers: the devices they may see, with status and a count. */
   devices: DevicePage;
   /** The one acting on this request; null when nobody is signed in. */
@@ -679,6 +695,18 @@ export type QueryDeviceGroupsArgs = {
   offset: InputMaybe<Scalars['String']['input']>;
   organizationHashId: InputMaybe<Scalars['String']['input']>;
   rowsPerPage: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryDeviceMeasurementsArgs = {
+  assetIndex: InputMaybe<Scalars['Int']['input']>;
+  controllerIndex: InputMaybe<Scalars['Int']['input']>;
+  field: Scalars['String']['input'];
+  from: Scalars['DateTimeISO']['input'];
+  hashId: Scalars['ID']['input'];
+  points?: InputMaybe<Scalars['Int']['input']>;
+  reportType: Scalars['String']['input'];
+  to: Scalars['DateTimeISO']['input'];
 };
 
 
