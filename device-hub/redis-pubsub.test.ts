@@ -1,18 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { reachable, requireServices } from '../test-support/services';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { RedisPubSub } from './redis-pubsub';
 
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const requireServices = /^(1|true|yes|on)$/i.test(process.env.REQUIRE_SERVICES ?? '');
 
-/** Whether something accepts TCP connections at the URL's host and port (asked once, before the tests are declared). */
-function reachable(url: string, defaultPort: number): boolean {
-  const { hostname, port } = new URL(url);
-  const probe = `require('net').connect(${Number(port || defaultPort)}, ${JSON.stringify(hostname || '127.0.0.1')}).on('connect', () => process.exit(0)).on('error', () => process.exit(1))`;
-  return spawnSync(process.execPath, ['-e', probe], { timeout: 3000 }).status === 0;
-}
 
 const available = reachable(redisUrl, 6379);
 if (!available && !requireServices) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { PubSub } from './pubsub';
+import { InProcessPubSub, type PubSub } from './pubsub';
 
 export interface RedisPubSubOptions {
   /** redis:// or rediss:// (REDIS_URL). */
@@ -38,7 +38,9 @@ type Handler = (message: unknown) => void;
 export class RedisPubSub implements PubSub {
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
-  private readonly handlers = new Map<string, Set<Handler>>();
+  /** This node's handlers, and how many there are per channel (a Redis channel is subscribed while there are any). */
+  private readonly local: InProcessPubSub;
+  private readonly counts = new Map<string, number>();
   /** This node's id: tells its own messages apart when Redis echoes them back, and names its connections (`gridport-pubsub-<first 8>`). */
   readonly origin = randomUUID();
   private readonly prefix: string;
@@ -51,6 +53,7 @@ export class RedisPubSub implements PubSub {
 
   constructor({ url, log, prefix = 'gridport:' }: RedisPubSubOptions) {
     this.log = log;
+    this.local = new InProcessPubSub((error, channel) => log.error({ err: error, channel }, 'a pub/sub handler failed'));
     this.prefix = prefix;
     // No offline queue: a publish while Redis is down fails at once instead of piling up.
     // Subscriptions are restored by the 'ready' handler below, not by ioredis.
@@ -87,7 +90,7 @@ export class RedisPubSub implements PubSub {
     if (this.closed) {
       return;
     }
-    this.deliver(channel, message);
+    this.local.publish(channel, message);
     const wire: Wire = { origin: this.origin, message };
     this.publisher.publish(this.prefix + channel, JSON.stringify(wire)).catch((error: unknown) => {
       this.dropped += 1;
@@ -98,24 +101,25 @@ export class RedisPubSub implements PubSub {
   }
 
   subscribe(channel: string, handler: Handler): () => void {
-    let handlers = this.handlers.get(channel);
-    if (!handlers) {
-      handlers = new Set();
-      this.handlers.set(channel, handlers);
+    const count = this.counts.get(channel) ?? 0;
+    this.counts.set(channel, count + 1);
+    if (count === 0) {
       this.command('subscribe', channel);
     }
-    handlers.add(handler);
+    const stop = this.local.subscribe(channel, handler);
     let subscribed = true;
     return () => {
-      if (!subscribed) {
+      if (!subscribed || this.closed) {
         return;
       }
       subscribed = false;
-      const current = this.handlers.get(channel);
-      if (!current?.delete(handler) || current.size > 0) {
+      stop();
+      const left = (this.counts.get(channel) ?? 1) - 1;
+      if (left > 0) {
+        this.counts.set(channel, left);
         return;
       }
-      this.handlers.delete(channel);
+      this.counts.delete(channel);
       this.command('unsubscribe', channel);
     };
   }
@@ -126,7 +130,8 @@ export class RedisPubSub implements PubSub {
       return;
     }
     this.closed = true;
-    this.handlers.clear();
+    this.counts.clear();
+    await this.local.close();
     await Promise.all(
       [this.publisher, this.subscriber].map(async (connection) => {
         try {
@@ -150,7 +155,7 @@ export class RedisPubSub implements PubSub {
   }
 
   private resubscribe(): void {
-    const channels = [...this.handlers.keys()].map((channel) => this.prefix + channel);
+    const channels = [...this.counts.keys()].map((channel) => this.prefix + channel);
     if (channels.length === 0 || this.closed) {
       return;
     }
@@ -174,21 +179,7 @@ export class RedisPubSub implements PubSub {
     if (typeof wire !== 'object' || wire === null || wire.origin === this.origin) {
       return;
     }
-    this.deliver(channel, wire.message);
-  }
-
-  private deliver(channel: string, message: unknown): void {
-    const handlers = this.handlers.get(channel);
-    if (!handlers) {
-      return;
-    }
-    for (const handler of [...handlers]) {
-      try {
-        handler(message);
-      } catch (error) {
-        this.log.error({ err: error, channel }, 'a pub/sub handler failed');
-      }
-    }
+    this.local.publish(channel, wire.message);
   }
 
   private watch(connection: Redis, role: 'publisher' | 'subscriber'): void {

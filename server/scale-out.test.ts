@@ -1,4 +1,5 @@
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { reachable, requireServices } from '../test-support/services';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -23,14 +24,7 @@ const run = promisify(execFile);
 const root = projectRoot();
 const postgresServer = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const requireServices = /^(1|true|yes|on)$/i.test(process.env.REQUIRE_SERVICES ?? '');
 
-/** Whether something accepts TCP connections at the URL's host and port (asked once, before the tests are declared). */
-function reachable(url: string, defaultPort: number): boolean {
-  const { hostname, port } = new URL(url);
-  const probe = `require('net').connect(${Number(port || defaultPort)}, ${JSON.stringify(hostname || '127.0.0.1')}).on('connect', () => process.exit(0)).on('error', () => process.exit(1))`;
-  return spawnSync(process.execPath, ['-e', probe], { timeout: 3000 }).status === 0;
-}
 
 const missing = [...(reachable(postgresServer, 5432) ? [] : [`PostgreSQL at ${new URL(postgresServer).host}`]), ...(reachable(redisUrl, 6379) ? [] : [`Redis at ${new URL(redisUrl).host}`])];
 if (missing.length > 0 && !requireServices) {
