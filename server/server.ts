@@ -14,6 +14,7 @@ import type { PubSub } from '../device-hub/pubsub';
 import { RedisPubSub } from '../device-hub/redis-pubsub';
 import { registerGraphql } from './graphql';
 import { attachGraphqlWs } from './graphql-ws';
+import { attachDeveloperChannel } from './developer-channel';
 import { version } from './version';
 
 export interface RunningServer {
@@ -91,6 +92,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const hub = createDeviceHub({ db: database.db, services, log, history: config.history });
     hub.attach(app.server);
     const graphqlWs = await attachGraphqlWs(app.server, { services, log, trustedProxies: config.trustedProxies });
+    const developerChannel = attachDeveloperChannel(app.server, { services, log, trustedProxies: config.trustedProxies });
     const address = await app.listen({ port: config.port, host: config.host });
     const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
     return {
@@ -103,6 +105,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       stop: async () => {
         await hub.close();
         await graphqlWs.close();
+        await developerChannel.close();
         await app.close();
         await graphql.stop();
         services.mail.close();

@@ -10,6 +10,7 @@ import { createGraphqlServer } from '../graph/gateway';
 import { buildApp, type AppOptions } from '../server/app';
 import { registerGraphql } from '../server/graphql';
 import { attachGraphqlWs } from '../server/graphql-ws';
+import { attachDeveloperChannel } from '../server/developer-channel';
 import { createDeviceHub, type DeviceHub } from '../device-hub/hub';
 import { databaseAnswers } from '../server/database';
 import { createLogger, type Logger } from '../server/logger';
@@ -80,6 +81,7 @@ export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: wi
   const hub = withHub ? createDeviceHub({ db: database.db, services, log: logs.log }) : null;
   hub?.attach(app.server);
   const graphqlWs = graphql ? await attachGraphqlWs(app.server, { services, log: logs.log, trustedProxies: [] }) : null;
+  const developerChannel = hub ? attachDeveloperChannel(app.server, { services, log: logs.log, trustedProxies: [] }) : null;
   return {
     app,
     hub,
@@ -105,6 +107,7 @@ export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: wi
     close: async () => {
       await hub?.close();
       await graphqlWs?.close();
+      await developerChannel?.close();
       await app.close();
       await graphql?.stop();
       services.mail.close();

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import * as yup from 'yup';
+import { GridportError } from '../../contracts/errors';
 import { hashIdParams } from '../../contracts/pagination';
 import { watchDevice } from '../../device-hub/live';
 import type { Services } from '../../graph/services';
@@ -20,6 +22,22 @@ export function deviceLiveRoutes(app: FastifyInstance, services: Services): void
       end();
     }
   });
+
+  // The developer channel and the tunnel are websockets (server/developer-channel.ts); a request without the upgrade is refused.
+  for (const url of ['/v1/device/web-socket', '/v1/device/web-socket/tunnel']) {
+    defineRoute(app, services, {
+      method: 'GET',
+      url,
+      summary: url.endsWith('tunnel') ? 'A TCP tunnel through a device (websocket upgrade only)' : 'A live channel to one device (websocket upgrade only)',
+      tags: ['device'],
+      auth: ['gridport.developer'],
+      actors: ['apiKey'],
+      query: yup.object({ deviceId: yup.string().trim().min(1).max(64).required(), destination: yup.string().trim().max(255).optional() }).exact(),
+      handler: () => {
+        throw new GridportError('upgrade_failed', { reason: 'this path takes a websocket upgrade only' });
+      },
+    });
+  }
 
   defineRoute(app, services, {
     method: 'GET',
