@@ -48,9 +48,7 @@ describe('the device hub', () => {
 
   beforeAll(async () => {
     t = await testApp({}, { hub: true });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    baseUrl = await t.listen();
     folder = mkdtempSync(path.join(tmpdir(), 'gridport-hub-'));
     organizationHashId = (await anOrganization(t.services, { name: 'Hub Test BV' })).hashId;
     ops = await t.signIn(['gridport.ops']);

@@ -19,9 +19,7 @@ describe('the developer channel', () => {
 
   beforeAll(async () => {
     t = await testApp({}, { hub: true });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    baseUrl = await t.listen();
     folder = mkdtempSync(path.join(tmpdir(), 'gridport-developer-'));
   });
 

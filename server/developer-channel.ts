@@ -4,26 +4,20 @@ import type { Logger } from 'pino';
 import WebSocket, { WebSocketServer } from 'ws';
 import * as yup from 'yup';
 import { cloudToDeviceMessageSchema } from '../contracts/device';
-import { GridportError, errorCatalogue, type ErrorKey } from '../contracts/errors';
+import { GridportError, errorCatalogue } from '../contracts/errors';
 import { hubLimits } from '../contracts/hub/protocol';
 import { issuesOf } from '../contracts/validation';
 import { watchDevice } from '../device-hub/live';
 import { requireRights, type Actor } from '../graph/common/context';
 import type { Services } from '../graph/services';
 import { authenticator, clientAddress } from './auth';
+import { closeWebSockets, refuseUpgrade } from './upgrade';
 
 /** The developer channel's path (api.md section 7; spec README "Developer access"). */
 export const developerChannelPath = '/v1/device/web-socket';
 
 /** A frame a developer sends: a cloud-to-device message for the device. */
 const developerFrameSchema = yup.object({ type: yup.string().oneOf(['message'] as const).required(), message: cloudToDeviceMessageSchema }).exact();
-
-/** Answers an upgrade refused before any websocket exists, with the catalogue's status and body. */
-function refuse(socket: Duplex, key: ErrorKey, details?: unknown): void {
-  const { status, message } = errorCatalogue[key];
-  const body = JSON.stringify(details === undefined ? { key } : { key, details });
-  socket.end(`HTTP/1.1 ${status} ${message}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}
 
 /**
  * `/v1/device/web-socket?deviceId=<hash id>`: a live channel to one device for a developer (an
@@ -45,7 +39,7 @@ export function attachDeveloperChannel(server: Server, { services, log, trustedP
         throw new GridportError('forbidden', { reason: 'this channel needs an API key' });
       }
     } catch (error) {
-      refuse(socket, error instanceof GridportError ? error.key : 'unauthorized', error instanceof GridportError ? error.details : undefined);
+      refuseUpgrade(socket, error instanceof GridportError ? error.key : 'unauthorized', error instanceof GridportError ? error.details : undefined);
       return;
     }
     const hashId = url.searchParams.get('deviceId') ?? '';
@@ -53,7 +47,7 @@ export function attachDeveloperChannel(server: Server, { services, log, trustedP
     try {
       deviceId = (await services.devices.find(actor, hashId)).id;
     } catch (error) {
-      refuse(socket, error instanceof GridportError ? error.key : 'not_found', { deviceId: hashId });
+      refuseUpgrade(socket, error instanceof GridportError ? error.key : 'not_found', { deviceId: hashId });
       return;
     }
     sockets.handleUpgrade(request, socket, head, (ws) => {
@@ -104,7 +98,7 @@ export function attachDeveloperChannel(server: Server, { services, log, trustedP
     const url = new URL(request.url ?? '/', 'http://gridport');
     if (url.pathname === `${developerChannelPath}/tunnel`) {
       // The TCP tunnel through a device is not built yet: say so rather than leave the upgrade hanging.
-      refuse(socket, 'not_found', { reason: 'tunnels through a device are not available on this server yet' });
+      refuseUpgrade(socket, 'not_found', { reason: 'tunnels through a device are not available on this server yet' });
       return;
     }
     if (url.pathname !== developerChannelPath) {
@@ -112,17 +106,14 @@ export function attachDeveloperChannel(server: Server, { services, log, trustedP
     }
     open(request, socket, head, url).catch((error: unknown) => {
       log.error({ err: error }, 'opening a developer channel failed');
-      refuse(socket, 'internal_server_error');
+      refuseUpgrade(socket, 'internal_server_error');
     });
   };
   server.on('upgrade', onUpgrade);
   return {
     close: async () => {
       server.off('upgrade', onUpgrade);
-      for (const client of sockets.clients) {
-        client.close(1001, 'the server is stopping');
-      }
-      await new Promise<void>((resolve) => sockets.close(() => resolve()));
+      await closeWebSockets(sockets, 1001, 'the server is stopping');
     },
   };
 }

@@ -27,11 +27,8 @@ describe('GraphQL subscriptions over graphql-ws', () => {
 
   beforeAll(async () => {
     t = await testApp({}, { graphql: true, hub: true });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    baseUrl = `http://127.0.0.1:${port}`;
-    wsUrl = `ws://127.0.0.1:${port}/graphql`;
+    baseUrl = await t.listen();
+    wsUrl = `${baseUrl.replace('http', 'ws')}/graphql`;
     folder = mkdtempSync(path.join(tmpdir(), 'gridport-graphql-ws-'));
   });
 

@@ -10,6 +10,7 @@ import { buildLiveSchema } from '../graph/live/schema';
 import type { Services } from '../graph/services';
 import { toSubgraphError } from '../graph/subgraph';
 import { authenticator, clientAddress } from './auth';
+import { closeWebSockets, refuseUpgrade } from './upgrade';
 
 /** The subprotocol of graphql-ws. */
 const subprotocol = 'graphql-transport-ws';
@@ -22,11 +23,6 @@ export interface GraphqlWsOptions {
 
 export interface GraphqlWs {
   close(): Promise<void>;
-}
-
-/** Refuses an upgrade with an HTTP status, before any websocket exists. */
-function refuse(socket: Duplex, status: number, reason: string): void {
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
 /**
@@ -87,14 +83,14 @@ export async function attachGraphqlWs(server: Server, { services, log, trustedPr
       return;
     }
     if (!sameSite(request)) {
-      refuse(socket, 403, 'Forbidden');
+      refuseUpgrade(socket, 'forbidden', { reason: 'a session cookie is taken only from this site' });
       return;
     }
     const address = clientAddress(request as unknown as Parameters<typeof clientAddress>[0], trustedProxies);
     authenticate({ headers: request.headers, clientAddress: address } as Parameters<typeof authenticate>[0]).then(
       (actor) => {
         if (actor.rejection !== undefined) {
-          refuse(socket, 401, 'Unauthorized');
+          refuseUpgrade(socket, actor.rejection);
           return;
         }
         actors.set(request, actor);
@@ -102,7 +98,7 @@ export async function attachGraphqlWs(server: Server, { services, log, trustedPr
       },
       (error: unknown) => {
         log.error({ err: error }, 'authenticating a graphql-ws upgrade failed');
-        refuse(socket, 500, 'Internal Server Error');
+        refuseUpgrade(socket, 'internal_server_error');
       },
     );
   };
@@ -142,10 +138,7 @@ export async function attachGraphqlWs(server: Server, { services, log, trustedPr
   return {
     close: async () => {
       server.off('upgrade', onUpgrade);
-      for (const client of sockets.clients) {
-        client.close(1001, 'the server is stopping');
-      }
-      await new Promise<void>((resolve) => sockets.close(() => resolve()));
+      await closeWebSockets(sockets, 1001, 'the server is stopping');
     },
   };
 }

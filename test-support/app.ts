@@ -49,6 +49,8 @@ export interface TestApp {
   logs: LogCapture;
   /** The device hub, when asked for. */
   hub: DeviceHub | null;
+  /** Listens on a free loopback port (for websockets and real HTTP clients); answers the base URL, http://127.0.0.1:<port>. */
+  listen(): Promise<string>;
   /** A real console session for a new user with these rights, as a Cookie header value. */
   signIn(rights: Right[], organizationHashId?: string): Promise<string>;
   close(): Promise<void>;
@@ -89,6 +91,11 @@ export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: wi
     hashIds,
     database,
     logs,
+    listen: async () => {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const address = app.server.address();
+      return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    },
     signIn: async (rights, organizationHashId = hashIds.encode('organization', providerOrganizationId)) => {
       users += 1;
       const user = await services.users.create(systemActor('test'), {

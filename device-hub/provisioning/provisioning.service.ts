@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { secretHash } from '../../graph/common/secret-hash';
 import type { Knex } from 'knex';
 import { anonymousActor, type Actor } from '../../graph/common/context';
 import { GridportError } from '../../contracts/errors';
@@ -28,9 +28,6 @@ export interface VerifiedDevice {
   publicKey: CryptoKey;
 }
 
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
@@ -105,7 +102,7 @@ export class ProvisioningService {
   async provision(body: ProvisionCertificateBody): Promise<ProvisionCertificateResponse> {
     const request = await readCertificateRequest(body.csr);
     const authority = await this.authority();
-    const tokenHash = hashToken(body.token);
+    const tokenHash = secretHash(body.token);
     return write(this.db, provisioningActor, async (w) => {
       const claimed = (await w.trx('devices')
         .where({ provisioning_token_hash: tokenHash, open_for_provisioning: true })

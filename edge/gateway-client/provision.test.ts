@@ -1,6 +1,5 @@
 import { webcrypto } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as x509 from '@peculiar/x509';
@@ -20,8 +19,7 @@ describe('gateway provisioning against the real server', () => {
 
   beforeAll(async () => {
     t = await testApp();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    baseUrl = await t.listen();
     organizationHashId = (await anOrganization(t.services, { name: 'Edge BV' })).hashId;
   });
 

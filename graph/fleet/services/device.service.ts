@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { secretHash } from '../../common/secret-hash';
 import type { Knex } from 'knex';
 import { categoryOfType, configIssues, parseDeviceConfig, type DeviceConfig } from '../../../contracts/device';
 import { GridportError } from '../../../contracts/errors';
@@ -13,6 +14,7 @@ import {
   type DeviceShip,
   type DeviceUpdate,
   type DeviceView,
+  type Subscription,
 } from '../../../contracts/fleet';
 import type { Page } from '../../../contracts/pagination';
 import { anyUserRights, type Right } from '../../../contracts/rights';
@@ -61,8 +63,13 @@ const auditedFields: FieldTypes<DeviceModel> = {
   inProduction: 'boolean',
 };
 
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+
+/** Fields of a device update stored as they are given. */
+const copiedFields = ['name', 'balenaUuid', 'iccid', 'imsi', 'monitorSettings', 'monitorConnectivity', 'exportMessages', 'cloudApi', 'openForProvisioning', 'outageEmails', 'isExposedToCustomer', 'inProduction'] as const satisfies readonly (keyof DeviceUpdate & keyof DeviceModel)[];
+
+/** A subscription as the devices table keeps it (JSON: the start as ISO 8601). */
+function storedSubscription(subscription: Subscription | null): Record<string, unknown> | null {
+  return subscription === null ? null : { ...subscription, startAt: subscription.startAt.toISOString() };
 }
 
 /** A row of device_components. */
@@ -405,7 +412,7 @@ export class DeviceService {
         deviceGroupId,
         name: input.name,
         openForProvisioning: true,
-        provisioningTokenHash: hashToken(provisioningToken),
+        provisioningTokenHash: secretHash(provisioningToken),
       });
       await w.audit({ objectType: 'devices', objectId: device.id, organizationId, changeType: 'controllerDeviceShipped', diff: diffObjects(auditedFields, null, device) });
       return { hashId: this.hashIds.encode('device', device.id), provisioningToken };
@@ -422,14 +429,11 @@ export class DeviceService {
     const id = this.decode(hashId);
     const provisioningToken = randomBytes(24).toString('base64url');
     await write(this.db, actor, async (w) => {
-      const before = await DeviceModel.query(w.trx).findById(id).forUpdate();
-      if (!before) {
-        throw new GridportError('not_found', { deviceHashId: hashId });
-      }
+      const before = await this.locked(w, id, hashId);
       if (before.inProduction) {
         throw new GridportError('in_production', { fields: ['openForProvisioning'] });
       }
-      await this.patchAudited(w, before, { openForProvisioning: true, provisioningTokenHash: hashToken(provisioningToken) });
+      await this.patchAudited(w, before, { openForProvisioning: true, provisioningTokenHash: secretHash(provisioningToken) });
     });
     return { hashId, provisioningToken };
   }
@@ -472,24 +476,16 @@ export class DeviceService {
     requireRights(actor, deviceWriters);
     const id = this.decode(hashId);
     const device = await write(this.db, actor, async (w) => {
-      const before = await DeviceModel.query(w.trx).findById(id).forUpdate();
-      if (!before) {
-        throw new GridportError('not_found', { deviceHashId: hashId });
-      }
+      const before = await this.locked(w, id, hashId);
       const changes: Partial<DeviceModel> = {};
-      if (patch.name !== undefined) {changes.name = patch.name;}
-      if (patch.balenaUuid !== undefined) {changes.balenaUuid = patch.balenaUuid;}
-      if (patch.iccid !== undefined) {changes.iccid = patch.iccid;}
-      if (patch.imsi !== undefined) {changes.imsi = patch.imsi;}
-      if (patch.monitorSettings !== undefined) {changes.monitorSettings = patch.monitorSettings;}
-      if (patch.subscription !== undefined) {changes.subscription = patch.subscription === null ? null : { ...patch.subscription, startAt: patch.subscription.startAt.toISOString() };}
-      if (patch.monitorConnectivity !== undefined) {changes.monitorConnectivity = patch.monitorConnectivity;}
-      if (patch.exportMessages !== undefined) {changes.exportMessages = patch.exportMessages;}
-      if (patch.cloudApi !== undefined) {changes.cloudApi = patch.cloudApi;}
-      if (patch.openForProvisioning !== undefined) {changes.openForProvisioning = patch.openForProvisioning;}
-      if (patch.outageEmails !== undefined) {changes.outageEmails = patch.outageEmails;}
-      if (patch.isExposedToCustomer !== undefined) {changes.isExposedToCustomer = patch.isExposedToCustomer;}
-      if (patch.inProduction !== undefined) {changes.inProduction = patch.inProduction;}
+      for (const field of copiedFields) {
+        if (patch[field] !== undefined) {
+          Object.assign(changes, { [field]: patch[field] });
+        }
+      }
+      if (patch.subscription !== undefined) {
+        changes.subscription = storedSubscription(patch.subscription);
+      }
       if (patch.organizationHashId !== undefined) {
         const organizationId = patch.organizationHashId === null ? null : this.hashIds.decode('organization', patch.organizationHashId);
         if (patch.organizationHashId !== null && (organizationId === null || !(await OrganizationModel.query(w.trx).findById(organizationId)))) {
@@ -555,6 +551,15 @@ export class DeviceService {
     return this.presentOne(actor, device);
   }
 
+  /** The device row, locked for the rest of the caller's write; not_found when it is gone. */
+  private async locked(w: Write, id: number, hashId: string): Promise<DeviceModel> {
+    const device = await DeviceModel.query(w.trx).findById(id).forUpdate();
+    if (!device) {
+      throw new GridportError('not_found', { deviceHashId: hashId });
+    }
+    return device;
+  }
+
   /** Saves `changes` to the device and audits the fields that changed, in the caller's write. */
   private async patchAudited(w: Write, before: DeviceModel, changes: Partial<DeviceModel>): Promise<DeviceModel> {
     if (Object.keys(changes).length === 0) {
@@ -591,13 +596,10 @@ export class DeviceService {
     requireRights(actor, invoiceWriters);
     const id = this.decode(hashId);
     const device = await write(this.db, actor, async (w) => {
-      const before = await DeviceModel.query(w.trx).findById(id).forUpdate();
-      if (!before) {
-        throw new GridportError('not_found', { deviceHashId: hashId });
-      }
+      const before = await this.locked(w, id, hashId);
       const changes: Partial<DeviceModel> = {};
       if (patch.invoiceCustomerReference !== undefined) {changes.invoiceCustomerReference = patch.invoiceCustomerReference;}
-      if (patch.subscription !== undefined) {changes.subscription = patch.subscription === null ? null : { ...patch.subscription, startAt: patch.subscription.startAt.toISOString() };}
+      if (patch.subscription !== undefined) {changes.subscription = storedSubscription(patch.subscription);}
       if (patch.subscriptionChargedUntil !== undefined) {changes.subscriptionChargedUntil = patch.subscriptionChargedUntil;}
       return this.patchAudited(w, before, changes);
     });
@@ -609,10 +611,7 @@ export class DeviceService {
     requireRights(actor, anyUserRights);
     const visible = await this.find(actor, hashId);
     const device = await write(this.db, actor, async (w) => {
-      const before = await DeviceModel.query(w.trx).findById(visible.id).forUpdate();
-      if (!before) {
-        throw new GridportError('not_found', { deviceHashId: hashId });
-      }
+      const before = await this.locked(w, visible.id, hashId);
       const removedEmails = new Set(patch.removedOutageEmails.map((email) => email.toLowerCase()));
       const outageEmails = [...new Set([...before.outageEmails, ...patch.outageEmails])].filter((email) => !removedEmails.has(email.toLowerCase()));
       const added = await this.outageUsers(w, before, patch.outageUsersHashIds);

@@ -1,4 +1,5 @@
-import { createHash, createPublicKey, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createPublicKey, randomBytes, timingSafeEqual } from 'node:crypto';
+import { secretHash } from '../../common/secret-hash';
 import { createDecoder, createVerifier, TokenError } from 'fast-jwt';
 import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
@@ -49,10 +50,6 @@ export const apiKeyPrefix = 'gp_';
 /** gp_<key hash id>_<secret>: the hash id finds the row, the secret (32 random bytes) proves possession. */
 const keyPattern = /^gp_([A-Za-z0-9]{1,64})_([A-Za-z0-9_-]{43})$/;
 
-/** SHA-256 suffices: the secret is 256 random bits, so there is nothing to guess slowly. */
-function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
 
 function sameHash(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');
@@ -160,7 +157,7 @@ export class ApiKeyService {
 
   private newSecret(id: number): { apiKey: string; secretHash: string } {
     const secret = randomBytes(32).toString('base64url');
-    return { apiKey: `${apiKeyPrefix}${this.hashIds.encode('apiKey', id)}_${secret}`, secretHash: hashSecret(secret) };
+    return { apiKey: `${apiKeyPrefix}${this.hashIds.encode('apiKey', id)}_${secret}`, secretHash: secretHash(secret) };
   }
 
   /**
@@ -362,7 +359,7 @@ export class ApiKeyService {
       return refused;
     }
     const key = await ApiKeyModel.query(this.db).findById(id);
-    if (!key || !sameHash(hashSecret(match[2]), key.secretHash)) {
+    if (!key || !sameHash(secretHash(match[2]), key.secretHash)) {
       return refused;
     }
     return this.actorOf(key, clientAddress);
