@@ -1,0 +1,47 @@
+/**
+ * The contract of an active-control loop on the edge (device-model.md sections 3.5, 3.6): the
+ * agent runs each configured loop every `controlLoopSleep` seconds over the latest state of the
+ * site, takes the setpoints it asks for as the `activeControl` layer of each asset (the most
+ * restrictive when several loops steer one asset), and sends its status report at the loop's
+ * `reportingInterval` (contracts/hub/reports.ts: `${type}Status`, `rtiStatus`).
+ */
+import type { DeviceConfig } from '../../contracts/device/config';
+import type { ControlLoop as ControlLoopConfig, ControlLoopType } from '../../contracts/device/control-loops';
+import type { DeviceReport } from '../../contracts/hub/reports';
+import type { AssetState } from '../drivers/driver';
+
+/** The site as a loop sees it at one step. */
+export interface SiteSnapshot {
+  /** ms since the epoch (the agent's clock; tests drive it). */
+  now: number;
+  config: DeviceConfig;
+  /** The latest state of every configured asset, by asset index (undefined for an asset without a driver). */
+  assets: readonly (AssetState | undefined)[];
+  /** Limits the cloud's schedule sets now (schedule items of section 3.7 addressed to this loop, or limitPower items), W; null: none. */
+  scheduledLimit?: { consumption: number | null; feedIn: number | null };
+}
+
+/** What one step asks for. */
+export interface LoopStep {
+  /** Active-power setpoints per asset index, W in the asset's convention; null releases the asset. Assets not named keep what the loop asked before. */
+  setpoints: Map<number, number | null>;
+}
+
+export interface ControlLoop {
+  /** The loop's index in the config's activeControl list. */
+  readonly index: number;
+  readonly type: ControlLoopType;
+  readonly config: ControlLoopConfig;
+  /** Seconds between steps (controlLoopSleep). */
+  readonly sleepSeconds: number;
+  step(site: SiteSnapshot): LoopStep | Promise<LoopStep>;
+  /** The loop's status report (`${type}Status`), from its last step. */
+  statusReport(at: Date): DeviceReport;
+  /** Reports the loop raised since the last call besides its status (alarms such as optimizer unsolvable or a meter too often unreadable), oldest first. */
+  drainReports(at: Date): DeviceReport[];
+  /** Frees what the loop holds (a Modbus server's port). */
+  close(): Promise<void>;
+}
+
+/** Makes the loop of a configured activeControl entry; null for a type not built yet (the agent reports it as unsupported and runs the others). */
+export type ControlLoopFactory = (index: number, config: ControlLoopConfig, device: DeviceConfig) => ControlLoop | null;
