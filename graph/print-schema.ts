@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { printSchema } from 'graphql';
+import { extendSchema, isSpecifiedScalarType, parse, printSchema, printType, type GraphQLSchema } from 'graphql';
 import pino from 'pino';
+import { InProcessPubSub } from '../device-hub/pubsub';
 import { composeGraph } from './gateway';
+import { buildLiveSchema } from './live/schema';
 
 /** The folder holding package.json: the repository root, from graph/ or from dist/graph/. */
 function repositoryRoot(from: string): string {
@@ -18,10 +20,24 @@ function repositoryRoot(from: string): string {
   return folder;
 }
 
-/** The composed API schema as committed in schema.graphql. */
-export async function printComposedSchema(): Promise<string> {
+/**
+ * The API as clients see it: the composed graph (queries and mutations over HTTP) extended by the
+ * live schema's Subscription type and the types only it uses (served over graphql-ws at the same
+ * /graphql, server/graphql-ws.ts), so that the console's subscriptions are typed like its queries.
+ */
+export async function clientSchema(): Promise<GraphQLSchema> {
   const graph = await composeGraph(pino({ level: 'silent' }));
-  return `${printSchema(graph.apiSchema)}\n`;
+  const live = await buildLiveSchema(new InProcessPubSub());
+  const liveOnly = Object.values(live.getTypeMap()).filter(
+    (type) => !type.name.startsWith('__') && !isSpecifiedScalarType(type) && type !== live.getQueryType() && graph.apiSchema.getType(type.name) === undefined,
+  );
+  const definitions = [...liveOnly.map((type) => printType(type)), 'extend schema { subscription: Subscription }'];
+  return extendSchema(graph.apiSchema, parse(definitions.join('\n\n')));
+}
+
+/** The client schema as committed in schema.graphql. */
+export async function printComposedSchema(): Promise<string> {
+  return `${printSchema(await clientSchema())}\n`;
 }
 
 export type PrintSchemaOutcome = 'written' | 'unchanged' | 'up-to-date' | 'stale';

@@ -293,6 +293,30 @@ export type DevicePartnership = {
   role: PartnershipRole;
 };
 
+/** A device's gateway connected or went away. */
+export type DevicePresenceEvent = {
+  __typename?: 'DevicePresenceEvent';
+  deviceHashId: Scalars['ID']['output'];
+  networkInterface: Maybe<Scalars['String']['output']>;
+  online: Scalars['Boolean']['output'];
+};
+
+/** A report of a device, as stored. */
+export type DeviceReportEvent = {
+  __typename?: 'DeviceReportEvent';
+  assetIndex: Maybe<Scalars['Int']['output']>;
+  /** ISO 8601. */
+  at: Scalars['String']['output'];
+  /** The whole report: type, at, asset or controller, observations. */
+  body: Scalars['JSON']['output'];
+  controllerIndex: Maybe<Scalars['Int']['output']>;
+  deviceHashId: Scalars['ID']['output'];
+  /** The device's own id for the report. */
+  reportId: Scalars['String']['output'];
+  /** meterPower, batteryPower, ... (docs/gateway-protocol.md) */
+  type: Scalars['String']['output'];
+};
+
 export type DeviceSession = {
   __typename?: 'DeviceSession';
   /** eth0, eth1 or cellular. */
@@ -795,6 +819,25 @@ export type SteeringResult = {
   droppedCommands: Scalars['Int']['output'];
   /** W of dangerous-action allowance left, when the write touched devices in production. */
   remainingAllowance: Maybe<Scalars['Float']['output']>;
+};
+
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** The device's gateway connecting and going away. */
+  devicePresence: DevicePresenceEvent;
+  /** The device's reports as they are stored, optionally of some types only. */
+  deviceReports: DeviceReportEvent;
+};
+
+
+export type SubscriptionDevicePresenceArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type SubscriptionDeviceReportsArgs = {
+  hashId: Scalars['ID']['input'];
+  types: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 /** The subscription terms new devices of an organisation start with. */
