@@ -5,6 +5,7 @@
  * restrictive when several loops steer one asset), and sends its status report at the loop's
  * `reportingInterval` (contracts/hub/reports.ts: `${type}Status`, `rtiStatus`).
  */
+import type { AssetParameters } from '../../contracts/device/commands';
 import type { DeviceConfig } from '../../contracts/device/config';
 import type { ControlLoop as ControlLoopConfig, ControlLoopType } from '../../contracts/device/control-loops';
 import type { DeviceReport } from '../../contracts/hub/reports';
@@ -41,6 +42,8 @@ export interface ControlLoop {
   statusReport(at: Date): DeviceReport;
   /** Reports the loop raised since the last call besides its status (alarms such as optimizer unsolvable or a meter too often unreadable), oldest first. */
   drainReports(at: Date): DeviceReport[];
+  /** Takes parameters (setAssetParameters: hedno localMode for gridOperatorHedno); false when the loop takes none of this kind. Absent: takes none. */
+  applyParameters?(parameters: AssetParameters): boolean;
   /** Frees what the loop holds (a Modbus server's port). */
   close(): Promise<void>;
 }

@@ -10,6 +10,7 @@
  * Setpoints are active power in W in the asset's own convention.
  */
 import type { AssetConfig } from '../../contracts/device/assets';
+import type { AssetParameters } from '../../contracts/device/commands';
 import type { ConnectionStatistics, DeviceReport, SetpointObservations } from '../../contracts/hub/reports';
 import type { ModbusLinks } from '../modbus/link';
 
@@ -75,6 +76,8 @@ export interface AssetDriver {
   metadata(): Promise<Record<string, string | number | null> | null>;
   /** Request counters since the last report (read without resetting). */
   readonly statistics: ConnectionStatistics;
+  /** Takes asset parameters (setAssetParameters: demoBattery errors and warnings, sagerFurnace schedule); false when this asset takes none of this kind. Absent: takes none. */
+  applyParameters?(parameters: AssetParameters): boolean | Promise<boolean>;
   close(): Promise<void>;
 }
 
