@@ -1,0 +1,276 @@
+/**
+ * The optimizer's linear programme (device-model.md section 3.6; the model is ours, written down in
+ * edge/optimizer/README.md): one setpoint per steerable asset, one flow per topology node, the
+ * nodes' consumption and feed-in limits kept with penalised violation, and an objective of least
+ * curtailment and least deviation from what the cloud asked. Written as CPLEX LP text for HiGHS,
+ * in per-unit of the loop's basePower so that a 1 MW site and a 5 kW one are equally well scaled.
+ *
+ * Signs: an asset's setpoint and activePower are positive when it delivers power; a node's flow is
+ * in meter sign, positive when the node draws power from its parent (consumption), negative when
+ * it feeds in.
+ */
+import type { AssetConfig } from '../../contracts/device/assets';
+import { categoryOfType } from '../../contracts/device/asset-types';
+import type { ControlLoop as ControlLoopConfig, TopologyNode } from '../../contracts/device/control-loops';
+import type { AssetState } from '../drivers/driver';
+
+export type OptimizerConfig = Extract<ControlLoopConfig, { type: 'optimizer' }>;
+
+/** What the optimizer knows of the site at one step. */
+export interface OptimizerSite {
+  /** The configured assets (DeviceConfig.assets). */
+  assets: readonly AssetConfig[];
+  /** The latest state of each asset, by asset index. */
+  states: readonly (AssetState | undefined)[];
+  /** The cloud's desired setpoints, W, by asset index. */
+  cloudSetpoints?: ReadonlyMap<number, number>;
+  /** Limits a schedule sets now on the whole site (the root node), W; the stricter of these and the root's constraint holds. */
+  scheduledLimit?: { consumption: number | null; feedIn: number | null };
+}
+
+/**
+ * Objective weights per unit of power (per-unit). Curtailing renewables costs more than moving any
+ * other asset away from its target, so batteries and loads absorb before production is cut; a
+ * violated node limit costs far more than either, so limits are broken only when nothing can keep them.
+ */
+export const optimizerWeights = { curtailment: 10, deviation: 1, violation: 1000 } as const;
+
+/** A node limit broken by more than this (W) makes the site infeasible. */
+export const violationToleranceW = 1;
+
+/** A steerable asset and its column. */
+export interface SteeredAsset {
+  asset: number;
+  column: string;
+  min: number;
+  max: number;
+  /** The setpoint the objective pulls the asset towards, W. */
+  target: number;
+}
+
+/** A topology node as the model sees it. */
+export interface ModelNode {
+  name: string;
+  column: string;
+  /** The limits that hold on the node, W (null: none). */
+  consumptionLimit: number | null;
+  feedInLimit: number | null;
+  /** The node's flow now (measured by its net meter, else summed), W, meter sign. */
+  flowNow: number;
+  /** Columns of the limit violations (absent without that limit). */
+  consumptionViolation?: string;
+  feedInViolation?: string;
+}
+
+export interface OptimizerModel {
+  /** The model in CPLEX LP format. */
+  lp: string;
+  basePower: number;
+  steered: SteeredAsset[];
+  /** Nodes in depth-first order; the root first. */
+  nodes: ModelNode[];
+  /** Controllable assets that cannot be steered now (unreadable, readOnly, no setpoint range), held at their power. */
+  uncontrollable: number[];
+  /** Meters of the topology that could not be read (the node's flow is then summed from its parts). */
+  unreadable: number[];
+}
+
+type Term = [coefficient: number, column: string];
+
+/** A number as LP text (no negative zero; exponents as JavaScript writes them, which the LP reader accepts). */
+function lpNumber(value: number): string {
+  return value === 0 ? '0' : String(value);
+}
+
+function linear(terms: readonly Term[]): string {
+  let text = '';
+  for (const [coefficient, column] of terms) {
+    if (coefficient === 0) {
+      continue;
+    }
+    text += coefficient < 0 ? ` - ${lpNumber(-coefficient)} ${column}` : ` + ${lpNumber(coefficient)} ${column}`;
+  }
+  return text === '' ? ' 0' : text;
+}
+
+function stricter(a: number | null | undefined, b: number | null | undefined): number | null {
+  if (a === null || a === undefined) {
+    return b ?? null;
+  }
+  return b === null || b === undefined ? a : Math.min(a, b);
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+function isRenewable(asset: AssetConfig): boolean {
+  const category = categoryOfType(asset.type);
+  return category === 'solar' || category === 'wind';
+}
+
+/**
+ * Where the objective pulls an asset: what the cloud asked when it asked; otherwise renewables at
+ * their available power, EV chargers and heat at the most they may draw, everything else idle (0).
+ * Clamped into the asset's range.
+ */
+function targetOf(asset: AssetConfig, state: AssetState, range: { min: number; max: number }, cloud: number | undefined): number {
+  const category = categoryOfType(asset.type);
+  if (isRenewable(asset)) {
+    const available = state.availablePower ?? range.max;
+    return clamp(Math.min(available, cloud ?? Infinity), range.min, range.max);
+  }
+  if (cloud !== undefined) {
+    return clamp(cloud, range.min, range.max);
+  }
+  if (category === 'ev' || category === 'heat') {
+    return range.min;
+  }
+  return clamp(0, range.min, range.max);
+}
+
+function steerableRange(asset: AssetConfig | undefined, state: AssetState | undefined): { min: number; max: number } | null {
+  if (asset === undefined || asset.readOnly || state === undefined || !state.readable) {
+    return null;
+  }
+  const range = state.controllableRange;
+  if (range === undefined || range === null || !Number.isFinite(range.min) || !Number.isFinite(range.max)) {
+    return null;
+  }
+  return range;
+}
+
+/** The power an individually metered asset adds to its node's flow now, W, meter sign; null when unread. */
+function meteredFlow(asset: AssetConfig | undefined, state: AssetState | undefined): number | null {
+  const power = state?.readable ? state.activePower : null;
+  if (asset === undefined || power === null || power === undefined) {
+    return null;
+  }
+  // A meter's activePower is already in meter sign; any other asset delivers power in its own sign.
+  return categoryOfType(asset.type) === 'meter' ? power : -power;
+}
+
+/** Builds the LP of one step. */
+export function buildOptimizerModel(config: OptimizerConfig, site: OptimizerSite): OptimizerModel {
+  const base = config.basePower;
+  const pu = (watts: number): number => watts / base;
+  const objective: Term[] = [];
+  let objectiveConstant = 0;
+  const rows: string[] = [];
+  const bounds: string[] = [];
+  const steered: SteeredAsset[] = [];
+  const nodes: ModelNode[] = [];
+  const uncontrollable: number[] = [];
+  const unreadable: number[] = [];
+  const steeredByAsset = new Map<number, SteeredAsset>();
+
+  function steer(assetIndex: number): SteeredAsset | null {
+    const known = steeredByAsset.get(assetIndex);
+    if (known !== undefined) {
+      return known;
+    }
+    const asset = site.assets[assetIndex];
+    const state = site.states[assetIndex];
+    const range = steerableRange(asset, state);
+    if (asset === undefined || state === undefined || range === null) {
+      return null;
+    }
+    const column = `p${assetIndex}`;
+    const target = targetOf(asset, state, range, site.cloudSetpoints?.get(assetIndex));
+    const weight = isRenewable(asset) ? optimizerWeights.curtailment : optimizerWeights.deviation;
+    const entry: SteeredAsset = { asset: assetIndex, column, min: range.min, max: range.max, target };
+    bounds.push(` ${lpNumber(pu(range.min))} <= ${column} <= ${lpNumber(pu(range.max))}`);
+    // |p - target| is linear where the target is a bound of the range; elsewhere a deviation column carries it.
+    if (target >= range.max) {
+      objective.push([-weight, column]);
+      objectiveConstant += weight * pu(target);
+    } else if (target <= range.min) {
+      objective.push([weight, column]);
+      objectiveConstant -= weight * pu(target);
+    } else {
+      const deviation = `d${assetIndex}`;
+      objective.push([weight, deviation]);
+      rows.push(` dl${assetIndex}: ${column} - ${deviation} <= ${lpNumber(pu(target))}`);
+      rows.push(` du${assetIndex}: ${column} + ${deviation} >= ${lpNumber(pu(target))}`);
+    }
+    steered.push(entry);
+    steeredByAsset.set(assetIndex, entry);
+    return entry;
+  }
+
+  /** Adds the node and its subtree; returns the node's column and its flow now (W). */
+  function addNode(node: TopologyNode, isRoot: boolean): { column: string; flowNow: number } {
+    const position = nodes.length;
+    const column = `f${position}`;
+    const constraint = node.constraint;
+    const entry: ModelNode = {
+      name: node.name,
+      column,
+      consumptionLimit: isRoot ? stricter(constraint?.consumption, site.scheduledLimit?.consumption) : (constraint?.consumption ?? null),
+      feedInLimit: isRoot ? stricter(constraint?.feedIn, site.scheduledLimit?.feedIn) : (constraint?.feedIn ?? null),
+      flowNow: 0,
+    };
+    nodes.push(entry);
+
+    // flow + Σ own setpoints − Σ child flows = constant, the constant holding what is not steered.
+    const terms: Term[] = [[1, column]];
+    let steeredPowerNow = 0;
+    let fixedFlow = 0;
+    const controllable = new Set(node.assets.controllable);
+    for (const assetIndex of node.assets.controllable) {
+      const power = site.states[assetIndex]?.activePower ?? 0;
+      const asset = steer(assetIndex);
+      if (asset === null) {
+        uncontrollable.push(assetIndex);
+        fixedFlow -= power;
+        continue;
+      }
+      terms.push([1, asset.column]);
+      steeredPowerNow += power;
+    }
+    let childFlowNow = 0;
+    for (const child of node.children) {
+      const added = addNode(child, false);
+      terms.push([-1, added.column]);
+      childFlowNow += added.flowNow;
+    }
+
+    let netFlow: number | null = null;
+    for (const meter of node.assets.powerMeterable) {
+      if (controllable.has(meter.assetIndex)) {
+        continue;
+      }
+      const flow = meteredFlow(site.assets[meter.assetIndex], site.states[meter.assetIndex]);
+      if (flow === null) {
+        unreadable.push(meter.assetIndex);
+      } else if (meter.meter === 'net') {
+        netFlow ??= flow;
+      } else {
+        fixedFlow += flow;
+      }
+    }
+    // A net meter measures the whole node, children included; the setpoints change it by how far they move.
+    const summedFlowNow = fixedFlow - steeredPowerNow + childFlowNow;
+    entry.flowNow = netFlow ?? summedFlowNow;
+    const constant = entry.flowNow + steeredPowerNow - childFlowNow;
+    rows.push(` n${position}:${linear(terms)} = ${lpNumber(pu(constant))}`);
+    bounds.push(` ${column} free`);
+
+    if (entry.consumptionLimit !== null) {
+      entry.consumptionViolation = `vc${position}`;
+      objective.push([optimizerWeights.violation, entry.consumptionViolation]);
+      rows.push(` lc${position}: ${column} - ${entry.consumptionViolation} <= ${lpNumber(pu(entry.consumptionLimit))}`);
+    }
+    if (entry.feedInLimit !== null) {
+      entry.feedInViolation = `vf${position}`;
+      objective.push([optimizerWeights.violation, entry.feedInViolation]);
+      rows.push(` lf${position}: ${column} + ${entry.feedInViolation} >= ${lpNumber(pu(-entry.feedInLimit))}`);
+    }
+    return { column, flowNow: entry.flowNow };
+  }
+
+  addNode(config.topology, true);
+  const constant = objectiveConstant < 0 ? ` - ${lpNumber(-objectiveConstant)}` : ` + ${lpNumber(objectiveConstant)}`;
+  const lp = `Minimize\n obj:${linear(objective)}${constant}\nSubject To\n${rows.join('\n')}\nBounds\n${bounds.join('\n')}\nEnd\n`;
+  return { lp, basePower: base, steered, nodes, uncontrollable, unreadable };
+}
