@@ -1,0 +1,279 @@
+import { ModbusLinkPool, planBlocks } from './link-pool';
+import { ModbusRequestError } from './link';
+import { startRegisterServer, type RegisterServer } from './test-peers/register-server';
+
+const fast = { timeoutMs: 1000, retries: 0 };
+
+function zero() {
+  return { success: 0, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 0, responseError: 0 };
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<ModbusRequestError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ModbusRequestError) {
+      return error;
+    }
+    throw error;
+  }
+  throw new Error('the request succeeded');
+}
+
+describe('ModbusLinkPool against pymodbus', () => {
+  let peer: RegisterServer;
+  let other: RegisterServer;
+  let pool: ModbusLinkPool;
+
+  beforeAll(async () => {
+    [peer, other] = await Promise.all([
+      startRegisterServer({
+        units: {
+          '1': {
+            holding: { '100': [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], '120': [20, 21], '300': Array.from({ length: 200 }, (_, i) => i) },
+            input: { '0': [11, 12, 13] },
+            coils: { '0': [true, false, true, true, false, false, false, false, true] },
+            discrete: { '10': [false, true] },
+          },
+          '2': { holding: { '0': [222] } },
+        },
+        silent: [7],
+      }),
+      startRegisterServer({ units: { '1': { holding: { '0': [42] } } } }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([peer.stop(), other.stop()]);
+  });
+  beforeEach(() => {
+    pool = new ModbusLinkPool();
+  });
+  afterEach(async () => {
+    await pool.close();
+  });
+
+  it('reads every table and writes registers and coils', async () => {
+    const unit = pool.unit(peer.connection, 1, fast);
+    expect(await unit.readHoldingRegisters(100, 3)).toEqual([1, 2, 3]);
+    expect(await unit.readInputRegisters(1, 2)).toEqual([12, 13]);
+    expect(await unit.readCoils(0, 9)).toEqual([true, false, true, true, false, false, false, false, true]);
+    expect(await unit.readDiscreteInputs(10, 2)).toEqual([false, true]);
+    await unit.writeRegister(101, 65535);
+    await unit.writeRegisters(103, [400, 500]);
+    await unit.writeCoil(1, true);
+    await unit.writeCoils(4, [true, true]);
+    expect(await unit.readHoldingRegisters(100, 5)).toEqual([1, 65535, 3, 400, 500]);
+    expect(await unit.readCoils(0, 6)).toEqual([true, true, true, true, true, true]);
+    expect(unit.takeStatistics()).toEqual({ ...zero(), success: 10 });
+    expect(unit.statistics).toEqual(zero());
+    // Put back what other tests read.
+    await unit.writeRegisters(100, [1, 2, 3, 4, 5]);
+    await unit.writeCoils(0, [true, false, true, true, false, false]);
+  });
+
+  it('keeps the counters of each unit apart on a shared link', async () => {
+    const one = pool.unit(peer.connection, 1, fast);
+    const two = pool.unit(peer.connection, 2, fast);
+    expect(await two.readHoldingRegisters(0, 1)).toEqual([222]);
+    expect(await one.readHoldingRegisters(120, 2)).toEqual([20, 21]);
+    await one.readHoldingRegisters(120, 1);
+    expect(one.statistics.success).toBe(2);
+    expect(two.statistics.success).toBe(1);
+  });
+
+  it('reads blocks in as few requests as the ranges allow', async () => {
+    const unit = pool.unit(peer.connection, 1, fast);
+    const block = await unit.readBlocks('holding', [
+      { address: 104, length: 2 },
+      { address: 100, length: 2 },
+      // 2-register gap from 106 to 108: read across.
+      { address: 108, length: 2 },
+      // 10 registers from 110 to 120 lie beyond the gap of 8: a second request.
+      { address: 120, length: 2 },
+    ]);
+    expect(unit.takeStatistics()).toEqual({ ...zero(), success: 2 });
+    expect(block.slice(100, 2)).toEqual([1, 2]);
+    expect(block.slice(104, 2)).toEqual([5, 6]);
+    expect(block.get(107)).toBe(8);
+    expect(block.slice(108, 2)).toEqual([9, 10]);
+    expect(block.slice(120, 2)).toEqual([20, 21]);
+    expect(block.get(110)).toBeUndefined();
+    expect(block.slice(119, 2)).toBeUndefined();
+  });
+
+  it('splits a block longer than 125 registers', async () => {
+    const unit = pool.unit(peer.connection, 1, fast);
+    const block = await unit.readBlocks('holding', [{ address: 300, length: 200 }]);
+    expect(unit.takeStatistics().success).toBe(2);
+    expect(block.slice(300, 200)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+  });
+
+  it('reads the ranges of a merged block one by one when the unit refuses the gap', async () => {
+    const unit = pool.unit(peer.connection, 1, { ...fast, blockGap: 10 });
+    // 110-119 hold nothing: the merged read 100-121 is refused (exception 2), then each range is read.
+    const block = await unit.readBlocks('holding', [
+      { address: 100, length: 10 },
+      { address: 120, length: 2 },
+    ]);
+    expect(block.get(100)).toBe(1);
+    expect(block.slice(120, 2)).toEqual([20, 21]);
+    expect(unit.takeStatistics()).toEqual({ ...zero(), responseError: 1, success: 2 });
+  });
+
+  it('answers a Modbus exception as responseError with its code', async () => {
+    const unit = pool.unit(peer.connection, 1, fast);
+    const failure = await failureOf(unit.readHoldingRegisters(5000, 2));
+    expect(failure.failure).toBe('responseError');
+    expect(failure.exceptionCode).toBe(2);
+    expect(unit.takeStatistics()).toEqual({ ...zero(), responseError: 1 });
+  });
+
+  it.each([
+    ['an address past 65535', (u: ReturnType<ModbusLinkPool['unit']>) => u.readHoldingRegisters(65536, 1)],
+    ['a negative address', (u: ReturnType<ModbusLinkPool['unit']>) => u.readInputRegisters(-1, 1)],
+    ['126 registers', (u: ReturnType<ModbusLinkPool['unit']>) => u.readHoldingRegisters(0, 126)],
+    ['0 registers', (u: ReturnType<ModbusLinkPool['unit']>) => u.readHoldingRegisters(0, 0)],
+    ['2001 coils', (u: ReturnType<ModbusLinkPool['unit']>) => u.readCoils(0, 2001)],
+    ['a read past 65535', (u: ReturnType<ModbusLinkPool['unit']>) => u.readDiscreteInputs(65535, 2)],
+    ['a register value of 65536', (u: ReturnType<ModbusLinkPool['unit']>) => u.writeRegister(0, 65536)],
+    ['no values', (u: ReturnType<ModbusLinkPool['unit']>) => u.writeRegisters(0, [])],
+    ['1969 coils', (u: ReturnType<ModbusLinkPool['unit']>) => u.writeCoils(0, new Array<boolean>(1969).fill(true))],
+  ])('refuses %s as invalidRequest without asking the unit', async (_name, request) => {
+    // A dead endpoint: had the wire been touched, the failure would be a connection error.
+    const unit = pool.unit({ type: 'tcp', ip: '127.0.0.1', port: 1 }, 1, fast);
+    expect((await failureOf(request(unit))).failure).toBe('invalidRequest');
+    expect(unit.takeStatistics()).toEqual({ ...zero(), invalidRequest: 1 });
+  });
+
+  it('gives a connection without Modbus a unit that refuses every request', async () => {
+    const unit = pool.unit({ type: 'url', url: 'http://10.0.0.1' }, 1, fast);
+    const failure = await failureOf(unit.readHoldingRegisters(0, 1));
+    expect(failure.failure).toBe('invalidRequest');
+    expect(failure.message).toBe('a connection of type url carries no Modbus');
+  });
+
+  it('counts a silent unit’s timeouts and retries while other units and endpoints keep answering', async () => {
+    const silent = pool.unit(peer.connection, 7, { timeoutMs: 300, retries: 1 });
+    const neighbour = pool.unit(peer.connection, 1, fast);
+    const elsewhere = pool.unit(other.connection, 1, fast);
+    const done: string[] = [];
+    const silentRead = failureOf(silent.readHoldingRegisters(0, 1)).then((failure) => {
+      done.push('silent');
+      return failure;
+    });
+    const elsewhereReads = (async () => {
+      for (let i = 0; i < 5; i += 1) {
+        expect(await elsewhere.readHoldingRegisters(0, 1)).toEqual([42]);
+      }
+      done.push('elsewhere');
+    })();
+    // Queued behind the silent unit's first attempt, before its retry.
+    const neighbourRead = neighbour.readHoldingRegisters(120, 1).then((values) => {
+      done.push('neighbour');
+      return values;
+    });
+    const [failure, values] = await Promise.all([silentRead, neighbourRead, elsewhereReads]);
+    expect(failure.failure).toBe('timeout');
+    expect(values).toEqual([20]);
+    expect(done).toEqual(['elsewhere', 'neighbour', 'silent']);
+    expect(silent.takeStatistics()).toEqual({ ...zero(), timeout: 2 });
+    expect(neighbour.takeStatistics()).toEqual({ ...zero(), success: 1 });
+    // The link stays up after the timeouts.
+    expect(await neighbour.readHoldingRegisters(120, 1)).toEqual([20]);
+  });
+
+  it('refuses requests beyond the queue bound as queueFull', async () => {
+    const bounded = new ModbusLinkPool({ queueLimit: 2 });
+    try {
+      const silent = bounded.unit(peer.connection, 7, { timeoutMs: 200, retries: 0 });
+      const requests = [0, 1, 2, 3].map(() => failureOf(silent.readHoldingRegisters(0, 1)));
+      const failures = await Promise.all(requests);
+      expect(failures.map((failure) => failure.failure)).toEqual(['timeout', 'timeout', 'timeout', 'queueFull']);
+      expect(silent.takeStatistics()).toEqual({ ...zero(), timeout: 3, queueFull: 1 });
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  it('fails fast as notReady while a dead endpoint backs off, and reconnects after the peer restarts', async () => {
+    let now = 1_000_000;
+    const clocked = new ModbusLinkPool({ now: () => now, backoffFirstMs: 1000 });
+    const restartable = await startRegisterServer({ units: { '3': { holding: { '0': [7, 8] } } } });
+    let restarted: RegisterServer | undefined;
+    try {
+      const unit = clocked.unit(restartable.connection, 3, { timeoutMs: 1000, retries: 1 });
+      expect(await unit.readHoldingRegisters(0, 2)).toEqual([7, 8]);
+      await restartable.stop();
+      // The link noticed the peer go: the next request reconnects at once, is refused, and is not retried while the link backs off.
+      expect((await failureOf(unit.readHoldingRegisters(0, 2))).failure).toBe('connectionError');
+      expect(unit.takeStatistics()).toEqual({ ...zero(), success: 1, connectionError: 1 });
+      expect((await failureOf(unit.readHoldingRegisters(0, 2))).failure).toBe('notReady');
+      restarted = await startRegisterServer({ port: restartable.port, units: { '3': { holding: { '0': [9, 10] } } } });
+      expect((await failureOf(unit.readHoldingRegisters(0, 2))).failure).toBe('notReady');
+      now += 1000;
+      expect(await unit.readHoldingRegisters(0, 2)).toEqual([9, 10]);
+      expect(unit.takeStatistics()).toEqual({ ...zero(), success: 1, notReady: 2 });
+    } finally {
+      await clocked.close();
+      await restarted?.stop();
+    }
+  });
+
+  it('backs off longer after each failed connect', async () => {
+    let now = 0;
+    const clocked = new ModbusLinkPool({ now: () => now, backoffFirstMs: 1000, backoffMostMs: 3000 });
+    try {
+      const unit = clocked.unit({ type: 'tcp', ip: '127.0.0.1', port: 1 }, 1, fast);
+      const outcomes: string[] = [];
+      for (const step of [0, 999, 1, 1999, 1, 2999, 1, 2999, 1]) {
+        now += step;
+        outcomes.push((await failureOf(unit.readHoldingRegisters(0, 1))).failure);
+      }
+      expect(outcomes).toEqual([
+        'connectionError',
+        'notReady',
+        'connectionError',
+        'notReady',
+        'connectionError',
+        'notReady',
+        'connectionError',
+        'notReady',
+        'connectionError',
+      ]);
+    } finally {
+      await clocked.close();
+    }
+  });
+
+  it('speaks RTU frames over TCP when the connection says rtuOverTcp', async () => {
+    const rtu = await startRegisterServer({ framer: 'rtu', units: { '5': { holding: { '10': [1234, 5678] } } } });
+    try {
+      const unit = pool.unit(rtu.connection, 5, fast);
+      expect(await unit.readHoldingRegisters(10, 2)).toEqual([1234, 5678]);
+      await unit.writeRegister(11, 99);
+      expect(await unit.readHoldingRegisters(10, 2)).toEqual([1234, 99]);
+    } finally {
+      await rtu.stop();
+    }
+  });
+});
+
+describe('planBlocks', () => {
+  it('merges across small gaps, keeps requests within 125 registers', () => {
+    expect(
+      planBlocks(
+        [
+          { address: 0, length: 100 },
+          { address: 104, length: 21 },
+          { address: 126, length: 1 },
+          { address: 40000, length: 2 },
+        ],
+        8,
+      ).map(({ block }) => block),
+    ).toEqual([
+      { address: 0, length: 125 },
+      { address: 126, length: 1 },
+      { address: 40000, length: 2 },
+    ]);
+  });
+});
