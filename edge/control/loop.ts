@@ -9,7 +9,7 @@ import type { AssetParameters } from '../../contracts/device/commands';
 import type { DeviceConfig } from '../../contracts/device/config';
 import type { ControlLoop as ControlLoopConfig, ControlLoopType } from '../../contracts/device/control-loops';
 import type { DeviceReport } from '../../contracts/hub/reports';
-import type { AssetState } from '../drivers/driver';
+import type { AssetState, DriverCommand, SetpointSource } from '../drivers/driver';
 
 /** The site as a loop sees it at one step. */
 export interface SiteSnapshot {
@@ -22,12 +22,22 @@ export interface SiteSnapshot {
   scheduledLimit?: { consumption: number | null; feedIn: number | null };
   /** Setpoints the cloud asks for now (the desired setpoint of source cloud, section 3.9), W in the asset's convention, by asset index; the optimizer keeps assets as close to them as its constraints allow. */
   cloudSetpoints?: ReadonlyMap<number, number>;
+  /**
+   * What each asset would be set to without the activeControl layer, by asset index (null: free;
+   * SetpointArbiter.baselines): the dispatch a battery loop keeps to while the limits allow.
+   * Without it a loop takes 0 (idle) for the batteries it holds.
+   */
+  baseline?: readonly (number | null | undefined)[];
 }
 
 /** What one step asks for. */
 export interface LoopStep {
   /** Active-power setpoints per asset index, W in the asset's convention; null releases the asset. Assets not named keep what the loop asked before. */
   setpoints: Map<number, number | null>;
+  /** The setpoint layer the setpoints go to; activeControl when not given (the modbusServer loop fills its own layer). */
+  layer?: SetpointSource;
+  /** Asset commands to carry out through AssetDriver.execute, by asset index (a generator's start and stop). */
+  commands?: Map<number, DriverCommand>;
 }
 
 export interface ControlLoop {
