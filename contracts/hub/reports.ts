@@ -391,7 +391,12 @@ const deviceReportDefinitions = {
    * The outcome of a cloud-to-device message, once the device has carried it out (the envelope
    * ack only says the message arrived and was kept).
    */
-  ack: definition('device', { messageId: required(text(64)), messageType: required(text(64)) }),
+  ack: definition('device', {
+    messageId: required(text(64)),
+    messageType: required(text(64)),
+    /** debugPing: its payload, echoed. */
+    payload: text(1000),
+  }),
   /** A failure on the device: carrying out a message (messageId), or its own (a crashed loop, a full disk). */
   error: definition('optionalAsset', {
     ...commandReply,
