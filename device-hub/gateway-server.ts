@@ -16,6 +16,7 @@ import {
 import type { DeviceOutboxService, PendingMessage } from '../graph/fleet/services/device-outbox.service';
 import type { ReportIngest } from './ingest';
 import { channels, type PubSub } from './pubsub';
+import { closeWebSockets } from './upgrade';
 
 /** The device a certificate proves, as provisioning recorded it. */
 export interface CertifiedDevice {
@@ -429,9 +430,6 @@ export class GatewayServer {
     for (const connection of this.connections.values()) {
       connection.close(closeCodes.serviceRestart, 'the server is restarting');
     }
-    for (const client of this.sockets.clients) {
-      client.close(closeCodes.serviceRestart, 'the server is restarting');
-    }
-    await new Promise<void>((resolve) => this.sockets.close(() => resolve()));
+    await closeWebSockets(this.sockets, closeCodes.serviceRestart, 'the server is restarting');
   }
 }

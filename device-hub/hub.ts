@@ -6,10 +6,13 @@ import type { Services } from '../graph/services';
 import { GatewayServer } from './gateway-server';
 import { ReportIngest } from './ingest';
 import { defaultHistorySettings, ReportHistoryJob, type HistorySettings } from './rollups';
+import { TunnelServer } from './tunnels';
 
 /** The device hub of one node: gateway connections, report ingest, and delivery from the outbox. */
 export interface DeviceHub {
   gateways: GatewayServer;
+  /** The device's end of TCP tunnels (the developer's end is server/developer-channel.ts). */
+  tunnels: TunnelServer;
   ingest: ReportIngest;
   /** Report partitions, roll-ups and retention, in the background. */
   history: ReportHistoryJob;
@@ -33,13 +36,19 @@ export function createDeviceHub({ db, services, log, history = defaultHistorySet
     verifyCertificate: (pem) => services.provisioning.verifyDeviceCertificate(pem),
     validateReport,
   });
+  const tunnels = new TunnelServer({ pubsub: services.pubsub, log, verifyCertificate: (pem) => services.provisioning.verifyDeviceCertificate(pem) });
   return {
     gateways,
+    tunnels,
     ingest,
     history: historyJob,
-    attach: (server) => gateways.attach(server),
+    attach: (server) => {
+      gateways.attach(server);
+      tunnels.attach(server);
+    },
     close: async () => {
       await gateways.close();
+      await tunnels.close();
       await ingest.close();
       await historyJob.stop();
     },

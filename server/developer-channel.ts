@@ -3,18 +3,21 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import WebSocket, { WebSocketServer } from 'ws';
 import * as yup from 'yup';
-import { cloudToDeviceMessageSchema } from '../contracts/device';
+import { cloudToDeviceCommandSchemas, cloudToDeviceMessageSchema } from '../contracts/device';
 import { GridportError, errorCatalogue } from '../contracts/errors';
 import { hubLimits } from '../contracts/hub/protocol';
 import { issuesOf } from '../contracts/validation';
 import { watchDevice } from '../device-hub/live';
+import { awaitDeviceTunnel, newTunnelId, relay } from '../device-hub/tunnels';
+import type { DeviceModel } from '../graph/fleet/models/device.model';
 import { requireRights, type Actor } from '../graph/common/context';
 import type { Services } from '../graph/services';
 import { authenticator, clientAddress } from './auth';
-import { closeWebSockets, refuseUpgrade } from './upgrade';
+import { closeWebSockets, refuseUpgrade } from '../device-hub/upgrade';
 
-/** The developer channel's path (api.md section 7; spec README "Developer access"). */
+/** The developer channel's path and its TCP tunnel's (api.md section 7; spec README "Developer access"). */
 export const developerChannelPath = '/v1/device/web-socket';
+export const developerTunnelPath = `${developerChannelPath}/tunnel`;
 
 /** A frame a developer sends: a cloud-to-device message for the device. */
 const developerFrameSchema = yup.object({ type: yup.string().oneOf(['message'] as const).required(), message: cloudToDeviceMessageSchema }).exact();
@@ -27,11 +30,15 @@ const developerFrameSchema = yup.object({ type: yup.string().oneOf(['message'] a
  * frame). A plain request to the path, without the upgrade, is `400 upgrade_failed`
  * (server/rest/device-live.routes.ts).
  */
-export function attachDeveloperChannel(server: Server, { services, log, trustedProxies }: { services: Services; log: Logger; trustedProxies: readonly string[] }): { close(): Promise<void> } {
+export function attachDeveloperChannel(
+  server: Server,
+  { services, log, trustedProxies, tunnelOpenTimeoutMs = hubLimits.tunnelOpenTimeoutMs }: { services: Services; log: Logger; trustedProxies: readonly string[]; tunnelOpenTimeoutMs?: number },
+): { close(): Promise<void> } {
   const authenticate = authenticator(services);
   const sockets = new WebSocketServer({ noServer: true, maxPayload: hubLimits.maxFrameBytes });
 
-  const open = async (request: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> => {
+  /** The developer and device of an upgrade request; null when refused (the answer is sent). */
+  const developerAndDevice = async (request: IncomingMessage, socket: Duplex, url: URL): Promise<{ actor: Actor; hashId: string; device: DeviceModel } | null> => {
     const actor: Actor = await authenticate({ headers: request.headers, clientAddress: clientAddress(request as never, trustedProxies) } as Parameters<typeof authenticate>[0]);
     try {
       requireRights(actor, ['gridport.developer']);
@@ -40,16 +47,24 @@ export function attachDeveloperChannel(server: Server, { services, log, trustedP
       }
     } catch (error) {
       refuseUpgrade(socket, error instanceof GridportError ? error.key : 'unauthorized', error instanceof GridportError ? error.details : undefined);
-      return;
+      return null;
     }
     const hashId = url.searchParams.get('deviceId') ?? '';
-    let deviceId: number;
     try {
-      deviceId = (await services.devices.find(actor, hashId)).id;
+      return { actor, hashId, device: await services.devices.find(actor, hashId) };
     } catch (error) {
       refuseUpgrade(socket, error instanceof GridportError ? error.key : 'not_found', { deviceId: hashId });
+      return null;
+    }
+  };
+
+  const open = async (request: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> => {
+    const found = await developerAndDevice(request, socket, url);
+    if (!found) {
       return;
     }
+    const { actor, hashId, device } = found;
+    const deviceId = device.id;
     sockets.handleUpgrade(request, socket, head, (ws) => {
       const send = (frame: unknown) => {
         if (ws.readyState === WebSocket.OPEN) {
@@ -94,17 +109,61 @@ export function attachDeveloperChannel(server: Server, { services, log, trustedP
     });
   };
 
+  /**
+   * `/v1/device/web-socket/tunnel?deviceId=&destination=host:port`: holds the upgrade until the
+   * device has dialled back (device-hub/tunnels.ts), then relays binary frames both ways.
+   */
+  const openTunnel = async (request: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> => {
+    const destination = url.searchParams.get('destination') ?? '';
+    const issues = issuesOf(cloudToDeviceCommandSchemas.openTunnel, { type: 'openTunnel', tunnelId: 'check', destination });
+    if (issues.length > 0) {
+      refuseUpgrade(socket, 'query_invalid', issues);
+      return;
+    }
+    const found = await developerAndDevice(request, socket, url);
+    if (!found) {
+      return;
+    }
+    const { actor, hashId, device } = found;
+    if (!device.online) {
+      refuseUpgrade(socket, 'device_tunnel_timeout', { reason: 'the device is offline' });
+      return;
+    }
+    const tunnelId = newTunnelId();
+    const waiting = awaitDeviceTunnel(services.pubsub, tunnelId, device.id, tunnelOpenTimeoutMs);
+    // The developer may give up while the device is being asked.
+    socket.once('close', waiting.cancel);
+    try {
+      await services.deviceMessages.send(actor, hashId, { type: 'openTunnel', tunnelId, destination });
+    } catch (error) {
+      waiting.cancel();
+      refuseUpgrade(socket, error instanceof GridportError ? error.key : 'internal_server_error', error instanceof GridportError ? error.details : undefined);
+      if (!(error instanceof GridportError)) {
+        log.error({ err: error }, 'queueing openTunnel failed');
+      }
+      return;
+    }
+    const outcome = await waiting.outcome;
+    socket.off('close', waiting.cancel);
+    if (!outcome.ok) {
+      if (outcome.reason !== 'cancelled') {
+        refuseUpgrade(socket, 'device_tunnel_timeout', { reason: outcome.reason });
+      }
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      log.info({ deviceHashId: hashId, destination }, 'developer tunnel open');
+      relay(ws, outcome.link);
+    });
+  };
+
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const url = new URL(request.url ?? '/', 'http://gridport');
-    if (url.pathname === `${developerChannelPath}/tunnel`) {
-      // The TCP tunnel through a device is not built yet: say so rather than leave the upgrade hanging.
-      refuseUpgrade(socket, 'not_found', { reason: 'tunnels through a device are not available on this server yet' });
+    const handler = url.pathname === developerChannelPath ? open : url.pathname === developerTunnelPath ? openTunnel : null;
+    if (!handler) {
       return;
     }
-    if (url.pathname !== developerChannelPath) {
-      return;
-    }
-    open(request, socket, head, url).catch((error: unknown) => {
+    handler(request, socket, head, url).catch((error: unknown) => {
       log.error({ err: error }, 'opening a developer channel failed');
       refuseUpgrade(socket, 'internal_server_error');
     });

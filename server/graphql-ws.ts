@@ -10,7 +10,7 @@ import { buildLiveSchema } from '../graph/live/schema';
 import type { Services } from '../graph/services';
 import { toSubgraphError } from '../graph/subgraph';
 import { authenticator, clientAddress } from './auth';
-import { closeWebSockets, refuseUpgrade } from './upgrade';
+import { closeWebSockets, refuseUpgrade } from '../device-hub/upgrade';
 
 /** The subprotocol of graphql-ws. */
 const subprotocol = 'graphql-transport-ws';

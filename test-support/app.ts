@@ -63,10 +63,12 @@ export interface TestAppOptions extends Pick<Dependencies, 'mail' | 'balena' | '
   graphql?: boolean;
   /** Serve gateways at /v1/device/connect too (call app.listen to reach it). */
   hub?: boolean;
+  /** How long a developer's tunnel waits for the device (hubLimits.tunnelOpenTimeoutMs unless given). */
+  tunnelOpenTimeoutMs?: number;
 }
 
 /** The HTTP app on a test database, as the server builds it. */
-export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: withGraphql = false, hub: withHub = false, ...dependencies }: TestAppOptions = {}): Promise<TestApp> {
+export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: withGraphql = false, hub: withHub = false, tunnelOpenTimeoutMs, ...dependencies }: TestAppOptions = {}): Promise<TestApp> {
   const database = await testDatabase();
   const hashIds = new HashIds(testSecrets.hashIdSecret);
   const services = createServices({ db: database.db, hashIds, sessionSecret: testSecrets.sessionSecret, encryptionKey: testSecrets.encryptionKey, ...dependencies });
@@ -83,7 +85,7 @@ export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: wi
   const hub = withHub ? createDeviceHub({ db: database.db, services, log: logs.log }) : null;
   hub?.attach(app.server);
   const graphqlWs = graphql ? await attachGraphqlWs(app.server, { services, log: logs.log, trustedProxies: [] }) : null;
-  const developerChannel = hub ? attachDeveloperChannel(app.server, { services, log: logs.log, trustedProxies: [] }) : null;
+  const developerChannel = hub ? attachDeveloperChannel(app.server, { services, log: logs.log, trustedProxies: [], ...(tunnelOpenTimeoutMs === undefined ? {} : { tunnelOpenTimeoutMs }) }) : null;
   return {
     app,
     hub,

@@ -16,6 +16,15 @@
 /** The websocket path gateways connect to. */
 export const gatewayPath = '/v1/device/connect';
 
+/** Where a device dials back to carry a tunnel it was asked to open (openTunnel), and the headers that prove it. */
+export const tunnelPath = '/v1/device/connect/tunnel';
+export const tunnelHeaders = {
+  /** The device's certificate, PEM, base64. */
+  certificate: 'x-gridport-certificate',
+  /** The tunnel id's UTF-8 bytes signed with the certificate's key (as the challenge), base64. */
+  signature: 'x-gridport-signature',
+} as const;
+
 /** Limits per connection. */
 export const hubLimits = {
   /** Largest frame, in bytes; a larger one closes the connection with 1009. */
@@ -36,6 +45,8 @@ export const hubLimits = {
   redeliverAfterMs: 30_000,
   /** Most ids one ack may carry. */
   ackIdsMax: 1000,
+  /** How long a developer's tunnel request waits for the device to dial back (then device_tunnel_timeout). */
+  tunnelOpenTimeoutMs: 15_000,
   /** Longest envelope id. */
   idLength: 64,
 } as const;
