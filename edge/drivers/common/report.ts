@@ -5,11 +5,11 @@
  * to the range the asset accepts. Type-specific values (energy counters, charge points) the
  * driver spreads in beside these.
  */
-import type { ConnectionStatistics, ReportOf, ReportType, SetpointObservations } from '../../../contracts/hub/reports';
+import type { ConnectionStatistics, DeviceReport, ReportOf, SetpointObservations } from '../../../contracts/hub/reports';
 import type { AssetState, PowerRange } from '../driver';
 
 /** The report types a driver sends about one asset. */
-export type AssetReportType = Extract<ReportOf<ReportType>, { asset: number }>['type'];
+export type AssetReportType = Extract<DeviceReport, { asset: number }>['type'];
 
 /** A report of `type` about asset `asset` at `at`. */
 export function assetReport<T extends AssetReportType>(type: T, asset: number, at: Date, observations: ReportOf<T>['observations']): ReportOf<T> {
