@@ -15,6 +15,7 @@ import { HashIds } from '../graph/common/hash-ids';
 import { createServices } from '../graph/services';
 import { ConfigError, loadConfig, type Config } from './config';
 import { migrateLatest, openDatabase } from './database';
+import { runEdgeCommand } from '../edge/agent/run';
 
 const usage = `Usage: gridport <command> [options]
 
@@ -36,6 +37,11 @@ Commands:
   device ship --org <hashId> --name <name> [--group <hashId>]
                                             create a device record open for provisioning and print
                                             its hash id and one-time provisioning token
+  edge --hub <url> --state <dir> [--token <token>] [--identifier <id>]
+                                            run the gateway agent (docs/edge.md): provisions with
+                                            the token at the first start (the key stays in
+                                            <dir>), then connects to the hub and runs until
+                                            SIGTERM or SIGINT; needs no database
 
 Options:
   --json    print one JSON object instead of text
@@ -74,6 +80,10 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       password: { type: 'string' },
       'ip-ranges': { type: 'string' },
       group: { type: 'string' },
+      hub: { type: 'string' },
+      token: { type: 'string' },
+      state: { type: 'string' },
+      identifier: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
@@ -81,9 +91,31 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     io.out(usage);
     return values.help ? 0 : 2;
   }
-  if (!['migrate', 'org create', 'org provider', 'user create', 'session create', 'api-key create', 'device ship'].includes(command)) {
+  if (!['migrate', 'org create', 'org provider', 'user create', 'session create', 'api-key create', 'device ship', 'edge'].includes(command)) {
     io.err(`gridport: unknown command "${command}"\n\n${usage}`);
     return 2;
+  }
+  if (command === 'edge') {
+    // A gateway has no database: the agent runs before the server's configuration is read.
+    if (values.hub === undefined || values.state === undefined) {
+      io.err(`gridport: edge needs --hub and --state\n\n${usage}`);
+      return 2;
+    }
+    try {
+      return await runEdgeCommand({
+        hub: values.hub,
+        token: values.token,
+        identifier: values.identifier,
+        stateDirectory: path.resolve(values.state),
+        log: (level, message, details) => io.err(JSON.stringify({ time: new Date().toISOString(), level, message, ...details })),
+      });
+    } catch (error) {
+      if (error instanceof GridportError) {
+        io.err(values.json ? JSON.stringify(error.toBody()) : `gridport: ${error.key}: ${error.message}`);
+        return 1;
+      }
+      throw error;
+    }
   }
   let config: Config;
   try {

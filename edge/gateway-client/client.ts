@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { closeCodes, gatewayPath, hubLimits, parseEnvelope, type ChallengePayload, type EnvelopeType, type WelcomePayload } from '../../contracts/hub/protocol';
 import { signChallenge, type GatewayIdentity } from './provision';
@@ -5,7 +6,7 @@ import { signChallenge, type GatewayIdentity } from './provision';
 /** The client's own pace for reports: under the cloud's frame limits, leaving room for acks and keep-alives. */
 const reportsPerSecond = Math.floor(hubLimits.framesPerSecond * 0.8);
 const reportBurst = Math.floor(hubLimits.framesBurst * 0.8);
-import { ReportStore, type StoredReport } from './report-store';
+import { ReportStore, type DroppedReports, type StoredReport } from './report-store';
 
 
 /** A cloud-to-device message as it arrives. */
@@ -18,7 +19,9 @@ export interface GatewayClientOptions {
   /** The cloud's base URL, http(s)://host:port; the client connects to ws(s)://host:port/v1/device/connect. */
   baseUrl: string;
   /** What the gateway proves itself with (provision() or loadIdentity()). */
-  identity: Pick<GatewayIdentity, 'certificatePem' | 'privateKey'>;
+  identity: Pick<GatewayIdentity, 'certificatePem' | 'privateKey'> & Partial<Pick<GatewayIdentity, 'privateKeyPem'>>;
+  /** Over https: the CAs to trust for the cloud's certificate, PEM (Node's own list when not given). With the key's PEM in `identity`, the gateway also proves itself by mutual TLS. */
+  serverCaPems?: string[];
   /** Where reports wait on disk until acknowledged. */
   storeDirectory: string;
   version?: string;
@@ -29,6 +32,10 @@ export interface GatewayClientOptions {
   onError?: (error: { key: string; message: string; ids?: string[]; details?: unknown }) => void;
   /** Told of the report ids each acknowledgement from the cloud carries (they are stored for good). */
   onAcknowledged?: (ids: readonly string[]) => void;
+  /** Most bytes the report store may take on disk (report-store.ts: defaultStoreBytes). */
+  maxStoreBytes?: number;
+  /** Told each time the connection is (re)established and authenticated. */
+  onConnected?: () => void;
   /** Reconnect delays: from `minBackoffMs`, doubling to `maxBackoffMs`, with jitter. */
   minBackoffMs?: number;
   maxBackoffMs?: number;
@@ -69,7 +76,7 @@ export class GatewayClient {
 
   /** Opens the disk store (reports left from before are sent first) and starts connecting. */
   async start(): Promise<void> {
-    const { store, unsent } = await ReportStore.open(this.options.storeDirectory);
+    const { store, unsent } = await ReportStore.open(this.options.storeDirectory, this.options.maxStoreBytes === undefined ? {} : { maxBytes: this.options.maxStoreBytes });
     this.store = store;
     for (const entry of unsent) {
       this.queue.set(entry.id, entry);
@@ -85,12 +92,19 @@ export class GatewayClient {
     return new Promise((resolve) => this.connectedWaiters.push(resolve));
   }
 
-  /** Stores a report on disk and sends it when connected; resolves with its id once it is on disk. */
+  /**
+   * Stores a report on disk and sends it when connected; resolves with its id once it is on
+   * disk, or once it was counted as dropped when the store is full (see `dropped`).
+   */
   async report(report: unknown): Promise<string> {
     if (!this.store) {
       throw new Error('start() the client first');
     }
-    const entry = await this.store.append(report);
+    const id = randomUUID();
+    const entry = await this.store.append(report, id);
+    if (!entry) {
+      return id;
+    }
     this.queue.set(entry.id, entry);
     if (this.ready) {
       this.sendReport(entry.id);
@@ -104,6 +118,16 @@ export class GatewayClient {
       return Promise.resolve();
     }
     return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Reports the full store did not keep, since the counter was last cleared (survives restarts). */
+  get dropped(): DroppedReports {
+    return this.store?.dropped ?? { regular: 0, flash: 0, since: null };
+  }
+
+  /** Clears the dropped counter by the counts reported. */
+  async clearDropped(counted: DroppedReports): Promise<void> {
+    await this.store?.clearDropped(counted);
   }
 
   /** Reports waiting for acknowledgement. */
@@ -139,7 +163,16 @@ export class GatewayClient {
       return;
     }
     const url = new URL(gatewayPath, this.options.baseUrl.replace(/^http/, 'ws'));
-    const socket = new WebSocket(url);
+    // Also in the URL: with mutual TLS the cloud welcomes the gateway before any authenticate envelope.
+    if (this.options.version) {
+      url.searchParams.set('version', this.options.version);
+    }
+    if (this.options.networkInterface) {
+      url.searchParams.set('networkInterface', this.options.networkInterface);
+    }
+    const { privateKeyPem, certificatePem } = this.options.identity;
+    const tls = url.protocol === 'wss:' ? { ...(privateKeyPem ? { cert: certificatePem, key: privateKeyPem } : {}), ...(this.options.serverCaPems ? { ca: this.options.serverCaPems } : {}) } : {};
+    const socket = new WebSocket(url, tls);
     this.socket = socket;
     socket.on('message', (data) => void this.onFrame(data.toString()));
     socket.on('close', (code, reason) => {
@@ -247,6 +280,7 @@ export class GatewayClient {
         for (const resolve of this.connectedWaiters.splice(0)) {
           resolve();
         }
+        this.options.onConnected?.();
         return;
       }
       case 'ack': {
