@@ -73,6 +73,9 @@ export interface OptimizerModel {
   uncontrollable: number[];
   /** Meters of the topology that could not be read (the node's flow is then summed from its parts). */
   unreadable: number[];
+  /** The size of the LP. */
+  columns: number;
+  rows: number;
 }
 
 type Term = [coefficient: number, column: string];
@@ -163,6 +166,7 @@ export function buildOptimizerModel(config: OptimizerConfig, site: OptimizerSite
   const uncontrollable: number[] = [];
   const unreadable: number[] = [];
   const steeredByAsset = new Map<number, SteeredAsset>();
+  let columns = 0;
 
   function steer(assetIndex: number): SteeredAsset | null {
     const known = steeredByAsset.get(assetIndex);
@@ -176,6 +180,7 @@ export function buildOptimizerModel(config: OptimizerConfig, site: OptimizerSite
       return null;
     }
     const column = `p${assetIndex}`;
+    columns += 1;
     const target = targetOf(asset, state, range, site.cloudSetpoints?.get(assetIndex));
     const weight = isRenewable(asset) ? optimizerWeights.curtailment : optimizerWeights.deviation;
     const entry: SteeredAsset = { asset: assetIndex, column, min: range.min, max: range.max, target };
@@ -189,6 +194,7 @@ export function buildOptimizerModel(config: OptimizerConfig, site: OptimizerSite
       objectiveConstant -= weight * pu(target);
     } else {
       const deviation = `d${assetIndex}`;
+      columns += 1;
       objective.push([weight, deviation]);
       rows.push(` dl${assetIndex}: ${column} - ${deviation} <= ${lpNumber(pu(target))}`);
       rows.push(` du${assetIndex}: ${column} + ${deviation} >= ${lpNumber(pu(target))}`);
@@ -202,6 +208,7 @@ export function buildOptimizerModel(config: OptimizerConfig, site: OptimizerSite
   function addNode(node: TopologyNode, isRoot: boolean): { column: string; flowNow: number } {
     const position = nodes.length;
     const column = `f${position}`;
+    columns += 1;
     const constraint = node.constraint;
     const entry: ModelNode = {
       name: node.name,
@@ -258,11 +265,13 @@ export function buildOptimizerModel(config: OptimizerConfig, site: OptimizerSite
 
     if (entry.consumptionLimit !== null) {
       entry.consumptionViolation = `vc${position}`;
+      columns += 1;
       objective.push([optimizerWeights.violation, entry.consumptionViolation]);
       rows.push(` lc${position}: ${column} - ${entry.consumptionViolation} <= ${lpNumber(pu(entry.consumptionLimit))}`);
     }
     if (entry.feedInLimit !== null) {
       entry.feedInViolation = `vf${position}`;
+      columns += 1;
       objective.push([optimizerWeights.violation, entry.feedInViolation]);
       rows.push(` lf${position}: ${column} + ${entry.feedInViolation} >= ${lpNumber(pu(-entry.feedInLimit))}`);
     }
@@ -272,5 +281,5 @@ export function buildOptimizerModel(config: OptimizerConfig, site: OptimizerSite
   addNode(config.topology, true);
   const constant = objectiveConstant < 0 ? ` - ${lpNumber(-objectiveConstant)}` : ` + ${lpNumber(objectiveConstant)}`;
   const lp = `Minimize\n obj:${linear(objective)}${constant}\nSubject To\n${rows.join('\n')}\nBounds\n${bounds.join('\n')}\nEnd\n`;
-  return { lp, basePower: base, steered, nodes, uncontrollable, unreadable };
+  return { lp, basePower: base, steered, nodes, uncontrollable, unreadable, columns, rows: rows.length };
 }

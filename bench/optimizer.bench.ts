@@ -1,0 +1,122 @@
+/**
+ * Optimizer solve times (issue 6): the synthetic sites of edge/optimizer/optimizer.fixtures.ts
+ * (feeders of ten controllable assets, their limits binding so batteries charge and solar is
+ * curtailed) of 10, 100 and 1,000 controllable assets, solved over and over with each solver.
+ * Three times per solve, apart: writing the LP text (JavaScript), HiGHS reading that text alone
+ * (a persistent model's readModel, measured on separate runs), and the whole solve as the loop
+ * runs it (HiGHS's one-shot solve: read, presolve, solve, results back). A few warm-up solves
+ * per line are not counted.
+ */
+import type { Highs } from 'highs';
+import { solvers } from '../contracts/device/control-loops';
+import { syntheticSite } from '../edge/optimizer/optimizer.fixtures';
+import { buildOptimizerModel } from '../edge/optimizer/optimizer.model';
+import { loadSolver, solveOptimizer, type SolverStatus } from '../edge/optimizer/optimizer.solver';
+
+type Solver = (typeof solvers)[number];
+
+export interface OptimizerBenchLine {
+  assets: number;
+  nodes: number;
+  /** Columns and rows of the LP, and its size. */
+  columns: number;
+  rows: number;
+  lpKb: number;
+  solver: Solver;
+  solves: number;
+  buildP50Ms: number;
+  buildP99Ms: number;
+  readP50Ms: number;
+  solveP50Ms: number;
+  solveP99Ms: number;
+  /** The status of every counted solve (one value when they agree). */
+  statuses: SolverStatus[];
+  objective: number | null;
+}
+
+export interface OptimizerBenchOptions {
+  sizes: number[];
+  solvers: Solver[];
+  /** Counted solves per line for a site of this many assets. */
+  repeats: (assets: number) => number;
+  warmups: number;
+}
+
+export const defaultOptimizerBenchOptions: OptimizerBenchOptions = {
+  sizes: [10, 100, 1000],
+  solvers: ['simplex', 'ipm'],
+  repeats: (assets) => (assets <= 10 ? 200 : assets <= 100 ? 100 : 30),
+  warmups: 3,
+};
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/** HiGHS reading the LP text alone, ms. */
+function readTime(highs: Highs, lp: string): number {
+  const started = performance.now();
+  const model = highs.createModel();
+  try {
+    model.readModel({ format: 'lp', data: lp });
+    return performance.now() - started;
+  } finally {
+    model.dispose();
+  }
+}
+
+export async function optimizerBenchmark(options: OptimizerBenchOptions = defaultOptimizerBenchOptions): Promise<OptimizerBenchLine[]> {
+  const highs = await loadSolver();
+  const lines: OptimizerBenchLine[] = [];
+  for (const size of options.sizes) {
+    const site = syntheticSite(size);
+    const input = { assets: site.device.assets, states: site.states };
+    const model = buildOptimizerModel(site.loop, input);
+    for (const solver of options.solvers) {
+      const loop = { ...site.loop, solverOptions: { ...site.loop.solverOptions, solver } };
+      const builds: number[] = [];
+      const solves: number[] = [];
+      const reads: number[] = [];
+      const statuses = new Set<SolverStatus>();
+      let objective: number | null = null;
+      const repeats = options.repeats(size);
+      for (let run = 0; run < options.warmups + repeats; run += 1) {
+        const solution = solveOptimizer(loop, input, highs);
+        if (run < options.warmups) {
+          continue;
+        }
+        builds.push(solution.buildMs);
+        solves.push(solution.solveMs);
+        statuses.add(solution.status);
+        objective = solution.objective;
+      }
+      for (let run = 0; run < Math.min(repeats, 20); run += 1) {
+        reads.push(readTime(highs, model.lp));
+      }
+      builds.sort((a, b) => a - b);
+      solves.sort((a, b) => a - b);
+      reads.sort((a, b) => a - b);
+      lines.push({
+        assets: site.controllable,
+        nodes: site.nodes,
+        columns: model.columns,
+        rows: model.rows,
+        lpKb: round(model.lp.length / 1024),
+        solver,
+        solves: repeats,
+        buildP50Ms: round(percentile(builds, 50)),
+        buildP99Ms: round(percentile(builds, 99)),
+        readP50Ms: round(percentile(reads, 50)),
+        solveP50Ms: round(percentile(solves, 50)),
+        solveP99Ms: round(percentile(solves, 99)),
+        statuses: [...statuses],
+        objective: objective === null ? null : Math.round(objective * 1e6) / 1e6,
+      });
+    }
+  }
+  return lines;
+}
