@@ -493,7 +493,7 @@ export class Load implements PlantAsset {
       this.peakEndsAt = environment.now + environment.random.between(this.peakDurationS[0], this.peakDurationS[1]) * 1000;
     }
     this.consumption = Math.max(0, this.base + this.noiseValue + (this.peakEndsAt > 0 ? this.peakPower : 0));
-    this.activePower = -this.consumption;
+    this.activePower = 0 - this.consumption;
   }
 }
 
@@ -654,7 +654,7 @@ export class EvCharger implements ControllableAsset {
       }
       total += point.power;
     }
-    this.activePower = -total;
+    this.activePower = 0 - total;
   }
 
   /** Shares the limit among the vehicles that want power: each gets an equal part, capped by its own maximum, the rest going to the others. */
@@ -786,7 +786,7 @@ export class Relay implements PlantAsset {
     for (let i = 0; i < this.channels.length; i += 1) {
       power += this.channels[i] === 'on' ? (this.channelLoads[i] ?? 0) : 0;
     }
-    this.activePower = -power;
+    this.activePower = 0 - power;
   }
 }
 
