@@ -8,12 +8,11 @@
  * per line are not counted.
  */
 import type { Highs } from 'highs';
-import { solvers } from '../contracts/device/control-loops';
 import { syntheticSite } from '../edge/optimizer/optimizer.fixtures';
-import { buildOptimizerModel } from '../edge/optimizer/optimizer.model';
+import { buildOptimizerModel, type OptimizerConfig } from '../edge/optimizer/optimizer.model';
 import { loadSolver, solveOptimizer, type SolverStatus } from '../edge/optimizer/optimizer.solver';
 
-type Solver = (typeof solvers)[number];
+type Solver = OptimizerConfig['solverOptions']['solver'];
 
 export interface OptimizerBenchLine {
   assets: number;
