@@ -115,7 +115,8 @@ export class Agent {
   private runtime: Runtime | null = null;
   private cancelTimer: (() => void) | null = null;
   private running = false;
-  private busy: Promise<void> = Promise.resolve();
+  /** Work on the runtime, one piece at a time: the clock's tasks and config changes. */
+  private queue: Promise<void> = Promise.resolve();
   private stopped = true;
 
   constructor(private readonly options: AgentOptions) {
@@ -174,7 +175,7 @@ export class Agent {
     this.stopped = true;
     this.cancelTimer?.();
     this.cancelTimer = null;
-    await this.busy;
+    await this.queue;
     await this.teardown();
     await this.client?.stop();
     this.client = null;
@@ -185,6 +186,15 @@ export class Agent {
     this.log('info', 'agent restarting');
     await this.stop();
     await this.start();
+  }
+
+  private serialize<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -240,6 +250,7 @@ export class Agent {
       await this.report(report);
     }
     this.runtime.tasks = this.tasksOf(this.runtime);
+    this.scheduleNext();
   }
 
   private async teardown(): Promise<void> {
@@ -260,11 +271,11 @@ export class Agent {
   private async setConfig(messageId: string, config: DeviceConfig): Promise<void> {
     const previous = this.runtime?.config ?? defaultDeviceConfig;
     try {
-      await this.apply(config);
+      await this.serialize(() => this.apply(config));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       this.log('error', 'a config could not be run; the previous one runs again', { error: reason });
-      await this.apply(previous);
+      await this.serialize(() => this.apply(previous));
       await this.report(this.errorReport(agentErrorCodes.configNotApplied, `The config could not be run: ${reason}`, { messageId, messageType: 'setConfig' }));
       return;
     }
@@ -280,7 +291,7 @@ export class Agent {
   private tasksOf(runtime: Runtime): Task[] {
     const now = this.clock.now();
     const { config } = runtime;
-    const task = (intervalSeconds: number, run: (now: number) => Promise<void>): Task => ({ intervalMs: Math.round(intervalSeconds * 1000), nextAt: now, run });
+    const task = (intervalSeconds: number, run: (now: number) => Promise<void>): Task => ({ intervalMs: Math.max(1, Math.round(intervalSeconds * 1000)), nextAt: now, run });
     const flashIntervals = config.assets.map((asset) => flashIntervalOf(asset));
     const pollMs = Math.max(
       fastestPollMs,
@@ -323,10 +334,10 @@ export class Agent {
   private runDue(): Promise<void> {
     this.cancelTimer = null;
     if (this.running || this.stopped) {
-      return this.busy;
+      return Promise.resolve();
     }
     this.running = true;
-    this.busy = (async () => {
+    return this.serialize(async () => {
       const runtime = this.runtime;
       const now = this.clock.now();
       for (const task of runtime?.tasks ?? []) {
@@ -334,7 +345,7 @@ export class Agent {
           continue;
         }
         // Late work is not made up: the next run is an interval after this one.
-        task.nextAt = Math.max(task.nextAt + task.intervalMs, now + (task.intervalMs > 0 ? 0 : 1));
+        task.nextAt += task.intervalMs;
         if (task.nextAt <= now) {
           task.nextAt = now + task.intervalMs;
         }
@@ -344,11 +355,10 @@ export class Agent {
           this.log('error', 'agent task failed', { error: error instanceof Error ? error.message : String(error) });
         }
       }
-    })().finally(() => {
+    }).finally(() => {
       this.running = false;
       this.scheduleNext();
     });
-    return this.busy;
   }
 
   private async poll(runtime: Runtime): Promise<void> {
@@ -555,7 +565,9 @@ export class Agent {
   private async exit(code: number, reason: string): Promise<void> {
     this.log('warn', `agent exiting with ${code}: ${reason}`);
     // The answer goes out first when the link allows; it stays on disk otherwise.
-    await Promise.race([this.client?.drained(), new Promise((resolve) => setTimeout(resolve, 2000))]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.client?.drained(), new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
+    clearTimeout(timer);
     await this.stop();
     this.options.onExit?.(code, reason);
   }

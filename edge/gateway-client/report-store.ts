@@ -10,9 +10,10 @@ export interface StoredReport {
 
 /**
  * How a report weighs when the store is full: answers to cloud messages (they carry a
- * messageId) are always kept, flash reports are given up first, regular reports next.
+ * messageId) and error reports (among them the count of what was dropped) are always kept,
+ * flash reports are given up first, regular reports next.
  */
-export type ReportKind = 'answer' | 'regular' | 'flash';
+export type ReportKind = 'kept' | 'regular' | 'flash';
 
 /** Reports not kept because the store was full, by kind, since `since` (ms since the epoch). */
 export interface DroppedReports {
@@ -33,11 +34,11 @@ export const flashShareOfBound = 0.8;
 
 const droppedFile = 'dropped.json';
 
-/** A report's kind: an answer when it names the message it answers, flash by its type. */
+/** A report's kind: kept when it answers a message or is an error report, flash by its type. */
 export function kindOfReport(report: unknown): ReportKind {
   const record = report !== null && typeof report === 'object' ? (report as { type?: unknown; observations?: { messageId?: unknown } }) : {};
-  if (typeof record.observations?.messageId === 'string') {
-    return 'answer';
+  if (typeof record.observations?.messageId === 'string' || record.type === 'error') {
+    return 'kept';
   }
   return typeof record.type === 'string' && record.type.endsWith('.flash') ? 'flash' : 'regular';
 }
@@ -65,8 +66,8 @@ export interface ReportStoreOptions {
  *
  * The store is bounded (maxBytes). When it is full the newest reports are the ones not kept,
  * so the backlog's beginning survives and the oldest reports are dropped last: flash reports
- * from 80% of the bound, regular reports at the bound; answers to cloud messages are always
- * kept. What was not kept is counted in dropped.json, which survives restarts until
+ * from 80% of the bound, regular reports at the bound; answers to cloud messages and error
+ * reports are always kept. What was not kept is counted in dropped.json, which survives restarts until
  * `clearDropped`.
  */
 export class ReportStore {
@@ -127,7 +128,7 @@ export class ReportStore {
     const size = Buffer.byteLength(line);
     const write = this.writes.then(async (): Promise<StoredReport | null> => {
       const kind = kindOfReport(report);
-      if (kind !== 'answer' && this.bytes + size > this.maxBytes * (kind === 'flash' ? flashShareOfBound : 1)) {
+      if (kind !== 'kept' && this.bytes + size > this.maxBytes * (kind === 'flash' ? flashShareOfBound : 1)) {
         this.droppedCounts = { ...this.droppedCounts, [kind]: this.droppedCounts[kind] + 1, since: this.droppedCounts.since ?? Date.now() };
         await writeDropped(path.join(this.directory, droppedFile), this.droppedCounts);
         return null;
