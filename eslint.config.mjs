@@ -19,6 +19,11 @@ export default tseslint.config(
     },
   },
   {
+    // The browser console: DOM globals; its generated GraphQL types are not linted.
+    files: ['console-ui/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

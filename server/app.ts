@@ -29,6 +29,7 @@ import { deviceGroupRoutes } from './rest/device-group.routes';
 import { steeringRoutes } from './rest/steering.routes';
 import { deviceLiveRoutes } from './rest/device-live.routes';
 import { provisioningRoutes } from './rest/provisioning.routes';
+import { consolePlugin } from './rest/console.routes';
 import type { SamlSettings } from '../graph/identity/services/saml.service';
 import './request-context';
 
@@ -130,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   deviceLiveRoutes(app, options.services);
   provisioningRoutes(app, options.services);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(consolePlugin({ version: options.version }));
 
   if (options.register) {
     await options.register(app);

@@ -1,0 +1,45 @@
+import type { RouteObject } from 'react-router-dom';
+import { AreaShell, type NavItem } from '../../shell/AreaShell';
+import { ComingSoon } from '../../shell/ComingSoon';
+import { defaultTab, redirectRoute } from '../../shell/route-helpers';
+
+/** The customer area's navigation. */
+export const customerNav: readonly NavItem[] = [
+  { to: '/teleports', label: 'nav.teleports', icon: 'router' },
+  { to: '/issues', label: 'nav.issues', icon: 'bug' },
+  { to: '/access-management', label: 'nav.accessManagement', icon: 'people' },
+  { to: '/settings', label: 'nav.settings', icon: 'settings' },
+];
+
+/**
+ * The customer area's route table (console.md section 2). A screen is added by replacing its
+ * ComingSoon element (or adding a route) here; its texts go in i18n/messages/customer.ts.
+ */
+export const customerRoutes: RouteObject[] = [
+  redirectRoute(null, '/teleports'),
+  { path: 'teleports', element: <ComingSoon title="teleports.title" /> },
+  {
+    path: 'teleports/:hashId',
+    children: [
+      defaultTab('general'),
+      { path: 'general', element: <ComingSoon title="teleports.title" /> },
+      { path: 'configuration', element: <ComingSoon title="teleports.title" /> },
+    ],
+  },
+  { path: 'issues', element: <ComingSoon title="issues.title" /> },
+  { path: 'issues/:hashId', element: <ComingSoon title="issues.title" /> },
+  {
+    path: 'access-management',
+    children: [
+      defaultTab('my-organization'),
+      { path: 'my-organization', element: <ComingSoon title="accessManagement.myOrganization" /> },
+      { path: 'my-partnerships', element: <ComingSoon title="accessManagement.myPartnerships" /> },
+      { path: 'accepted-partnerships', element: <ComingSoon title="accessManagement.acceptedPartnerships" /> },
+    ],
+  },
+  { path: 'settings', element: <ComingSoon title="settings.title" /> },
+  redirectRoute('*', '/teleports'),
+];
+
+/** The customer area: every path outside /admin that is not a screen before sign-in. */
+export const customerArea: RouteObject = { element: <AreaShell nav={customerNav} label="" />, children: customerRoutes };

@@ -1,0 +1,17 @@
+/** Texts of the customer area; the device screens add theirs here. */
+export const customerMessages = {
+  'nav.teleports': 'Teleports',
+  'nav.issues': 'Issues',
+  'nav.accessManagement': 'Access management',
+  'nav.settings': 'Settings',
+  'teleports.title': 'Teleports',
+  'issues.title': 'Issues',
+  'accessManagement.title': 'Access management',
+  'accessManagement.myOrganization': 'My organisation',
+  'accessManagement.myPartnerships': 'My partnerships',
+  'accessManagement.acceptedPartnerships': 'Accepted partnerships',
+  'settings.title': 'Settings',
+  'comingSoon': 'This screen is being built.',
+} as const;
+
+export type CustomerMessageKey = keyof typeof customerMessages;

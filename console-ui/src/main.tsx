@@ -1,0 +1,18 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter } from 'react-router-dom';
+import { App } from './App';
+import { createConsoleServices } from './shell/console-services';
+import { consoleRoutes } from './shell/routes';
+
+const services = createConsoleServices({ builtVersion: __GRIDPORT_VERSION__ });
+const router = createBrowserRouter(consoleRoutes(services));
+const root = document.getElementById('root');
+if (root === null) {
+  throw new Error('index.html has no #root');
+}
+createRoot(root).render(
+  <StrictMode>
+    <App services={services} router={router} />
+  </StrictMode>,
+);

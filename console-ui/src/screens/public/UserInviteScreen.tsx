@@ -1,0 +1,157 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Form, Formik } from 'formik';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import styled from 'styled-components';
+import type { UserInviteView } from '../../../../contracts/user-invite';
+import { userInviteConvertSchema } from '../../../../contracts/user-invite';
+import { isApiError } from '../../api/api-error';
+import { Button } from '../../components/Button';
+import { TextField } from '../../components/TextField';
+import { useErrorSnackbar } from '../../components/useErrorSnackbar';
+import { useMessages } from '../../i18n/messages';
+import { useConsoleServices } from '../../shell/console-services';
+import { Actions, FormMessage } from './PublicLayout';
+
+type Challenge = { secret: string; keyuri: string };
+
+type Step =
+  | { kind: 'loading' }
+  | { kind: 'invalid' }
+  | { kind: 'form'; invite: UserInviteView; challenge: Challenge; renewed: boolean }
+  | { kind: 'done'; recoveryCodes: string[] };
+
+/**
+ * /user-invite/{hashId}?code=… (the invite mail's link): name, password and two-factor set-up
+ * (a key for the authenticator app and its first code); then the recovery codes, once.
+ */
+export function UserInviteScreen() {
+  const t = useMessages();
+  const { identity, session } = useConsoleServices();
+  const showError = useErrorSnackbar();
+  const navigate = useNavigate();
+  const { hashId = '' } = useParams();
+  const [params] = useSearchParams();
+  const code = params.get('code') ?? '';
+  const [step, setStep] = useState<Step>({ kind: 'loading' });
+
+  const open = useCallback(
+    async (renewed: boolean) => {
+      try {
+        const [invite, challenge] = await Promise.all([identity.userInvite(hashId, code), identity.userInviteChallenge(hashId, code)]);
+        setStep({ kind: 'form', invite, challenge, renewed });
+      } catch (error) {
+        if (isApiError(error) && (error.kind === 'notFound' || error.is('invalid_code') || error.is('secret_expired') || error.is('query_invalid'))) {
+          setStep({ kind: 'invalid' });
+          return;
+        }
+        setStep({ kind: 'invalid' });
+        showError(error);
+      }
+    },
+    [identity, hashId, code, showError],
+  );
+
+  useEffect(() => {
+    void open(false);
+  }, [open]);
+
+  if (step.kind === 'loading') {
+    return <p>{t('loading')}</p>;
+  }
+  if (step.kind === 'invalid') {
+    return (
+      <>
+        <FormMessage tone="error">{t('userInvite.invalid')}</FormMessage>
+        <Link to="/login">{t('backToLogin')}</Link>
+      </>
+    );
+  }
+  if (step.kind === 'done') {
+    return (
+      <>
+        <h1>{t('userInvite.recoveryCodes')}</h1>
+        <p>{t('userInvite.recoveryCodesHelp')}</p>
+        <Codes aria-label={t('userInvite.recoveryCodes')}>
+          {step.recoveryCodes.map((recoveryCode) => (
+            <li key={recoveryCode}>{recoveryCode}</li>
+          ))}
+        </Codes>
+        <Button
+          onClick={async () => {
+            await session.check();
+            await navigate('/teleports', { replace: true });
+          }}
+        >
+          {t('userInvite.continue')}
+        </Button>
+      </>
+    );
+  }
+
+  const { invite, challenge, renewed } = step;
+  return (
+    <>
+      <h1>{t('userInvite.title', { organization: invite.organization.name })}</h1>
+      <p>{t('userInvite.email', { email: invite.email })}</p>
+      <Formik
+        initialValues={{ name: '', password: '', twoFactorCode: '' }}
+        validationSchema={userInviteConvertSchema}
+        onSubmit={async (values, { setFieldError, setFieldValue }) => {
+          try {
+            const { recoveryCodes } = await identity.acceptUserInvite(hashId, code, userInviteConvertSchema.cast(values));
+            setStep({ kind: 'done', recoveryCodes });
+          } catch (error) {
+            if (isApiError(error) && error.is('2fa_code_invalid')) {
+              setFieldError('twoFactorCode', t('login.codeInvalid'));
+            } else if (isApiError(error) && (error.is('secret_expired') || error.is('2fa_code_required'))) {
+              await setFieldValue('twoFactorCode', '', false);
+              await open(true);
+            } else {
+              showError(error);
+            }
+          }
+        }}
+      >
+        {({ isSubmitting }) => (
+          <Form noValidate>
+            <TextField name="name" label={t('userInvite.name')} autoComplete="name" autoFocus />
+            <TextField name="password" label={t('userInvite.password')} help={t('resetPassword.passwordHelp')} type="password" autoComplete="new-password" />
+            <h2>{t('userInvite.twoFactor')}</h2>
+            {renewed && <FormMessage tone="warning">{t('userInvite.secretExpired')}</FormMessage>}
+            <p>{t('userInvite.twoFactorHelp')}</p>
+            <Secret>
+              <span>{t('userInvite.secret')}</span>
+              <code data-testid="two-factor-secret">{challenge.secret}</code>
+              <a href={challenge.keyuri}>{t('userInvite.openApp')}</a>
+            </Secret>
+            <TextField name="twoFactorCode" label={t('userInvite.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
+            <Actions>
+              <Button type="submit" loading={isSubmitting}>
+                {t('userInvite.submit')}
+              </Button>
+            </Actions>
+          </Form>
+        )}
+      </Formik>
+    </>
+  );
+}
+
+const Secret = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 4px;
+  margin-bottom: 14px;
+  code {
+    font-size: 15px;
+    letter-spacing: 0.08em;
+    word-break: break-all;
+  }
+`;
+
+const Codes = styled.ul`
+  columns: 2;
+  padding-left: 18px;
+  font-family: monospace;
+  font-size: 15px;
+`;
