@@ -535,12 +535,12 @@ class PooledUnit implements IdentifiableUnit {
       async (client) => {
         const answer = await client.readDeviceIdentification(deviceIdCode, objectId);
         const objects: Record<number, string> = {};
-        // modbus-serial gives the objects as an array indexed by object id.
-        answer.data.forEach((value, id) => {
+        // modbus-serial gives the objects keyed by object id (its typings say an array).
+        for (const [id, value] of Object.entries(answer.data as unknown as Record<string, unknown>)) {
           if (typeof value === 'string') {
-            objects[id] = value;
+            objects[Number(id)] = value;
           }
-        });
+        }
         return { conformityLevel: answer.conformityLevel, objects };
       },
     );
