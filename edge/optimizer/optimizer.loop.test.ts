@@ -184,6 +184,27 @@ describe('the optimizer loop', () => {
     expect(loop.drainReports(at).map((report) => report.observations)).toEqual([{ code: optimizerUnsolvableAlarm, level: 'fault', active: false, description: 'optimal again' }]);
   });
 
+  it('falls back, with status error, when the solver it was given fails', async () => {
+    const { device, loop: config } = solarAndBattery();
+    const loop = createOptimizerLoop(0, config, device, {
+      solver: {
+        solve: () => {
+          throw new RangeError('memory access out of bounds');
+        },
+      },
+    });
+    const step = await loop.step(snapshot(device, [states.meter(-35000), states.solar(45000), states.battery(10000, 10000)]));
+
+    expect(rounded(step.setpoints)).toEqual([
+      [1, 20000],
+      [2, 0],
+    ]);
+    expect(valid(loop.statusReport(at)).observations).toMatchObject({ state: 'fallback', solverStatus: 'error', objective: null, solveMs: expect.any(Number) });
+    expect(loop.drainReports(at).map((report) => report.observations)).toEqual([
+      { code: optimizerUnsolvableAlarm, level: 'fault', active: true, description: 'error: memory access out of bounds; fallback setpoints applied' },
+    ]);
+  });
+
   it('is made only for an optimizer entry', () => {
     const { device } = solarAndBattery();
     const limiter = { type: 'powerLimiter', controlLoopSleep: 0.1, meterAssetIndex: 0, primaryLimitableAssetIndices: [1], secondaryLimitableAssetIndices: [], contractualLimit: { consumption: 1, feedIn: 1, monitored: true }, limitSchedule: [], deadband: 0 } as const;

@@ -133,6 +133,41 @@ describe('the optimizer model solved with HiGHS', () => {
     expect(setpoint(solution, 1)).toBeCloseTo(2000, 3);
   });
 
+  it('sums a node whose net meter cannot be read from its parts', () => {
+    // The grid meter is unreadable; below it the pv-field's net meter reads -18 kW, and a household meter reads 6 kW.
+    const assets = [demoAssets.meter(), demoAssets.meter(), demoAssets.solar(20000), demoAssets.meter()];
+    const topology = {
+      name: 'site',
+      constraint: { consumption: null, feedIn: 10000 },
+      assets: { powerMeterable: [{ assetIndex: 0, meter: 'net' }] },
+      children: [
+        { name: 'pv-field', assets: { controllable: [2], powerMeterable: [{ assetIndex: 1, meter: 'net' }] } },
+        { name: 'house', assets: { powerMeterable: [{ assetIndex: 3, meter: 'individual' }] } },
+      ],
+    };
+    const solution = solve(assets, { topology }, [states.unreadable(), states.meter(-18000), states.solar(20000), states.meter(6000)]);
+
+    expect(solution.status).toBe('optimal');
+    expect(solution.model.unreadable).toEqual([0]);
+    expect(solution.model.nodes.map((node) => node.flowNow)).toEqual([-12000, -18000, 6000]);
+    // 2 kW less feed-in: the solar goes from 20 to 18 kW.
+    expect(setpoint(solution, 2)).toBeCloseTo(18000, 3);
+    expect(flowOf(solution, 'pv-field')).toBeCloseTo(-16000, 3);
+  });
+
+  it('gives status error with the reason when HiGHS fails', () => {
+    const site = syntheticSite(10);
+    const solution = solveOptimizer(site.loop, { assets: site.device.assets, states: site.states }, {
+      solve: () => {
+        throw new Error("Unable to set option 'time_limit'. HiGHS error -1");
+      },
+    });
+
+    expect(solution.status).toBe('error');
+    expect(solution.setpoints.size).toBe(0);
+    expect(solution.message).toBe("Unable to set option 'time_limit'. HiGHS error -1");
+  });
+
   it('passes the solver options to HiGHS', () => {
     const site = syntheticSite(10, { solver: 'ipm', timeLimit: 2.5, tolerance: 1e-6, primalFeasibilityTolerance: 1e-9 });
     const passed: (HighsOptions | undefined)[] = [];
