@@ -1,0 +1,39 @@
+/**
+ * The control loops the edge runs (device-model.md section 3.5): createControlLoop makes the loop
+ * of a configured activeControl entry, or null for a type not built yet (the agent reports it as
+ * unsupported and runs the others).
+ */
+import type { ControlLoopFactory } from './loop';
+import { BatteryPeakShaver } from './battery-peak-shaver';
+import { BatteryPowerLimiter } from './battery-power-limiter';
+import { BatteryCurrentLimiter, CurrentLimiter } from './current-limiter';
+import { GeneratorBatteryCharger } from './generator-battery-charger';
+import { ModbusServerLoop } from './modbus-server';
+import { PowerLimiter } from './power-limiter';
+import { ProportionalPeakShaver } from './proportional-peak-shaver';
+
+export const createControlLoop: ControlLoopFactory = (index, config, device) => {
+  switch (config.type) {
+    case 'powerLimiter':
+      return new PowerLimiter(index, config, device);
+    case 'proportionalPeakShaver':
+      return new ProportionalPeakShaver(index, config, device);
+    case 'batteryPowerLimiter':
+      return new BatteryPowerLimiter(index, config, device);
+    case 'batteryCurrentLimiter':
+      return new BatteryCurrentLimiter(index, config, device);
+    case 'batteryPeakShaver':
+      return new BatteryPeakShaver(index, config, device);
+    case 'currentLimiter':
+      return new CurrentLimiter(index, config, device);
+    case 'generatorBatteryCharger':
+      return new GeneratorBatteryCharger(index, config, device);
+    case 'modbusServer':
+      return new ModbusServerLoop(index, config, device);
+    default:
+      return null;
+  }
+};
+
+export { SetpointArbiter } from './setpoints';
+export { ScheduleRunner } from './schedule';

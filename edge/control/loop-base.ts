@@ -1,0 +1,334 @@
+/**
+ * What every control loop of this folder shares: its status report, its alarms, the headroom it
+ * keeps below a limit, the fallback when its meter goes unreadable, and the allocation of a power
+ * change over its assets (primary ones first).
+ */
+import type { AssetConfig } from '../../contracts/device/assets';
+import type { DeviceConfig } from '../../contracts/device/config';
+import type { ControlLoop as ControlLoopConfig, ControlLoopType } from '../../contracts/device/control-loops';
+import type { controlLoopStatusFields, DeviceReport, Shape } from '../../contracts/hub/reports';
+import type { AssetState } from '../drivers/driver';
+import type { ControlLoop, LoopStep, SiteSnapshot } from './loop';
+import { exceededRule, StepMonitor, unreadableRule, controlAlarmCodes, type ControlAlarmCode, type MonitorRule } from './monitor';
+import { fallbackOf } from './setpoints';
+import { assetPower, mostRestrictive, rangeOf, steeringKindOf, windowAt, type GridLimits } from './site';
+
+export type LoopConfigOf<T extends ControlLoopType> = Extract<ControlLoopConfig, { type: T }>;
+type BaseStatus = { -readonly [K in keyof Shape<typeof controlLoopStatusFields>]: Shape<typeof controlLoopStatusFields>[K] };
+
+/** A meter unreadable for this long in a row puts the loop into its fallback, ms. */
+export const fallbackAfterMs = 1_000;
+
+/**
+ * The headroom a loop keeps below a limit: its deadband plus `sigmas` standard deviations of how
+ * far the power it does not steer moves within its assets' response time. The spread is learned
+ * from the step-to-step changes (an exponentially weighted mean of their squares).
+ */
+export class Headroom {
+  private variance = 0;
+  private last: number | null = null;
+  static readonly sigmas = 3.5;
+  /** How fast the spread is learned: the weight of a new step (about the last 1000 steps). */
+  static readonly weight = 0.001;
+
+  constructor(private readonly responseSteps: number) {}
+
+  observe(value: number): void {
+    if (this.last !== null) {
+      const change = value - this.last;
+      // A jump much larger than the spread (a load switching) is taken in at a capped size, so one event does not widen the headroom for minutes.
+      const capped = this.variance > 0 ? Math.min(change * change, 25 * this.variance) : change * change;
+      this.variance += Headroom.weight * (capped - this.variance);
+    }
+    this.last = value;
+  }
+
+  /** W (or A): what to keep free below the limit besides the deadband. */
+  get margin(): number {
+    return Headroom.sigmas * Math.sqrt(this.variance * Math.max(1, this.responseSteps));
+  }
+
+  reset(): void {
+    this.last = null;
+  }
+}
+
+/** One asset a loop may move: where it is free, and how far it may go. */
+export interface Flex {
+  index: number;
+  /** What it delivers when the loop leaves it alone, W. */
+  free: number;
+  min: number;
+  max: number;
+}
+
+/**
+ * Setpoints that bring the total of the assets into [low, high] while moving them as little as
+ * possible: groups in order (primary, then secondary), within a group in proportion to how far
+ * each can move. Assets left alone are released (null). `unmet` is what no asset could take, W
+ * (positive: still too high, negative: still too low).
+ */
+export function allocate(groups: readonly (readonly Flex[])[], low: number, high: number): { setpoints: Map<number, number | null>; unmet: number } {
+  const setpoints = new Map<number, number | null>();
+  const all = groups.flat();
+  const total = all.reduce((sum, flex) => sum + flex.free, 0);
+  let change = total > high ? high - total : total < low ? low - total : 0;
+  for (const group of groups) {
+    const room = group.reduce((sum, flex) => sum + Math.max(0, change < 0 ? flex.free - flex.min : flex.max - flex.free), 0);
+    if (change === 0 || room <= 0) {
+      for (const flex of group) {
+        setpoints.set(flex.index, null);
+      }
+      continue;
+    }
+    const taken = change < 0 ? Math.max(change, -room) : Math.min(change, room);
+    for (const flex of group) {
+      const own = Math.max(0, change < 0 ? flex.free - flex.min : flex.max - flex.free);
+      setpoints.set(flex.index, flex.free + (taken * own) / room);
+    }
+    change -= taken;
+  }
+  return { setpoints, unmet: -change };
+}
+
+/** The limits a loop enforces now: its own, its limit schedule, and what the cloud scheduled for it, the most restrictive per direction. */
+export function limitsNow(
+  own: readonly (Partial<GridLimits> | null | undefined)[],
+  schedule: readonly { start: string; end: string; weekdays?: readonly number[]; consumption: number | null; feedIn: number | null }[] | undefined,
+  site: SiteSnapshot,
+): GridLimits {
+  return mostRestrictive(...own, windowAt(schedule, site.now), site.scheduledLimit);
+}
+
+export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInterface'>> implements ControlLoop {
+  readonly sleepSeconds: number;
+  protected status: BaseStatus = { state: 'idle' };
+  /** What the loop asked each asset for last (null: released). */
+  protected readonly held = new Map<number, number | null>();
+  protected readonly device: DeviceConfig;
+  private readonly pending: DeviceReport[] = [];
+  private readonly monitors = new Map<string, StepMonitor>();
+  private unreadableSince: number | null = null;
+
+  constructor(
+    readonly index: number,
+    readonly type: T,
+    readonly config: LoopConfigOf<T>,
+    device: DeviceConfig,
+  ) {
+    this.sleepSeconds = config.controlLoopSleep;
+    this.device = device;
+  }
+
+  step(site: SiteSnapshot): LoopStep {
+    const started = process.hrtime.bigint();
+    const step = this.control(site);
+    for (const [index, value] of step.setpoints) {
+      this.held.set(index, value);
+    }
+    this.status.iterationMs = Number(process.hrtime.bigint() - started) / 1e6;
+    return step;
+  }
+
+  protected abstract control(site: SiteSnapshot): LoopStep;
+
+  /** The loop's own fields of its status report (contracts/hub/reports.ts controlLoopStatusExtras). */
+  protected extras(): Record<string, unknown> {
+    return {};
+  }
+
+  statusReport(at: Date): DeviceReport {
+    // The type is `${type}Status`, whose fields are controlLoopStatusFields plus this loop's extras.
+    return { type: `${this.type}Status`, at: at.toISOString(), controller: this.index, observations: { ...this.status, ...this.extras() } } as DeviceReport;
+  }
+
+  drainReports(_at: Date): DeviceReport[] {
+    return this.pending.splice(0, this.pending.length);
+  }
+
+  async close(): Promise<void> {
+    // Nothing held by default.
+  }
+
+  /** Records a monitor's verdict of this step; queues an alarm report when it raises or clears. */
+  protected monitor(code: ControlAlarmCode, now: number, bad: boolean, description: string, asset?: number, rule: MonitorRule = exceededRule): void {
+    const key = `${code}:${asset ?? ''}`;
+    let monitor = this.monitors.get(key);
+    if (monitor === undefined) {
+      monitor = new StepMonitor(code, rule);
+      this.monitors.set(key, monitor);
+    }
+    if (monitor.record(now, bad)) {
+      const report = monitor.report(new Date(now), this.index, description);
+      this.pending.push(asset === undefined ? report : { ...report, asset });
+    }
+  }
+
+  protected asset(index: number): AssetConfig | undefined {
+    return this.device.assets[index];
+  }
+
+  /**
+   * Reads the loop's meter, recording the unreadable monitor. Returns null when the meter is
+   * unreadable; `fallback` is true once it has been so for fallbackAfterMs in a row.
+   */
+  protected readMeter(site: SiteSnapshot, meterIndex: number, read: (state: AssetState | undefined) => number | null): { value: number | null; fallback: boolean } {
+    const value = read(site.assets[meterIndex]);
+    const unreadable = value === null;
+    this.monitor(controlAlarmCodes.meterUnreadable, site.now, unreadable, `meter ${meterIndex} too often unreadable`, meterIndex, unreadableRule);
+    this.status.unreadableAssets = unreadable ? [meterIndex] : [];
+    if (!unreadable) {
+      this.unreadableSince = null;
+      return { value, fallback: false };
+    }
+    this.unreadableSince ??= site.now;
+    return { value: null, fallback: site.now - this.unreadableSince >= fallbackAfterMs };
+  }
+
+  /**
+   * The safe setpoints while the meter is unreadable: each asset's fallback (fallbackSetpoint or
+   * fallbackLimit); a battery without one idles; a producer or consumer without one is held where
+   * the loop last had it, or at what it delivered last (so it cannot grow while the loop is blind).
+   */
+  protected fallbackStep(site: SiteSnapshot, indices: readonly number[]): LoopStep {
+    const setpoints = new Map<number, number | null>();
+    for (const index of indices) {
+      const asset = this.asset(index);
+      if (asset === undefined) {
+        continue;
+      }
+      const fallback = fallbackOf(asset, this.device);
+      if (fallback !== undefined) {
+        setpoints.set(index, fallback);
+      } else if (steeringKindOf(asset) === 'battery') {
+        setpoints.set(index, 0);
+      } else {
+        const held = this.held.get(index);
+        const measured = assetPower(site.assets[index]);
+        if (held === undefined || held === null) {
+          if (measured !== null) {
+            setpoints.set(index, measured);
+          }
+        }
+      }
+    }
+    this.status.state = 'fallback';
+    return { setpoints };
+  }
+
+  /**
+   * The assets the loop can move now as Flex entries (readable, writable, with a range), and the
+   * power they deliver in total; the others are reported unlimitable.
+   */
+  protected flexOf(site: SiteSnapshot, indices: readonly number[], free: (index: number, asset: AssetConfig, state: AssetState) => number): { flex: Flex[]; delivered: number; unlimitable: number[] } {
+    const flex: Flex[] = [];
+    const unlimitable: number[] = [];
+    let delivered = 0;
+    for (const index of indices) {
+      const asset = this.asset(index);
+      const state = site.assets[index];
+      const power = assetPower(state);
+      const range = asset === undefined ? null : rangeOf(asset, state);
+      if (asset === undefined || state === undefined || power === null || range === null || asset.readOnly) {
+        unlimitable.push(index);
+        continue;
+      }
+      delivered += power;
+      const kind = steeringKindOf(asset);
+      // A producer is never asked below 0, a consumer never above 0.
+      const min = kind === 'producer' ? Math.max(0, range.min) : range.min;
+      const max = kind === 'consumer' ? Math.min(0, range.max) : range.max;
+      flex.push({ index, free: Math.min(max, Math.max(min, free(index, asset, state))), min, max });
+    }
+    return { flex, delivered, unlimitable };
+  }
+
+  /** What an asset delivers when the loop leaves it alone: the baseline for a battery, what a producer could give, what a consumer may draw. */
+  protected freeOf(site: SiteSnapshot, index: number, asset: AssetConfig, state: AssetState): number {
+    const power = state.activePower ?? 0;
+    const holding = this.held.get(index) !== undefined && this.held.get(index) !== null;
+    const range = rangeOf(asset, state);
+    switch (steeringKindOf(asset)) {
+      case 'battery':
+        return site.baseline?.[index] ?? (holding ? 0 : power);
+      case 'producer':
+        return state.availablePower ?? (holding ? (range?.max ?? power) : power);
+      case 'consumer':
+        return holding ? (range?.min ?? power) : power;
+      default:
+        return power;
+    }
+  }
+
+  /** Records the limit monitors of a measured power (meter sign) against contractual and physical limits that are monitored. */
+  protected monitorLimits(now: number, power: number, contractual: LimitPair | undefined, physical: LimitPair | undefined): void {
+    const over = (limit: LimitPair | undefined, direction: 'consumption' | 'feedIn'): boolean => {
+      const value = limit?.[direction];
+      if (limit === undefined || !limit.monitored || value === null || value === undefined) {
+        return false;
+      }
+      return direction === 'consumption' ? power > value : -power > value;
+    };
+    this.monitor(controlAlarmCodes.consumptionTooHighContractual, now, over(contractual, 'consumption'), 'consumption above the contractual limit');
+    this.monitor(controlAlarmCodes.feedInTooHighContractual, now, over(contractual, 'feedIn'), 'feed-in above the contractual limit');
+    if (physical !== undefined) {
+      this.monitor(controlAlarmCodes.consumptionTooHighPhysical, now, over(physical, 'consumption'), 'consumption above the physical limit');
+      this.monitor(controlAlarmCodes.feedInTooHighPhysical, now, over(physical, 'feedIn'), 'feed-in above the physical limit');
+    }
+  }
+
+  /** Records the unlimitable monitor and the status lists. */
+  protected noteUnlimitable(now: number, unlimitable: number[]): void {
+    this.status.unlimitableAssets = unlimitable;
+    this.monitor(controlAlarmCodes.assetsUnlimitable, now, unlimitable.length > 0, `assets ${unlimitable.join(', ') || 'none'} could not be limited`, undefined, unreadableRule);
+  }
+
+  /** The largest powerResponseMs of the assets, in control steps: how long a setpoint takes to act. */
+  protected responseSteps(indices: readonly number[]): number {
+    const slowest = Math.max(0, ...indices.map((index) => this.asset(index)?.powerResponseMs ?? 0));
+    return slowest / (this.sleepSeconds * 1000);
+  }
+
+  /** Sets the state from what the step holds: active when any asset is held, idle otherwise. */
+  protected settle(step: LoopStep): LoopStep {
+    this.status.state = [...step.setpoints.values()].some((value) => value !== null) ? 'active' : 'idle';
+    return step;
+  }
+}
+
+export interface LimitPair {
+  consumption: number | null;
+  feedIn: number | null;
+  monitored: boolean;
+}
+
+/**
+ * The range the steered assets' total delivery must lie in so that the meter (meter sign: import
+ * positive) stays within the limits less the headroom: the grid without them is meter + delivered.
+ */
+export function deliveryWindow(meter: number, delivered: number, limits: GridLimits, headroom: number): { low: number; high: number } {
+  const others = meter + delivered;
+  return {
+    low: limits.consumption === null ? -Infinity : others - (limits.consumption - headroom),
+    high: limits.feedIn === null ? Infinity : others + (limits.feedIn - headroom),
+  };
+}
+
+/** The batteries' mean state of charge (%) and total power (W) for a battery loop's status; null when none could be read. */
+export function batteryFigures(site: SiteSnapshot, indices: readonly number[]): { stateOfCharge: number | null; batteryPower: number | null } {
+  const charges: number[] = [];
+  let power: number | null = null;
+  for (const index of indices) {
+    const state = site.assets[index];
+    if (state?.readable !== true) {
+      continue;
+    }
+    if (typeof state.stateOfCharge === 'number') {
+      charges.push(state.stateOfCharge);
+    }
+    if (typeof state.activePower === 'number') {
+      power = (power ?? 0) + state.activePower;
+    }
+  }
+  return { stateOfCharge: charges.length === 0 ? null : charges.reduce((a, b) => a + b, 0) / charges.length, batteryPower: power };
+}
