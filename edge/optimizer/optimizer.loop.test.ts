@@ -66,8 +66,8 @@ describe('the optimizer loop', () => {
       controller: 0,
       observations: { state: 'active', monitoredPower: -35000, consumptionLimit: 8000, feedInLimit: 30000, uncontrollableAssets: [], unreadableAssets: [], solverStatus: 'optimal' },
     });
-    // 5 kW of battery deviation at weight 1 per unit of 100 kW.
-    expect(report.observations).toHaveProperty('objective', expect.closeTo(0.05, 6));
+    // 5 kW of charging, per unit of 100 kW, at weight 1.25 (1, and 0.5 × the half-full battery's state of charge).
+    expect(report.observations).toHaveProperty('objective', expect.closeTo(0.0625, 6));
     expect(loop.drainReports(at)).toEqual([]);
     await loop.close();
   });

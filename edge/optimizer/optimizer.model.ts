@@ -32,8 +32,10 @@ export interface OptimizerSite {
  * Objective weights per unit of power (per-unit). Curtailing renewables costs more than moving any
  * other asset away from its target, so batteries and loads absorb before production is cut; a
  * violated node limit costs far more than either, so limits are broken only when nothing can keep them.
+ * A battery's deviation costs up to `stateOfCharge` more: charging more costs more the fuller it
+ * is, discharging more the emptier, so the emptiest batteries charge first and the fullest discharge first.
  */
-export const optimizerWeights = { curtailment: 10, deviation: 1, violation: 1000 } as const;
+export const optimizerWeights = { curtailment: 10, deviation: 1, stateOfCharge: 0.5, violation: 1000 } as const;
 
 /** A node limit broken by more than this (W) makes the site infeasible. */
 export const violationToleranceW = 1;
@@ -140,7 +142,29 @@ function steerableRange(asset: AssetConfig | undefined, state: AssetState | unde
   if (range === undefined || range === null || !Number.isFinite(range.min) || !Number.isFinite(range.max)) {
     return null;
   }
-  return range;
+  // A battery at its state-of-charge limits (section 3.4) may not go further, whatever range its driver gives.
+  const limits = 'stateOfChargeLimits' in asset ? asset.stateOfChargeLimits : undefined;
+  const stateOfCharge = state.stateOfCharge;
+  if (limits === undefined || stateOfCharge === undefined || stateOfCharge === null) {
+    return range;
+  }
+  return {
+    min: stateOfCharge >= limits.max ? Math.max(range.min, 0) : range.min,
+    max: stateOfCharge <= limits.min ? Math.min(range.max, 0) : range.max,
+  };
+}
+
+/** What moving an asset below its target (less delivered) and above it cost per unit. */
+function weightsOf(asset: AssetConfig, state: AssetState): { below: number; above: number } {
+  if (isRenewable(asset)) {
+    return { below: optimizerWeights.curtailment, above: optimizerWeights.curtailment };
+  }
+  const stateOfCharge = state.stateOfCharge;
+  if (categoryOfType(asset.type) !== 'battery' || stateOfCharge === undefined || stateOfCharge === null) {
+    return { below: optimizerWeights.deviation, above: optimizerWeights.deviation };
+  }
+  const full = clamp(stateOfCharge / 100, 0, 1);
+  return { below: optimizerWeights.deviation + optimizerWeights.stateOfCharge * full, above: optimizerWeights.deviation + optimizerWeights.stateOfCharge * (1 - full) };
 }
 
 /** The power an individually metered asset adds to its node's flow now, W, meter sign; null when unread. */
@@ -182,22 +206,22 @@ export function buildOptimizerModel(config: OptimizerConfig, site: OptimizerSite
     const column = `p${assetIndex}`;
     columns += 1;
     const target = targetOf(asset, state, range, site.cloudSetpoints?.get(assetIndex));
-    const weight = isRenewable(asset) ? optimizerWeights.curtailment : optimizerWeights.deviation;
+    const weight = weightsOf(asset, state);
     const entry: SteeredAsset = { asset: assetIndex, column, min: range.min, max: range.max, target };
     bounds.push(` ${lpNumber(pu(range.min))} <= ${column} <= ${lpNumber(pu(range.max))}`);
-    // |p - target| is linear where the target is a bound of the range; elsewhere a deviation column carries it.
+    // The deviation is linear where the target is a bound of the range; elsewhere p = target + above − below.
     if (target >= range.max) {
-      objective.push([-weight, column]);
-      objectiveConstant += weight * pu(target);
+      objective.push([-weight.below, column]);
+      objectiveConstant += weight.below * pu(target);
     } else if (target <= range.min) {
-      objective.push([weight, column]);
-      objectiveConstant -= weight * pu(target);
+      objective.push([weight.above, column]);
+      objectiveConstant -= weight.above * pu(target);
     } else {
-      const deviation = `d${assetIndex}`;
-      columns += 1;
-      objective.push([weight, deviation]);
-      rows.push(` dl${assetIndex}: ${column} - ${deviation} <= ${lpNumber(pu(target))}`);
-      rows.push(` du${assetIndex}: ${column} + ${deviation} >= ${lpNumber(pu(target))}`);
+      const above = `da${assetIndex}`;
+      const below = `db${assetIndex}`;
+      columns += 2;
+      objective.push([weight.above, above], [weight.below, below]);
+      rows.push(` d${assetIndex}: ${column} - ${above} + ${below} = ${lpNumber(pu(target))}`);
     }
     steered.push(entry);
     steeredByAsset.set(assetIndex, entry);

@@ -74,6 +74,30 @@ describe('the optimizer model solved with HiGHS', () => {
     expect(flowOf(much, 'site')).toBeCloseTo(-30000, 3);
   });
 
+  it('charges the emptiest battery first and discharges the fullest, within its state-of-charge limits', () => {
+    const assets = [demoAssets.meter(), demoAssets.battery(10000), demoAssets.battery(10000)];
+    const topology = { name: 'site', constraint: { consumption: 8000, feedIn: 30000 }, assets: { controllable: [1, 2], powerMeterable: [{ assetIndex: 0, meter: 'net' }] } };
+
+    const surplus = solve(assets, { topology }, [states.meter(-35000), states.battery(10000, 10000, 0, 80), states.battery(10000, 10000, 0, 20)]);
+    expect(setpoint(surplus, 1)).toBeCloseTo(0, 3);
+    expect(setpoint(surplus, 2)).toBeCloseTo(-5000, 3);
+
+    const peak = [states.meter(13000), states.battery(10000, 10000, 0, 85), states.battery(10000, 10000, 0, 50)];
+    const fullestFirst = solve(assets, { topology }, peak);
+    expect(setpoint(fullestFirst, 1)).toBeCloseTo(5000, 3);
+    expect(setpoint(fullestFirst, 2)).toBeCloseTo(0, 3);
+
+    // At 85 % the first battery is below its minimum of 90 %: it may not discharge, whatever its driver's range says.
+    const limited = [demoAssets.meter(), demoAssets.battery(10000, { stateOfChargeLimits: { min: 90, max: 100 } }), demoAssets.battery(10000)];
+    const withinLimits = solve(limited, { topology }, peak);
+    expect(withinLimits.model.steered.map(({ asset, min, max }) => ({ asset, min, max }))).toEqual([
+      { asset: 1, min: -10000, max: 0 },
+      { asset: 2, min: -10000, max: 10000 },
+    ]);
+    expect(setpoint(withinLimits, 1)).toBeCloseTo(0, 3);
+    expect(setpoint(withinLimits, 2)).toBeCloseTo(5000, 3);
+  });
+
   it('keeps a consumption limit of a child node measured by its net meter', () => {
     // The chargers' sub-meter reads 20 kW: two EVs at 8 kW each and 4 kW of other load; the EVs would take 11 kW each.
     const assets = [demoAssets.meter(), demoAssets.meter(), demoAssets.ev(), demoAssets.ev(), demoAssets.battery(10000)];
