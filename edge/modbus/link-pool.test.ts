@@ -259,6 +259,14 @@ describe('ModbusLinkPool against pymodbus', () => {
 });
 
 describe('planBlocks', () => {
+  it('keeps requests within a shorter length a unit asks for', () => {
+    expect(planBlocks([{ address: 0, length: 76 }, { address: 200, length: 6 }], 40, 40).map(({ block }) => block)).toEqual([
+      { address: 0, length: 40 },
+      { address: 40, length: 36 },
+      { address: 200, length: 6 },
+    ]);
+  });
+
   it('merges across small gaps, keeps requests within 125 registers', () => {
     expect(
       planBlocks(

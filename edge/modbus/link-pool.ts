@@ -355,9 +355,13 @@ function pieces(address: number, length: number, most: number): RegisterRange[] 
   return result;
 }
 
-/** The requests readBlocks makes: ranges sorted and merged across gaps of at most `gap`, none longer than 125 registers; each with the ranges it covers. */
-export function planBlocks(ranges: readonly RegisterRange[], gap: number = linkDefaults.blockGap): { block: RegisterRange; parts: RegisterRange[] }[] {
-  const most = modbusRequestLimits.readRegisters;
+/** The requests readBlocks makes: ranges sorted and merged across gaps of at most `gap`, none longer than `most` (at most 125) registers; each with the ranges it covers. */
+export function planBlocks(
+  ranges: readonly RegisterRange[],
+  gap: number = linkDefaults.blockGap,
+  longest: number = modbusRequestLimits.readRegisters,
+): { block: RegisterRange; parts: RegisterRange[] }[] {
+  const most = Math.max(1, Math.min(longest, modbusRequestLimits.readRegisters));
   const split = ranges.flatMap((range) => pieces(range.address, range.length, most)).sort((a, b) => a.address - b.address);
   const plan: { block: RegisterRange; parts: RegisterRange[] }[] = [];
   let current: { block: RegisterRange; parts: RegisterRange[] } | undefined;
@@ -409,7 +413,7 @@ class PooledUnit implements IdentifiableUnit {
   constructor(
     private readonly link: Link | string,
     readonly slaveId: number,
-    private readonly options: UnitOptions & { blockGap?: number },
+    private readonly options: UnitOptions,
   ) {
     this.retries = options.retries ?? linkDefaults.retries;
   }
@@ -578,7 +582,7 @@ class PooledUnit implements IdentifiableUnit {
         throw error;
       }
     };
-    for (const { block, parts } of planBlocks(ranges, this.options.blockGap)) {
+    for (const { block, parts } of planBlocks(ranges, this.options.blockGap, this.options.blockLength)) {
       if (!(await readOne(block)) && parts.length > 1) {
         for (const part of parts) {
           await readOne(part);
@@ -611,9 +615,8 @@ export class ModbusLinkPool implements ModbusLinks {
    * The unit `slaveId` on a tcp, udp or rs485 connection (a multiple connection: its default).
    * Any other connection gives a unit whose every request fails as invalidRequest. Each call
    * gives a unit with its own counters; units on the same endpoint share one link.
-   * `blockGap`: registers readBlocks may read across (default 8).
    */
-  unit(connection: unknown, slaveId: number, options: UnitOptions & { blockGap?: number }): IdentifiableUnit {
+  unit(connection: unknown, slaveId: number, options: UnitOptions): IdentifiableUnit {
     const endpoint = endpointOf(connection);
     if (typeof endpoint === 'string') {
       return new PooledUnit(endpoint, slaveId, options);

@@ -46,6 +46,10 @@ export interface UnitOptions {
   timeoutMs: number;
   /** Further attempts after a timeout or connection error (default 1). */
   retries?: number;
+  /** Registers readBlocks may read across between two ranges rather than ask twice (default 8). */
+  blockGap?: number;
+  /** Most registers readBlocks asks for in one request, for units that take fewer than 125 (default 125). */
+  blockLength?: number;
 }
 
 /** The link pool: one link per endpoint, shared by the assets on it. */
