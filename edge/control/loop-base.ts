@@ -155,7 +155,7 @@ export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInter
     const key = `${code}:${asset ?? ''}`;
     let monitor = this.monitors.get(key);
     if (monitor === undefined) {
-      monitor = new StepMonitor(code, rule);
+      monitor = new StepMonitor(code, rule, this.sleepSeconds * 1000);
       this.monitors.set(key, monitor);
     }
     if (monitor.record(now, bad)) {

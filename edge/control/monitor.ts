@@ -46,9 +46,11 @@ export class StepMonitor {
   private head = 0;
   private badCount = 0;
 
+  /** `stepMs`: the loop's step; a window is judged as full from the start, so one bad first step is not "too often". */
   constructor(
     readonly code: ControlAlarmCode,
     private readonly rule: MonitorRule,
+    private readonly stepMs: number,
   ) {}
 
   /** Records one step; true when the alarm changed (raised or cleared). */
@@ -68,7 +70,7 @@ export class StepMonitor {
       this.steps.splice(0, this.head);
       this.head = 0;
     }
-    const share = this.badCount / (this.steps.length - this.head);
+    const share = this.badCount / Math.max(this.steps.length - this.head, this.rule.windowMs / this.stepMs);
     const next = this.active ? share > this.rule.clearShare : share > this.rule.raiseShare;
     const changed = next !== this.active;
     this.active = next;

@@ -59,12 +59,15 @@ interface AssetRecord {
   /** The ramped value the arbiter heads for the target through. */
   ramp: number | null;
   rampAt: number;
+  /** The target the ramp heads for, and its pace, W/s. */
+  rampTarget: number | null;
+  rampPerSecond: number;
   failedAt: number | null;
   confirmed: number | null;
 }
 
 function newRecord(): AssetRecord {
-  return { desires: new Map(), limits: new Map(), written: null, writtenAt: 0, ramp: null, rampAt: 0, failedAt: null, confirmed: null };
+  return { desires: new Map(), limits: new Map(), written: null, writtenAt: 0, ramp: null, rampAt: 0, rampTarget: null, rampPerSecond: 0, failedAt: null, confirmed: null };
 }
 
 const directDesirer = 'direct';
@@ -244,15 +247,19 @@ export class SetpointArbiter {
     if (target === null || rate === undefined) {
       record.ramp = target;
       record.rampAt = now;
+      record.rampTarget = null;
       return target;
     }
     const start = record.ramp ?? (state?.readable === true && typeof state.activePower === 'number' ? state.activePower : target);
     const seconds = Math.max(0, (now - record.rampAt) / 1000);
     const gap = target - start;
     const { up, down, maxDelay } = typeof rate === 'number' ? { up: rate, down: rate, maxDelay: Infinity } : rate;
-    // Never take longer than maxDelay to reach the target: widen the step when the rate is too slow.
-    const perSecond = Math.max(gap > 0 ? up : down, maxDelay > 0 ? Math.abs(gap) / maxDelay : Infinity);
-    const moved = Math.abs(gap) <= perSecond * seconds ? target : start + Math.sign(gap) * perSecond * seconds;
+    if (record.rampTarget !== target) {
+      // A new target: never take longer than maxDelay to reach it, so widen the rate when it is too slow.
+      record.rampTarget = target;
+      record.rampPerSecond = Math.max(gap > 0 ? up : down, maxDelay > 0 ? Math.abs(gap) / maxDelay : Infinity);
+    }
+    const moved = Math.abs(gap) <= record.rampPerSecond * seconds ? target : start + Math.sign(gap) * record.rampPerSecond * seconds;
     record.ramp = moved;
     record.rampAt = now;
     return moved;
