@@ -8,9 +8,9 @@
  * per line are not counted.
  */
 import type { Highs } from 'highs';
-import { syntheticSite } from '../edge/optimizer/optimizer.fixtures';
+import { syntheticSite, type SyntheticSite } from '../edge/optimizer/optimizer.fixtures';
 import { buildOptimizerModel, type OptimizerConfig } from '../edge/optimizer/optimizer.model';
-import { loadSolver, solveOptimizer, type SolverStatus } from '../edge/optimizer/optimizer.solver';
+import { loadSolver, solveOptimizer, type OptimizerSolution, type SolverStatus } from '../edge/optimizer/optimizer.solver';
 
 type Solver = OptimizerConfig['solverOptions']['solver'];
 
@@ -31,6 +31,9 @@ export interface OptimizerBenchLine {
   /** The status of every counted solve (one value when they agree). */
   statuses: SolverStatus[];
   objective: number | null;
+  /** In the last solution: solar assets below their available power, and batteries charging. */
+  curtailed: number;
+  charging: number;
 }
 
 export interface OptimizerBenchOptions {
@@ -54,6 +57,14 @@ function percentile(sorted: number[], p: number): number {
 
 function round(value: number): number {
   return Math.round(value * 100) / 100;
+}
+
+/** How many steered assets of a type the solution moves as `moved` says (W). */
+function countSteered(solution: OptimizerSolution | null, site: SyntheticSite, type: string, moved: (setpoint: number, target: number) => boolean): number {
+  if (solution === null) {
+    return 0;
+  }
+  return solution.model.steered.filter((asset) => site.device.assets[asset.asset]?.type === type && moved(solution.setpoints.get(asset.asset) ?? asset.target, asset.target)).length;
 }
 
 /** HiGHS reading the LP text alone, ms. */
@@ -81,7 +92,7 @@ export async function optimizerBenchmark(options: OptimizerBenchOptions = defaul
       const solves: number[] = [];
       const reads: number[] = [];
       const statuses = new Set<SolverStatus>();
-      let objective: number | null = null;
+      let last: OptimizerSolution | null = null;
       const repeats = options.repeats(size);
       for (let run = 0; run < options.warmups + repeats; run += 1) {
         const solution = solveOptimizer(loop, input, highs);
@@ -91,7 +102,7 @@ export async function optimizerBenchmark(options: OptimizerBenchOptions = defaul
         builds.push(solution.buildMs);
         solves.push(solution.solveMs);
         statuses.add(solution.status);
-        objective = solution.objective;
+        last = solution;
       }
       for (let run = 0; run < Math.min(repeats, 20); run += 1) {
         reads.push(readTime(highs, model.lp));
@@ -113,7 +124,9 @@ export async function optimizerBenchmark(options: OptimizerBenchOptions = defaul
         solveP50Ms: round(percentile(solves, 50)),
         solveP99Ms: round(percentile(solves, 99)),
         statuses: [...statuses],
-        objective: objective === null ? null : Math.round(objective * 1e6) / 1e6,
+        objective: last?.objective === null || last?.objective === undefined ? null : Math.round(last.objective * 1e6) / 1e6,
+        curtailed: countSteered(last, site, 'demo-solar', (setpoint, target) => setpoint < target - 1),
+        charging: countSteered(last, site, 'demo-battery', (setpoint) => setpoint < -1),
       });
     }
   }

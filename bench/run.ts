@@ -77,11 +77,11 @@ async function optimizer(): Promise<void> {
     'Optimizer: synthetic sites (feeders of 10 assets, limits binding), HiGHS in WebAssembly; times per solve in ms, model build (LP text) apart from the solve (HiGHS reads the text, solves, gives the results); "read" is HiGHS reading the LP text alone.\n\n',
   );
   process.stdout.write(
-    '| assets | nodes | columns | rows | LP KB | solver | solves | build p50 | build p99 | read p50 | solve p50 | solve p99 | status | objective |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n',
+    '| assets | nodes | columns | rows | LP KB | solver | solves | build p50 | build p99 | read p50 | solve p50 | solve p99 | status | objective | solar curtailed | batteries charging |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n',
   );
   for (const line of lines) {
     process.stdout.write(
-      `| ${line.assets} | ${line.nodes} | ${line.columns} | ${line.rows} | ${line.lpKb} | ${line.solver} | ${line.solves} | ${line.buildP50Ms} | ${line.buildP99Ms} | ${line.readP50Ms} | ${line.solveP50Ms} | ${line.solveP99Ms} | ${line.statuses.join(', ')} | ${line.objective ?? ''} |\n`,
+      `| ${line.assets} | ${line.nodes} | ${line.columns} | ${line.rows} | ${line.lpKb} | ${line.solver} | ${line.solves} | ${line.buildP50Ms} | ${line.buildP99Ms} | ${line.readP50Ms} | ${line.solveP50Ms} | ${line.solveP99Ms} | ${line.statuses.join(', ')} | ${line.objective ?? ''} | ${line.curtailed} | ${line.charging} |\n`,
     );
   }
   process.stdout.write('\n');
