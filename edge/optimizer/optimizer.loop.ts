@@ -62,6 +62,10 @@ export function createOptimizerLoop(index: number, config: ControlLoopConfig, de
     throw new TypeError(`createOptimizerLoop was given a ${config.type} loop`);
   }
   const loop: OptimizerConfig = config;
+  if (options.solver === undefined) {
+    // Start compiling HiGHS now so the first step does not wait for it; a failed load is retried and reported by the step.
+    loadSolver().catch(() => undefined);
+  }
   const steerable = controllableAssets(loop.topology);
   let last: LastStep | null = null;
   let alarmRaised = false;
