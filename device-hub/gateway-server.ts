@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { TLSSocket } from 'node:tls';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
@@ -50,6 +51,20 @@ function base64Bytes(text: unknown): Uint8Array | null {
   return new Uint8Array(Buffer.from(text, 'base64'));
 }
 
+/** The client certificate of a TLS connection, PEM; null over plain HTTP or when the client sent none. */
+function peerCertificatePem(request: IncomingMessage): string | null {
+  const socket = request.socket;
+  if (!(socket instanceof TLSSocket)) {
+    return null;
+  }
+  const raw = socket.getPeerCertificate(false)?.raw;
+  if (!raw || raw.length === 0) {
+    return null;
+  }
+  const lines = raw.toString('base64').match(/.{1,64}/g) ?? [];
+  return `-----BEGIN CERTIFICATE-----\n${lines.join('\n')}\n-----END CERTIFICATE-----\n`;
+}
+
 let sequence = 0;
 /** An id for an envelope the cloud sends (acks, errors, challenges); messages use their outbox id. */
 function cloudId(): string {
@@ -84,6 +99,7 @@ class GatewayConnection {
     private readonly hub: GatewayServer,
     private readonly options: GatewayServerOptions,
     readonly networkInterfaceHint: string | null,
+    tls: { certificatePem: string | null; version: string | null },
   ) {
     this.authTimer = setTimeout(() => this.close(closeCodes.authenticationTimeout, 'authenticate within the time allowed'), hubLimits.authenticateWithinMs);
     socket.on('message', (data, isBinary) => this.onFrame(data, isBinary));
@@ -92,7 +108,22 @@ class GatewayConnection {
     });
     socket.on('close', () => this.onClose());
     socket.on('error', (error) => options.log.warn({ err: error, device: this.device?.identifier }, 'gateway socket error'));
-    this.send('challenge', cloudId(), { nonce: this.nonce.toString('base64') });
+    if (tls.certificatePem === null) {
+      this.send('challenge', cloudId(), { nonce: this.nonce.toString('base64') });
+      return;
+    }
+    // Mutual TLS: the handshake proved the key; a certificate that names a provisioned device needs no challenge.
+    void this.options
+      .verifyCertificate(tls.certificatePem)
+      .catch(() => null)
+      .then((device) => {
+        if (device) {
+          clearTimeout(this.authTimer);
+          return this.accept(device, this.networkInterfaceHint, tls.version);
+        }
+        this.send('challenge', cloudId(), { nonce: this.nonce.toString('base64') });
+        return undefined;
+      });
   }
 
   send(type: EnvelopeType, id: string, payload: unknown): void {
@@ -177,12 +208,17 @@ class GatewayConnection {
       this.close(closeCodes.authenticationFailed, 'authentication failed');
       return;
     }
+    const networkInterface = typeof payload.networkInterface === 'string' ? payload.networkInterface.slice(0, 32) : this.networkInterfaceHint;
+    await this.accept(device, networkInterface, typeof payload.version === 'string' ? payload.version.slice(0, 64) : null);
+  }
+
+  /** The device is proven (signed challenge or mutual TLS): it takes its place, is welcomed, and its outbox flows. */
+  private async accept(device: CertifiedDevice, networkInterface: string | null, version: string | null): Promise<void> {
     if (this.socket.readyState !== WebSocket.OPEN) {
       return;
     }
     this.device = device;
-    const networkInterface = typeof payload.networkInterface === 'string' ? payload.networkInterface.slice(0, 32) : this.networkInterfaceHint;
-    const keepAliveSeconds = await this.hub.register(this, networkInterface, typeof payload.version === 'string' ? payload.version.slice(0, 64) : null);
+    const keepAliveSeconds = await this.hub.register(this, networkInterface, version);
     this.send('welcome', cloudId(), { identifier: device.identifier, keepAliveSeconds });
     this.keepAlive = setInterval(() => {
       if (!this.alive) {
@@ -348,8 +384,9 @@ export class GatewayServer {
     if (url.pathname !== gatewayPath) {
       return;
     }
+    const tls = { certificatePem: peerCertificatePem(request), version: url.searchParams.get('version')?.slice(0, 64) ?? null };
     // The connection lives through the socket's own events from here on.
-    this.sockets.handleUpgrade(request, socket, head, (ws) => new GatewayConnection(ws, this, this.options, url.searchParams.get('networkInterface')));
+    this.sockets.handleUpgrade(request, socket, head, (ws) => new GatewayConnection(ws, this, this.options, url.searchParams.get('networkInterface')?.slice(0, 32) ?? null, tls));
   };
 
   private readonly stopPresence: () => void;

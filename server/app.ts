@@ -45,18 +45,30 @@ export interface AppOptions {
   saml?: SamlSettings;
   /** Proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES); none by default. */
   trustedProxies?: readonly string[];
+  /**
+   * HTTPS: the server's certificate and key, and the CAs whose client certificates are asked for
+   * (the platform's device CA: gateways prove themselves by mutual TLS; a browser, holding no
+   * certificate of that CA, is not asked to pick one). A missing or foreign client certificate
+   * is not refused here: the gateway then proves itself by the signed challenge.
+   */
+  https?: { certificatePem: string; privateKeyPem: string; clientCaPems: string[] };
 }
 
 const jsonContentType = /^application\/([\w.+-]+\+)?json$/i;
 
 /** The HTTP server: REST facade, OpenAPI document, and whatever `register` adds. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const app: FastifyInstance = Fastify({
+  const https = options.https
+    ? { https: { cert: options.https.certificatePem, key: options.https.privateKeyPem, ca: options.https.clientCaPems, requestCert: true, rejectUnauthorized: false } }
+    : {};
+  // An https.Server is an http.Server to everything here (requests, upgrades): one instance type for both.
+  const app = Fastify({
     loggerInstance: options.log as FastifyBaseLogger,
     bodyLimit: limits.payloadBytes,
     return503OnClosing: true,
     forceCloseConnections: true,
-  });
+    ...https,
+  }) as unknown as FastifyInstance;
   const authenticate = authenticator(options.services);
   const trustedProxies = options.trustedProxies ?? [];
   installYupValidation(app);

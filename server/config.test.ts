@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, sampleSecretValues } from './config';
 import { freshDir, problemsOf } from '../test-support/config';
@@ -121,5 +121,20 @@ describe('configuration', () => {
     expect(loadConfig({ REPORT_RETENTION_DAYS: '30', REPORT_MINUTE_RETENTION_DAYS: '61', REPORT_ROLLUP_INTERVAL_SECONDS: '15' }, cwd).history).toEqual({ rawRetentionDays: 30, minuteRetentionDays: 61, rollupIntervalSeconds: 15 });
     expect(problemsOf({ REPORT_RETENTION_DAYS: '0', REPORT_ROLLUP_INTERVAL_SECONDS: 'often' }).sort()).toEqual(['REPORT_RETENTION_DAYS must be at least 1', 'REPORT_ROLLUP_INTERVAL_SECONDS must be a number of seconds']);
     expect(problemsOf({ REPORT_RETENTION_DAYS: '365' })).toEqual(['REPORT_MINUTE_RETENTION_DAYS must be at least REPORT_RETENTION_DAYS + 31 (396)']);
+  });
+
+  it('reads TLS_CERT_FILE and TLS_KEY_FILE together, refusing one alone, an unreadable file and a file that is not PEM', () => {
+    const dir = freshDir();
+    const certificate = path.join(dir, 'server.crt');
+    const key = path.join(dir, 'server.key');
+    writeFileSync(certificate, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    writeFileSync(key, '-----BEGIN PRIVATE KEY-----\nMIGH\n-----END PRIVATE KEY-----\n');
+    expect(loadConfig({}, dir).tls).toBeNull();
+    expect(loadConfig({ TLS_CERT_FILE: 'server.crt', TLS_KEY_FILE: key }, dir).tls).toEqual({ certificatePem: readFileSync(certificate, 'utf8'), privateKeyPem: readFileSync(key, 'utf8') });
+    expect(problemsOf({ TLS_CERT_FILE: certificate })).toEqual(['TLS_CERT_FILE and TLS_KEY_FILE go together: set both (HTTPS on the server) or neither (plain HTTP behind a proxy)']);
+    expect(problemsOf({ TLS_CERT_FILE: key, TLS_KEY_FILE: path.join(dir, 'missing.key') })).toEqual([
+      `TLS_CERT_FILE (${key}) is not PEM`,
+      `TLS_KEY_FILE (${path.join(dir, 'missing.key')}) cannot be read: ENOENT: no such file or directory, open '${path.join(dir, 'missing.key')}'`,
+    ]);
   });
 });

@@ -40,6 +40,8 @@ export interface Config {
   hubspot: HubspotSettings;
   /** Reports and history: REPORT_RETENTION_DAYS, REPORT_MINUTE_RETENTION_DAYS, REPORT_ROLLUP_INTERVAL_SECONDS. */
   history: HistorySettings;
+  /** HTTPS on the server itself (TLS_CERT_FILE, TLS_KEY_FILE, PEM); gateways then prove themselves by mutual TLS. Null: plain HTTP (TLS ends at a proxy). */
+  tls: { certificatePem: string; privateKeyPem: string } | null;
 }
 
 export interface Secrets {
@@ -131,6 +133,8 @@ const environmentSchema = yup.object({
     .matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'BALENA_API_URL must be an http(s) URL such as https://api.balena-cloud.com')
     .default('https://api.balena-cloud.com'),
   BALENA_API_TOKEN: yup.string().trim().optional(),
+  TLS_CERT_FILE: yup.string().trim().optional(),
+  TLS_KEY_FILE: yup.string().trim().optional(),
   BALENA_FLEET_ID: yup
     .number()
     .typeError('BALENA_FLEET_ID must be a number (the numeric id of the fleet)')
@@ -304,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   if (parsed.REPORT_MINUTE_RETENTION_DAYS < parsed.REPORT_RETENTION_DAYS + 31) {
     problems.push(`REPORT_MINUTE_RETENTION_DAYS must be at least REPORT_RETENTION_DAYS + 31 (${parsed.REPORT_RETENTION_DAYS + 31})`);
   }
+  const tls = tlsFiles(parsed.TLS_CERT_FILE, parsed.TLS_KEY_FILE, cwd, problems);
   if (problems.length > 0) {
     throw new ConfigError(problems);
   }
@@ -335,5 +340,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       minuteRetentionDays: parsed.REPORT_MINUTE_RETENTION_DAYS,
       rollupIntervalSeconds: parsed.REPORT_ROLLUP_INTERVAL_SECONDS,
     },
+    tls,
   };
+}
+
+/** The server's own certificate and key: both files or neither, each readable PEM. */
+function tlsFiles(certificateFile: string | undefined, keyFile: string | undefined, cwd: string, problems: string[]): Config['tls'] {
+  if (certificateFile === undefined && keyFile === undefined) {
+    return null;
+  }
+  if (certificateFile === undefined || keyFile === undefined) {
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE go together: set both (HTTPS on the server) or neither (plain HTTP behind a proxy)');
+    return null;
+  }
+  const read = (name: string, file: string, marker: RegExp): string | null => {
+    try {
+      const text = readFileSync(path.resolve(cwd, file), 'utf8');
+      if (!marker.test(text)) {
+        problems.push(`${name} (${file}) is not PEM`);
+        return null;
+      }
+      return text;
+    } catch (error) {
+      problems.push(`${name} (${file}) cannot be read: ${(error as Error).message}`);
+      return null;
+    }
+  };
+  const certificatePem = read('TLS_CERT_FILE', certificateFile, /-----BEGIN CERTIFICATE-----/);
+  const privateKeyPem = read('TLS_KEY_FILE', keyFile, /-----BEGIN [A-Z ]*PRIVATE KEY-----/);
+  return certificatePem !== null && privateKeyPem !== null ? { certificatePem, privateKeyPem } : null;
 }

@@ -78,23 +78,27 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       log.info({ organizationHashId: demo.organizationHashId, devices: demo.deviceHashIds }, demo.created ? 'demo fleet created' : 'demo fleet present');
     }
     const graphql = await createGraphqlServer({ services, log, environment: config.environment });
+    // The device CA is made (or read) now, not when the first gateway arrives; with HTTPS it names the client certificates asked for.
+    const authority = await services.provisioning.authority();
     const app = await buildApp({
       services,
       log,
       version,
       saml: config.saml,
       trustedProxies: config.trustedProxies,
+      ...(config.tls ? { https: { ...config.tls, clientCaPems: [authority.certificatePem] } } : {}),
       databaseAnswers: () => databaseAnswers(database.db),
       register: (instance) => registerGraphql(instance, { server: graphql.server, services }),
     });
-    // The device CA is made (or read) now, not when the first gateway arrives.
-    await services.provisioning.authority();
     const hub = createDeviceHub({ db: database.db, services, log, history: config.history });
     hub.attach(app.server);
     const graphqlWs = await attachGraphqlWs(app.server, { services, log, trustedProxies: config.trustedProxies });
     const developerChannel = attachDeveloperChannel(app.server, { services, log, trustedProxies: config.trustedProxies });
     const address = await app.listen({ port: config.port, host: config.host });
     const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
+    if (config.tls) {
+      log.info({ url }, 'serving HTTPS; gateways may prove themselves by mutual TLS');
+    }
     return {
       app,
       database,

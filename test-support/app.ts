@@ -65,10 +65,12 @@ export interface TestAppOptions extends Pick<Dependencies, 'mail' | 'balena' | '
   hub?: boolean;
   /** How long a developer's tunnel waits for the device (hubLimits.tunnelOpenTimeoutMs unless given). */
   tunnelOpenTimeoutMs?: number;
+  /** Serve HTTPS with this certificate, asking for client certificates of the device CA (as the server does with TLS_CERT_FILE). */
+  tls?: { certificatePem: string; privateKeyPem: string };
 }
 
 /** The HTTP app on a test database, as the server builds it. */
-export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: withGraphql = false, hub: withHub = false, tunnelOpenTimeoutMs, ...dependencies }: TestAppOptions = {}): Promise<TestApp> {
+export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: withGraphql = false, hub: withHub = false, tunnelOpenTimeoutMs, tls, ...dependencies }: TestAppOptions = {}): Promise<TestApp> {
   const database = await testDatabase();
   const hashIds = new HashIds(testSecrets.hashIdSecret);
   const services = createServices({ db: database.db, hashIds, sessionSecret: testSecrets.sessionSecret, encryptionKey: testSecrets.encryptionKey, ...dependencies });
@@ -79,6 +81,7 @@ export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: wi
     log: logs.log,
     version: 'test',
     databaseAnswers: () => databaseAnswers(database.db),
+    ...(tls ? { https: { ...tls, clientCaPems: [(await services.provisioning.authority()).certificatePem] } } : {}),
     ...(graphql ? { register: (instance: FastifyInstance) => registerGraphql(instance, { server: graphql.server, services }) } : {}),
     ...overrides,
   });
@@ -96,7 +99,7 @@ export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: wi
     listen: async () => {
       await app.listen({ port: 0, host: '127.0.0.1' });
       const address = app.server.address();
-      return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      return `${tls ? 'https' : 'http'}://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     },
     signIn: async (rights, organizationHashId = hashIds.encode('organization', providerOrganizationId)) => {
       users += 1;

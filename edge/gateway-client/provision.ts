@@ -43,6 +43,8 @@ export interface GatewayIdentity {
   certificatePem: string;
   caPem: string;
   privateKey: webcrypto.CryptoKey;
+  /** The same key, PKCS#8 PEM, for mutual TLS (a TLS client takes its key as PEM). */
+  privateKeyPem: string;
 }
 
 /** Writes a file whole or not at all: a power cut leaves the old file or the new one. */
@@ -113,11 +115,11 @@ export async function provision({ baseUrl, token, identifier, directory, fetch: 
   }
 
   await mkdir(directory, { recursive: true, mode: 0o700 });
-  const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
-  await writeAtomically(path.join(directory, identityFiles.privateKey), x509.PemConverter.encode(pkcs8, 'PRIVATE KEY'), 0o600);
+  const privateKeyPem = x509.PemConverter.encode(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey), 'PRIVATE KEY');
+  await writeAtomically(path.join(directory, identityFiles.privateKey), privateKeyPem, 0o600);
   await writeAtomically(path.join(directory, identityFiles.ca), answer.caCertificate, 0o644);
   await writeAtomically(path.join(directory, identityFiles.certificate), answer.cert, 0o644);
-  return { certificatePem: answer.cert, caPem: answer.caCertificate, privateKey: keys.privateKey };
+  return { certificatePem: answer.cert, caPem: answer.caCertificate, privateKey: keys.privateKey, privateKeyPem };
 }
 
 /** The identity `provision` stored in `directory`; the key comes back for signing only. */
@@ -129,7 +131,7 @@ export async function loadIdentity(directory: string): Promise<GatewayIdentity> 
     throw new GridportError('not_found', { directory });
   }
   const privateKey = await webcrypto.subtle.importKey('pkcs8', x509.PemConverter.decodeFirst(keyPem), ecdsaP256, false, ['sign']);
-  return { certificatePem, caPem, privateKey };
+  return { certificatePem, caPem, privateKey, privateKeyPem: keyPem };
 }
 
 /** Answers the hub's challenge: the nonce's bytes signed with ECDSA P-256 and SHA-256, raw r||s, base64. */

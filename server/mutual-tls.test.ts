@@ -1,0 +1,108 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { gatewayPath, parseEnvelope } from '../contracts/hub/protocol';
+import { GatewayClient } from '../edge/gateway-client/client';
+import { provision, type GatewayIdentity } from '../edge/gateway-client/provision';
+import { systemActor } from '../graph/common/context';
+import { testApp, type TestApp } from '../test-support/app';
+import { anOrganization } from '../test-support/factories';
+
+/** A self-signed certificate and key (P-256) for `subject`, valid for 127.0.0.1, made by Debian's openssl. */
+function selfSigned(folder: string, name: string): { certificatePem: string; privateKeyPem: string; certificateFile: string; keyFile: string } {
+  const certificateFile = path.join(folder, `${name}.crt`);
+  const keyFile = path.join(folder, `${name}.key`);
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
+    '-subj', `/CN=${name}`, '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certificateFile,
+  ], { stdio: 'ignore' });
+  return { certificatePem: readFileSync(certificateFile, 'utf8'), privateKeyPem: readFileSync(keyFile, 'utf8'), certificateFile, keyFile };
+}
+
+/** fetch over https trusting `ca` (Node's fetch takes no CA of its own): enough for provisioning's one POST. */
+function fetchTrusting(ca: string): typeof fetch {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    return new Promise<Response>((resolve, reject) => {
+      const request = https.request(url, { method: init?.method ?? 'GET', headers: init?.headers as Record<string, string>, ca }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const status = response.statusCode ?? 500;
+          resolve(new Response(status === 204 ? null : Buffer.concat(chunks), { status }));
+        });
+      });
+      request.on('error', reject);
+      request.end(typeof init?.body === 'string' ? init.body : undefined);
+    });
+  }) as typeof fetch;
+}
+
+/** The first envelope the hub sends on a new gateway connection. */
+function firstEnvelope(url: string, options: WebSocket.ClientOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, options);
+    socket.once('message', (data: Buffer) => {
+      resolve(parseEnvelope(data.toString())?.type ?? 'none');
+      socket.close();
+    });
+    socket.once('error', reject);
+  });
+}
+
+/** HTTPS on the server: gateways prove themselves by mutual TLS, or by the signed challenge without a client certificate. */
+describe('mutual TLS', () => {
+  let folder: string;
+  let t: TestApp;
+  let baseUrl: string;
+  let serverTls: ReturnType<typeof selfSigned>;
+  let identity: GatewayIdentity;
+
+  beforeAll(async () => {
+    folder = mkdtempSync(path.join(tmpdir(), 'gridport-mtls-'));
+    serverTls = selfSigned(folder, 'server');
+    t = await testApp({}, { hub: true, tls: serverTls });
+    baseUrl = await t.listen();
+    const { hashId: organizationHashId } = await anOrganization(t.services, { name: 'Mutual BV' });
+    const { provisioningToken } = await t.services.devices.ship(systemActor('test'), { organizationHashId, name: 'Mutual gateway' });
+    identity = await provision({ baseUrl, token: provisioningToken, identifier: 'gw-mutual', directory: path.join(folder, 'identity'), fetch: fetchTrusting(serverTls.certificatePem) });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('serves HTTPS, and welcomes a gateway whose client certificate proves it without a challenge', async () => {
+    const health = await fetchTrusting(serverTls.certificatePem)(`${baseUrl}/v1/health`);
+    expect(health.status).toBe(204);
+    const url = `${baseUrl.replace('https', 'wss')}${gatewayPath}`;
+    expect(await firstEnvelope(url, { ca: serverTls.certificatePem, cert: identity.certificatePem, key: identity.privateKeyPem })).toBe('welcome');
+    // No client certificate, or one the platform CA did not sign: the signed challenge, as over plain HTTP.
+    expect(await firstEnvelope(url, { ca: serverTls.certificatePem })).toBe('challenge');
+    const foreign = selfSigned(folder, 'foreign');
+    expect(await firstEnvelope(url, { ca: serverTls.certificatePem, cert: foreign.certificatePem, key: foreign.privateKeyPem })).toBe('challenge');
+  });
+
+  it('connects the gateway client both ways: by mutual TLS with the key at hand, by the challenge without it', async () => {
+    for (const withKey of [true, false]) {
+      const client = new GatewayClient({
+        baseUrl,
+        identity: withKey ? identity : { certificatePem: identity.certificatePem, privateKey: identity.privateKey },
+        serverCaPems: [serverTls.certificatePem],
+        storeDirectory: path.join(folder, `reports-${withKey}`),
+        version: '1.2.3',
+        minBackoffMs: 50,
+      });
+      await client.start();
+      await client.connected();
+      expect(client.identifier).toBe('gw-mutual');
+      await client.stop();
+    }
+    const device = await t.database.db('devices').where('identifier', 'gw-mutual').first('version');
+    expect(device).toEqual({ version: '1.2.3' });
+  });
+});
