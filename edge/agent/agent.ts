@@ -574,9 +574,16 @@ export class Agent {
 
   private async executeModbusCommand(id: string, message: MessageOf<'executeModbusCommand'>): Promise<boolean> {
     const links = this.runtime?.links ?? this.parts.createLinks(this.log);
-    const outcome = await this.parts.executeModbusCommand(links, message.device, message.command);
-    await this.report({ type: 'executedModbusCommand', at: this.at(), observations: { messageId: id, command: toJson(message.command), ...outcome } });
-    return outcome.error === undefined;
+    try {
+      const report = await this.parts.executeModbusCommand(links, message, id, new Date(this.clock.now()));
+      await this.report(report);
+      return report.observations.error === undefined;
+    } finally {
+      if (!this.runtime || this.runtime.links !== links) {
+        // A pool made for this one command (no config runs) goes with it.
+        await links.close();
+      }
+    }
   }
 
   private async getMetadata(id: string, message: MessageOf<'getMetadata'>, fail: (code: string, text: string, asset?: number) => Promise<boolean>): Promise<boolean> {

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { access, rename, rm } from 'node:fs/promises';
+import { randomBytes, X509Certificate } from 'node:crypto';
+import { access, readFile, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { GridportError } from '../../contracts/errors';
@@ -14,8 +14,11 @@ export interface EdgeOptions extends Omit<AgentOptions, 'baseUrl' | 'identity' |
   token?: string;
   /** The device identifier asked for at provisioning (--identifier); by default `gw-<host name>-<random>`. */
   identifier?: string;
-  log: AgentLog;
+  /** Where log lines go (the agent's journal keeps them too); nowhere by default. */
+  log?: AgentLog;
 }
+
+const quiet: AgentLog = () => undefined;
 
 async function exists(file: string): Promise<boolean> {
   return access(file).then(
@@ -41,6 +44,7 @@ function defaultIdentifier(): string {
  * so the gateway stays reachable.
  */
 export async function provisionOrLoad(options: Pick<EdgeOptions, 'hub' | 'token' | 'identifier' | 'stateDirectory' | 'log'>): Promise<GatewayIdentity> {
+  const log = options.log ?? quiet;
   const directory = path.join(options.stateDirectory, stateFiles.identity);
   const marker = path.join(options.stateDirectory, stateFiles.reprovision);
   const identifier = options.identifier ?? defaultIdentifier();
@@ -50,20 +54,23 @@ export async function provisionOrLoad(options: Pick<EdgeOptions, 'hub' | 'token'
       throw new GridportError('payload_invalid', [{ path: 'token', message: 'a provisioning token (--token) is needed at the first start' }]);
     }
     const identity = await provision({ baseUrl: options.hub, token: options.token, identifier, directory });
-    options.log('info', `provisioned as ${identifier}`);
+    log('info', `provisioned as ${identifier}`);
     return identity;
   }
   if ((await exists(marker)) && options.token !== undefined) {
     const fresh = `${directory}.new`;
     try {
+      // The device keeps its identifier: the one in the certificate it has.
+      const subject = new X509Certificate(await readFile(path.join(directory, 'cert.pem'), 'utf8')).subject;
+      const current = /^OU=(.+)$/m.exec(subject)?.[1] ?? identifier;
       await rm(fresh, { recursive: true, force: true });
-      await provision({ baseUrl: options.hub, token: options.token, identifier, directory: fresh });
+      await provision({ baseUrl: options.hub, token: options.token, identifier: current, directory: fresh });
       await rename(directory, `${directory}.retired-${Date.now()}`);
       await rename(fresh, directory);
       await rm(marker, { force: true });
-      options.log('info', `reprovisioned as ${identifier}`);
+      log('info', `reprovisioned as ${current}`);
     } catch (error) {
-      options.log('error', 'reprovisioning failed; the previous identity is kept', { error: error instanceof Error ? error.message : String(error) });
+      log('error', 'reprovisioning failed; the previous identity is kept', { error: error instanceof Error ? error.message : String(error) });
     }
   }
   return loadIdentity(directory);
@@ -90,7 +97,7 @@ export async function runEdgeCommand(options: EdgeOptions, stopped?: Promise<voi
   });
   const agent = await startEdgeAgent(options, (code) => finish(code));
   const onSignal = (signal: NodeJS.Signals) => {
-    options.log('info', `${signal}: stopping`);
+    (options.log ?? quiet)('info', `${signal}: stopping`);
     void agent.stop().then(() => finish(0));
   };
   if (stopped) {
