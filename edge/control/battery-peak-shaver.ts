@@ -50,7 +50,8 @@ export class BatteryPeakShaver extends LoopBase<'batteryPeakShaver'> {
     const delivered = batteries.delivered + evs.delivered;
     const others = meter.value + delivered;
     this.headroom.observe(others);
-    const keep = config.deadband + this.headroom.margin;
+    // The batteryPeakShaver config has no deadband: only the learned headroom is kept.
+    const keep = this.headroom.margin;
 
     this.planBatteries(batteries.flex, others, limits.consumption, keep, range);
     const window = deliveryWindow(meter.value, delivered, limits, keep);
