@@ -115,7 +115,7 @@ function FormDialogBody<V extends FormikValues>({ form, title, onClose, closable
       actions={
         <>
           <Button variant="text" disabled={state === 'saving' || !closable} onClick={() => void requestClose()}>
-            {state === 'tainted' ? t('action.discard') : t('action.cancel')}
+            {form.dirty ? t('action.discard') : t('action.cancel')}
           </Button>
           <Button type="submit" form={formId} loading={state === 'saving'}>
             {submitText ?? t('action.save')}

@@ -31,6 +31,8 @@ export interface ConsoleServiceOptions {
   loadMessages?: AreaMessageLoader;
   /** Subscriptions over graphql-ws (off in component tests). */
   subscriptions?: boolean;
+  /** The page being shown (the browser's location by default; a memory router's in tests). */
+  currentPath?: () => string;
 }
 
 /** Where someone signed out of `path` signs in again: SAML for the admin area, the login screen otherwise. */
@@ -46,7 +48,7 @@ export function createConsoleServices(options: ConsoleServiceOptions): ConsoleSe
     api: identity,
     leave,
     loginUrlFor,
-    currentPath: () => `${window.location.pathname}${window.location.search}`,
+    currentPath: options.currentPath ?? (() => `${window.location.pathname}${window.location.search}`),
   });
   rest.onFailure((error) => session.noticeFailure(error));
   const apollo = createApolloClient({ onFailure: (error) => session.noticeFailure(error), subscriptions: options.subscriptions, fetch: options.fetch });

@@ -84,7 +84,9 @@ export function renderConsole(path: string, handler: FakeHandler, options: Conso
   const { fetch, calls } = fakeFetch(handler);
   const left: string[] = [];
   const reloads: number[] = [];
+  let router: ReturnType<typeof createMemoryRouter> | null = null;
   const services = createConsoleServices({
+    currentPath: () => (router === null ? path : `${router.state.location.pathname}${router.state.location.search}`),
     builtVersion: '1.0.0',
     fetch,
     leave: (url) => left.push(url),
@@ -93,9 +95,10 @@ export function renderConsole(path: string, handler: FakeHandler, options: Conso
     loadMessages: options.loadMessages ?? (async (area) => (area === 'admin' ? adminMessages : customerMessages)),
     subscriptions: false,
   });
-  const router = createMemoryRouter(consoleRoutes(services), { initialEntries: [path] });
-  const result = render(<App services={services} router={router} />);
-  return { ...result, services, router, calls, left, reloads };
+  const memoryRouter = createMemoryRouter(consoleRoutes(services), { initialEntries: [path] });
+  router = memoryRouter;
+  const result = render(<App services={services} router={memoryRouter} />);
+  return { ...result, services, router: memoryRouter, calls, left, reloads };
 }
 
 /** A component with the providers every screen has (theme, texts, snackbars, confirmations), outside any route. */
