@@ -9,7 +9,7 @@ import type { AssetConfig, MeterAsset } from '../../contracts/device/assets';
 import type { ConnectionStatistics, DeviceReport, SetpointObservations } from '../../contracts/hub/reports';
 import type { AssetState, DriverCommand, DriverContext, DriverFactory, PowerRange } from '../drivers/driver';
 import { PolledAssetDriver, RequestCounter } from '../drivers/common/polled-driver';
-import { flashReportOf, reportOf, setpointLimitsOf, stateOf, type DemoKind, type DemoReadings } from '../drivers/demo/readings';
+import { flashReportOf, reportOf, setpointLimitsOf, stateOf, unreadState, type DemoKind, type DemoReadings } from '../drivers/demo/readings';
 import { Battery, EvCharger, Generator, GridMeter, type HeatStorage, Relay, SolarPlant, WindTurbine, type Site } from './plant';
 
 /** A plant asset with its kind. */
@@ -162,6 +162,7 @@ export class PlantDriver extends PolledAssetDriver {
     this.counter = counter;
     this.binding = bindingOf(target);
     this.link = options.link ?? { down: false };
+    this.state = unreadState(this.binding.kind, this.binding.kind === 'relay' ? this.binding.asset.channels.length : 0);
   }
 
   protected async read(now: number): Promise<AssetState> {

@@ -129,6 +129,11 @@ export function setpointLimitsOf<K extends DemoKind>(kind: K, value: DemoReading
   }
 }
 
+/** The state before the first poll: nothing read; a relay's channels are known from its config and unread (null). */
+export function unreadState(kind: DemoKind, channels: number): AssetState {
+  return kind === 'relay' ? { readable: false, at: 0, relayChannels: new Array<null>(channels).fill(null) } : { readable: false, at: 0 };
+}
+
 /** The AssetState of a reading: what the control loops see. */
 export function stateOf<K extends DemoKind>(kind: K, value: DemoReadings[K], at: number): AssetState {
   switch (kind) {
