@@ -125,14 +125,14 @@ describe('the optimizer loop', () => {
 
   it('falls back to the assets’ fallback limits and setpoints while HiGHS gives no solution', async () => {
     // 0 meter, 1 solar with a fallback limit of 40 % of 50 kW, 2 battery with fallbackSetpoint 0, 3 EV with a fallback limit of 3.7 kW,
-    // 4 solar with a fallback limit and no nominal power (40 % of its range now), 5 battery without a fallback (released).
+    // 4 solar with both a fallbackSetpoint (taken) and a fallback limit, 5 battery without a fallback (released).
     const { device, loop: config } = optimizerSite(
       [
         demoAssets.meter(),
         demoAssets.solar(50000, { fallbackLimit: { activePowerPercentage: 40, onlyInOptimizer: true } }),
         demoAssets.battery(10000, { fallbackSetpoint: 0 }),
         demoAssets.ev({ fallbackLimit: { activePower: -3700 } }),
-        { type: 'demo-solar', communication: { type: 'none' }, fallbackLimit: { activePowerPercentage: 40 } },
+        demoAssets.solar(20000, { fallbackSetpoint: 5000, fallbackLimit: { activePowerPercentage: 40 } }),
         demoAssets.battery(10000),
       ],
       {
@@ -147,7 +147,7 @@ describe('the optimizer loop', () => {
       [1, 20000],
       [2, 0],
       [3, -3700],
-      [4, 4000],
+      [4, 5000],
       [5, null],
     ]);
     expect(valid(loop.statusReport(at)).observations).toMatchObject({ state: 'fallback', solverStatus: 'timeLimit', objective: null, monitoredPower: -10000 });

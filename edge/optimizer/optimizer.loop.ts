@@ -5,12 +5,11 @@
  * (time limit, error, an infeasible model) it applies the assets' fallback. Either way it raises the
  * "optimizer unsolvable" alarm of section 3.11 once, and clears it at the next optimal step.
  */
-import type { AssetConfig } from '../../contracts/device/assets';
 import type { DeviceConfig } from '../../contracts/device/config';
 import type { ControlLoop as ControlLoopConfig, TopologyNode } from '../../contracts/device/control-loops';
 import type { AlarmReport, ControlLoopStatusReport, DeviceReport } from '../../contracts/hub/reports';
 import type { ControlLoop, LoopStep, SiteSnapshot } from '../control/loop';
-import type { AssetState } from '../drivers/driver';
+import { fallbackOf } from '../control/setpoints';
 import type { OptimizerConfig } from './optimizer.model';
 import { loadSolver, solveOptimizer, type LpSolver, type OptimizerSolution, type SolverStatus } from './optimizer.solver';
 
@@ -28,25 +27,6 @@ export interface OptimizerLoopOptions {
 /** Every controllable asset of the topology, depth-first. */
 function controllableAssets(node: TopologyNode): number[] {
   return [...node.assets.controllable, ...node.children.flatMap(controllableAssets)];
-}
-
-/**
- * The setpoint an asset takes while the optimizer has no solution (section 3.4), W: a production
- * asset's fallbackLimit (a percentage of its nominal power, or of its range now without one; held
- * whether or not onlyInOptimizer is set, since onlyInOptimizer only keeps other loops from using it),
- * an EV charger's fallbackLimit activePower, else the asset's fallbackSetpoint; null releases the
- * asset; undefined leaves the setpoint the loop asked before (a percentage of nothing known).
- */
-export function fallbackSetpoint(asset: AssetConfig, state: AssetState | undefined): number | null | undefined {
-  const limit = 'fallbackLimit' in asset ? asset.fallbackLimit : undefined;
-  if (limit !== undefined && 'activePowerPercentage' in limit) {
-    const base = asset.nominalActivePower ?? state?.controllableRange?.max;
-    return base === undefined ? undefined : (limit.activePowerPercentage / 100) * base;
-  }
-  if (limit !== undefined && 'activePower' in limit && limit.activePower !== undefined) {
-    return limit.activePower;
-  }
-  return asset.fallbackSetpoint ?? null;
 }
 
 interface LastStep {
@@ -71,13 +51,17 @@ export function createOptimizerLoop(index: number, config: ControlLoopConfig, de
   let alarmRaised = false;
   const alarms: { at: number; active: boolean; description: string }[] = [];
 
-  function fallbackSetpoints(site: SiteSnapshot): Map<number, number | null> {
+  /**
+   * While HiGHS gives no solution every controllable asset takes its fallback (section 3.4, the
+   * rule of edge/control/setpoints.ts: fallbackSetpoint, else fallbackLimit, onlyInOptimizer ones
+   * included), and an asset without one is released.
+   */
+  function fallbackSetpoints(): Map<number, number | null> {
     const setpoints = new Map<number, number | null>();
     for (const assetIndex of steerable) {
       const asset = device.assets[assetIndex];
-      const value = asset === undefined ? undefined : fallbackSetpoint(asset, site.assets[assetIndex]);
-      if (value !== undefined) {
-        setpoints.set(assetIndex, value);
+      if (asset !== undefined) {
+        setpoints.set(assetIndex, fallbackOf(asset, device) ?? null);
       }
     }
     return setpoints;
@@ -105,7 +89,7 @@ export function createOptimizerLoop(index: number, config: ControlLoopConfig, de
       const { solution, status, message } = await solve(site);
       // A solution that breaks a limit (infeasible with nodes) is still the least-bad one; no solution means fallback.
       const solved = solution !== null && solution.nodes.length > 0;
-      const setpoints: Map<number, number | null> = solved ? new Map(solution.setpoints) : fallbackSetpoints(site);
+      const setpoints: Map<number, number | null> = solved ? new Map(solution.setpoints) : fallbackSetpoints();
       if (status !== 'optimal' && !alarmRaised) {
         alarmRaised = true;
         const description = `${status}: ${message}; ${solved ? 'least-bad setpoints applied' : 'fallback setpoints applied'}`;
