@@ -2,6 +2,8 @@ import type { RouteObject } from 'react-router-dom';
 import { AreaShell, type NavItem } from '../../shell/AreaShell';
 import { ComingSoon } from '../../shell/ComingSoon';
 import { defaultTab, redirectRoute } from '../../shell/route-helpers';
+import { AdminDeviceListScreen } from './devices/AdminDeviceListScreen';
+import { AdminDeviceScreen } from './devices/AdminDeviceScreen';
 
 /** The admin area's navigation. */
 export const adminNav: readonly NavItem[] = [
@@ -30,11 +32,15 @@ export const adminRoutes: RouteObject[] = [
   redirectRoute(null, '/admin/devices'),
   { path: 'issues', element: soon('issues.title') },
   { path: 'issues/:hashId', element: soon('issues.title') },
-  { path: 'devices', element: soon('devices.title') },
+  { path: 'devices', element: <AdminDeviceListScreen /> },
   {
     path: 'devices/:hashId',
     children: [
-      ...tabs('devices.title', ['timeline', 'issues', 'settings', 'debugging']),
+      defaultTab('timeline'),
+      { path: 'timeline', element: <AdminDeviceScreen tab="timeline" /> },
+      { path: 'issues', element: soon('devices.title') },
+      { path: 'settings', element: <AdminDeviceScreen tab="settings" /> },
+      { path: 'debugging', element: <AdminDeviceScreen tab="debugging" /> },
       { path: 'billing', children: tabs('devices.title', ['subscription', 'invoicing', 'charges', 'add-charge']) },
     ],
   },

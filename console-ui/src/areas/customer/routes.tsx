@@ -2,6 +2,8 @@ import type { RouteObject } from 'react-router-dom';
 import { AreaShell, type NavItem } from '../../shell/AreaShell';
 import { ComingSoon } from '../../shell/ComingSoon';
 import { defaultTab, redirectRoute } from '../../shell/route-helpers';
+import { CustomerDeviceScreen } from './devices/CustomerDeviceScreen';
+import { DeviceListScreen } from './devices/DeviceListScreen';
 
 /** The customer area's navigation. */
 export const customerNav: readonly NavItem[] = [
@@ -17,13 +19,13 @@ export const customerNav: readonly NavItem[] = [
  */
 export const customerRoutes: RouteObject[] = [
   redirectRoute(null, '/teleports'),
-  { path: 'teleports', element: <ComingSoon title="teleports.title" /> },
+  { path: 'teleports', element: <DeviceListScreen /> },
   {
     path: 'teleports/:hashId',
     children: [
       defaultTab('general'),
-      { path: 'general', element: <ComingSoon title="teleports.title" /> },
-      { path: 'configuration', element: <ComingSoon title="teleports.title" /> },
+      { path: 'general', element: <CustomerDeviceScreen tab="general" /> },
+      { path: 'configuration', element: <CustomerDeviceScreen tab="configuration" /> },
     ],
   },
   { path: 'issues', element: <ComingSoon title="issues.title" /> },

@@ -1,3 +1,4 @@
+import { adminDeviceMessages } from '../../areas/admin/devices/messages';
 /** Texts of the admin area; the device screens add theirs here. */
 export const adminMessages = {
   'nav.devices': 'Devices',
@@ -15,6 +16,7 @@ export const adminMessages = {
   'userInvites.title': 'User invites',
   'issues.title': 'Issues',
   'comingSoon': 'This screen is being built.',
+  ...adminDeviceMessages,
 } as const;
 
 export type AdminMessageKey = keyof typeof adminMessages;

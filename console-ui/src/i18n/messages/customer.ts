@@ -1,3 +1,4 @@
+import { customerDeviceMessages } from '../../areas/customer/devices/messages';
 /** Texts of the customer area; the device screens add theirs here. */
 export const customerMessages = {
   'nav.teleports': 'Teleports',
@@ -12,6 +13,7 @@ export const customerMessages = {
   'accessManagement.acceptedPartnerships': 'Accepted partnerships',
   'settings.title': 'Settings',
   'comingSoon': 'This screen is being built.',
+  ...customerDeviceMessages,
 } as const;
 
 export type CustomerMessageKey = keyof typeof customerMessages;

@@ -1,0 +1,160 @@
+import { useApolloClient } from '@apollo/client/react';
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import styled from 'styled-components';
+import { Button } from '../../../components/Button';
+import { formatPower } from '../../../format/power';
+import { AdminDeviceListDocument, type AdminDeviceListQueryVariables, type AdminDeviceRowFragment } from '../../../graphql/operations';
+import { useMessages, type MessageKey } from '../../../i18n/messages';
+import { devicePageSize } from '../../customer/devices/DeviceListScreen';
+import { useApolloErrorSnackbar } from '../../customer/devices/useApolloErrorSnackbar';
+import { usePagedRows } from '../../customer/devices/usePagedRows';
+import { OnlineState, VirtualDeviceList, type DeviceColumn } from '../../customer/devices/VirtualDeviceList';
+
+/** Every filter of the admin device list (console.md section 7), as named in GraphQL and in the address. */
+export const adminDeviceFilters = [
+  'filter',
+  'hashId',
+  'deviceGroupHashId',
+  'organizationHashId',
+  'assetType',
+  'assetIdentifier',
+  'iccid',
+  'imsi',
+  'activeControlType',
+  'activeControlIdentifier',
+] as const;
+type AdminDeviceFilter = (typeof adminDeviceFilters)[number];
+type Filters = Partial<Record<AdminDeviceFilter, string>>;
+
+/** The filters of the address, trimmed; empty ones left out (the API ignores no filter). */
+function filtersOf(search: URLSearchParams): Filters {
+  const filters: Filters = {};
+  for (const name of adminDeviceFilters) {
+    const value = search.get(name)?.trim() ?? '';
+    if (value !== '') {
+      filters[name] = value;
+    }
+  }
+  return filters;
+}
+
+/** The staff device list (/admin/devices): every filter the API offers, the devices virtualised. */
+export function AdminDeviceListScreen() {
+  const t = useMessages();
+  const client = useApolloClient();
+  const showError = useApolloErrorSnackbar();
+  const [search, setSearch] = useSearchParams();
+  const applied = useMemo(() => filtersOf(search), [search]);
+  const [draft, setDraft] = useState<Filters>(applied);
+  const key = JSON.stringify(applied);
+
+  const loadPage = useCallback(
+    async (offset: string | null) => {
+      const variables: AdminDeviceListQueryVariables = { ...(JSON.parse(key) as Filters), offset, rowsPerPage: devicePageSize };
+      const { data } = await client.query({ query: AdminDeviceListDocument, variables, fetchPolicy: 'no-cache' });
+      return data?.devices ?? { rows: [], nextPageOffset: null };
+    },
+    [client, key],
+  );
+  const list = usePagedRows<AdminDeviceRowFragment>(key, loadPage);
+  useEffect(() => {
+    if (list.error !== null) {
+      showError(list.error);
+    }
+  }, [list.error, showError]);
+
+  const yesNo = useCallback((value: boolean) => t(value ? 'device.yes' : 'device.no'), [t]);
+  const columns = useMemo<DeviceColumn<AdminDeviceRowFragment>[]>(
+    () => [
+      { header: t('device.list.name'), width: 'minmax(140px, 2fr)', cell: (row) => row.name },
+      { header: t('device.list.identifier'), width: 'minmax(120px, 2fr)', cell: (row) => row.identifier, optional: true },
+      { header: t('device.list.organization'), width: 'minmax(120px, 1.5fr)', cell: (row) => row.organization?.name ?? '', optional: true },
+      { header: t('device.list.power'), width: '110px', cell: (row) => formatPower(row.nominalActivePowerSum), optional: true },
+      { header: t('device.list.production'), width: '90px', cell: (row) => yesNo(row.inProduction), optional: true },
+      { header: t('device.list.exposed'), width: '80px', cell: (row) => yesNo(row.isExposedToCustomer), optional: true },
+      {
+        header: t('device.list.state'),
+        width: '80px',
+        cell: (row) => <OnlineState online={row.isOnline} onlineText={t('device.online')} offlineText={t('device.offline')} />,
+      },
+    ],
+    [t, yesNo],
+  );
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    for (const [name, value] of Object.entries(draft)) {
+      if (value.trim() !== '') {
+        next.set(name, value.trim());
+      }
+    }
+    setSearch(next);
+  };
+
+  return (
+    <section>
+      <h1>{t('devices.title')}</h1>
+      <FilterForm onSubmit={apply} aria-label={t('device.filter.apply')}>
+        {adminDeviceFilters.map((name) => (
+          <label key={name}>
+            <span>{t(`device.filter.${name}` as MessageKey)}</span>
+            <input
+              name={name}
+              maxLength={255}
+              value={draft[name] ?? ''}
+              onChange={(event) => setDraft((current) => ({ ...current, [name]: event.target.value }))}
+            />
+          </label>
+        ))}
+        <FormActions>
+          <Button type="submit">{t('device.filter.apply')}</Button>
+          <Button
+            variant="text"
+            onClick={() => {
+              setDraft({});
+              setSearch(new URLSearchParams());
+            }}
+          >
+            {t('device.filter.clear')}
+          </Button>
+        </FormActions>
+      </FilterForm>
+      <VirtualDeviceList
+        label={t('devices.title')}
+        rows={list.rows}
+        columns={columns}
+        rowKey={(row) => row.hashId}
+        rowLink={(row) => `/admin/devices/${row.hashId}/timeline`}
+        onNearEnd={list.loadMore}
+        empty={list.loading ? t('device.list.loading') : t('device.list.empty')}
+      />
+    </section>
+  );
+}
+
+const FilterForm = styled.form`
+  display: grid;
+  grid-template-columns: repeat(auto-fill, minmax(200px, 1fr));
+  gap: 8px 12px;
+  margin-bottom: 12px;
+  label {
+    display: flex;
+    flex-direction: column;
+    gap: 2px;
+    font-size: 13px;
+  }
+  input {
+    min-height: 32px;
+    padding: 0 8px;
+    border: 1px solid ${({ theme }) => theme.colors.border};
+    border-radius: 6px;
+  }
+`;
+
+const FormActions = styled.div`
+  display: flex;
+  align-items: flex-end;
+  gap: 8px;
+`;

@@ -1,0 +1,55 @@
+import { useQuery } from '@apollo/client/react';
+import { useEffect } from 'react';
+import { useParams } from 'react-router-dom';
+import { AdminDeviceSettingsDocument } from '../../../graphql/operations';
+import { useMessages } from '../../../i18n/messages';
+import { useOnline } from '../../customer/devices/CustomerDeviceScreen';
+import { DeviceFrame, Panel } from '../../customer/devices/DeviceFrame';
+import { useApolloErrorSnackbar } from '../../customer/devices/useApolloErrorSnackbar';
+import { DebuggingTab } from './DebuggingTab';
+import { DeviceTimeline } from './DeviceTimeline';
+import { SettingsTab } from './SettingsTab';
+
+export type AdminDeviceTab = 'timeline' | 'settings' | 'debugging';
+
+/** A device in the admin area (/admin/devices/{hashId}/timeline, settings, debugging). */
+export function AdminDeviceScreen({ tab }: { tab: AdminDeviceTab }) {
+  const t = useMessages();
+  const { hashId = '' } = useParams();
+  const showError = useApolloErrorSnackbar();
+  const { data, error } = useQuery(AdminDeviceSettingsDocument, { variables: { hashId } });
+  useEffect(() => {
+    if (error !== undefined) {
+      showError(error);
+    }
+  }, [error, showError]);
+  const online = useOnline(hashId, data?.device.isOnline);
+  const device = data?.device;
+  if (device === undefined) {
+    return <p>{t('device.list.loading')}</p>;
+  }
+  const base = `/admin/devices/${hashId}`;
+  return (
+    <DeviceFrame
+      name={device.name}
+      identifier={device.identifier}
+      online={online}
+      tabs={[
+        { to: `${base}/timeline`, label: t('device.tab.timeline') },
+        { to: `${base}/issues`, label: t('device.tab.issues') },
+        { to: `${base}/settings`, label: t('device.tab.settings') },
+        { to: `${base}/debugging`, label: t('device.tab.debugging') },
+        { to: `${base}/billing`, label: t('device.tab.billing') },
+      ]}
+    >
+      {tab === 'timeline' && (
+        <Panel>
+          <h2>{t('device.timeline.title')}</h2>
+          <DeviceTimeline hashId={hashId} />
+        </Panel>
+      )}
+      {tab === 'settings' && <SettingsTab device={device} />}
+      {tab === 'debugging' && <DebuggingTab hashId={hashId} />}
+    </DeviceFrame>
+  );
+}

@@ -1,0 +1,151 @@
+import { useId, useState } from 'react';
+import styled from 'styled-components';
+import { hasAnyRight } from '../../../../../contracts/rights';
+import { Button } from '../../../components/Button';
+import { useSnackbar } from '../../../components/Snackbars';
+import type { DeviceSettingsFragment, DeviceUpdateInput } from '../../../graphql/operations';
+import { useMessages, type MessageKey } from '../../../i18n/messages';
+import { useSession } from '../../../session/useSession';
+import { ConfigEditor } from '../../customer/devices/ConfigEditor';
+import { issuesOfRefusal, type ConfigIssue } from '../../customer/devices/config-issues';
+import { Panel } from '../../customer/devices/DeviceFrame';
+import { deviceWriters } from '../../customer/devices/power-reports';
+import { useApolloErrorSnackbar } from '../../customer/devices/useApolloErrorSnackbar';
+import { useUpdateDeviceSettings } from './useUpdateDeviceSettings';
+
+/** The switches of a device the settings tab edits. */
+const switches = ['inProduction', 'isExposedToCustomer', 'monitorConnectivity', 'exportMessages', 'openForProvisioning'] as const;
+type Switch = (typeof switches)[number];
+type Draft = { name: string } & Record<Switch, boolean>;
+
+function draftOf(device: DeviceSettingsFragment): Draft {
+  return {
+    name: device.name,
+    inProduction: device.inProduction,
+    isExposedToCustomer: device.isExposedToCustomer,
+    monitorConnectivity: device.monitorConnectivity,
+    exportMessages: device.exportMessages,
+    openForProvisioning: device.openForProvisioning,
+  };
+}
+
+/** Only the fields that changed: a device in production refuses some writes even of unchanged values. */
+export function changesOf(saved: Draft, draft: Draft): DeviceUpdateInput {
+  const input: DeviceUpdateInput = {};
+  if (draft.name !== saved.name) {
+    input.name = draft.name;
+  }
+  for (const name of switches) {
+    if (draft[name] !== saved[name]) {
+      input[name] = draft[name];
+    }
+  }
+  return input;
+}
+
+/**
+ * The settings tab: the device's fields and its config. The production and exposure rules are the
+ * server's; their refusals (in_production, no_valid_config, not_all_assets_have_identifier,
+ * asset_identifiers_are_not_unique) show here with the catalogue's texts.
+ */
+export function SettingsTab({ device }: { device: DeviceSettingsFragment }) {
+  const t = useMessages();
+  const nameId = useId();
+  const { profile } = useSession();
+  const snackbar = useSnackbar();
+  const showError = useApolloErrorSnackbar();
+  const [save, { loading }] = useUpdateDeviceSettings();
+  const [saved, setSaved] = useState(() => draftOf(device));
+  const [draft, setDraft] = useState(saved);
+  const [refusals, setRefusals] = useState<ConfigIssue[]>([]);
+  const canSave = hasAnyRight(profile?.user.rights ?? [], deviceWriters);
+  const changes = changesOf(saved, draft);
+
+  const onSave = async () => {
+    setRefusals([]);
+    try {
+      const answer = await save(device.hashId, changes);
+      const next = answer === null ? draft : draftOf(answer);
+      setSaved(next);
+      setDraft(next);
+      snackbar.show({ tone: 'success', message: t('device.settings.saved') });
+    } catch (error) {
+      const issues = issuesOfRefusal(error);
+      if (issues === null) {
+        showError(error);
+      } else {
+        setRefusals(issues);
+      }
+    }
+  };
+
+  return (
+    <>
+      <Panel>
+        <h2>{t('device.settings.fields')}</h2>
+        <Fields>
+          <label htmlFor={nameId}>{t('device.settings.name')}</label>
+          <input id={nameId} maxLength={255} value={draft.name} onChange={(event) => setDraft({ ...draft, name: event.target.value })} />
+          {switches.map((name) => (
+            <Check key={name}>
+              <input type="checkbox" checked={draft[name]} onChange={(event) => setDraft({ ...draft, [name]: event.target.checked })} />
+              {t(`device.settings.${name}` as MessageKey)}
+            </Check>
+          ))}
+        </Fields>
+        <Assets>
+          {device.assets.map((asset) => (
+            <li key={asset.index}>
+              {asset.index}: {asset.type} — <code>{asset.identifier ?? '—'}</code>
+            </li>
+          ))}
+        </Assets>
+        {refusals.length > 0 && (
+          <Refusals role="alert" data-testid="settings-refusals">
+            {refusals.map((refusal, index) => (
+              <li key={index}>
+                {refusal.message}
+                {refusal.path !== '' && <code> {refusal.path}</code>}
+              </li>
+            ))}
+          </Refusals>
+        )}
+        <Button permitted={canSave} disabled={Object.keys(changes).length === 0} loading={loading} onClick={() => void onSave()}>
+          {t('device.settings.save')}
+        </Button>
+      </Panel>
+      <Panel>
+        <ConfigEditor key={device.hashId} device={device} canSave={canSave} />
+      </Panel>
+    </>
+  );
+}
+
+const Fields = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 6px;
+  max-width: 480px;
+  input:not([type='checkbox']) {
+    min-height: 36px;
+    padding: 0 10px;
+    border: 1px solid ${({ theme }) => theme.colors.border};
+    border-radius: 6px;
+  }
+`;
+
+const Check = styled.label`
+  display: flex;
+  align-items: center;
+  gap: 8px;
+`;
+
+const Assets = styled.ul`
+  padding-left: 20px;
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+const Refusals = styled.ul`
+  color: ${({ theme }) => theme.colors.error};
+  padding-left: 20px;
+`;

@@ -1,0 +1,16 @@
+import { useMutation } from '@apollo/client/react';
+import { useCallback } from 'react';
+import { UpdateDeviceSettingsDocument, type DeviceSettingsFragment, type DeviceUpdateInput } from '../../../graphql/operations';
+
+/** Saves a device's fields (updateDevice with the fields given); answers the device as saved. */
+export function useUpdateDeviceSettings(): [(hashId: string, input: DeviceUpdateInput) => Promise<DeviceSettingsFragment | null>, { loading: boolean }] {
+  const [mutate, { loading }] = useMutation(UpdateDeviceSettingsDocument);
+  const save = useCallback(
+    async (hashId: string, input: DeviceUpdateInput) => {
+      const { data } = await mutate({ variables: { hashId, input } });
+      return data?.updateDevice ?? null;
+    },
+    [mutate],
+  );
+  return [save, { loading }];
+}

@@ -1,0 +1,59 @@
+import { useQuery, useSubscription } from '@apollo/client/react';
+import { useEffect } from 'react';
+import { useParams } from 'react-router-dom';
+import { hasAnyRight } from '../../../../../contracts/rights';
+import { useApolloErrorSnackbar } from './useApolloErrorSnackbar';
+import { DevicePresenceDocument, DeviceScreenDocument } from '../../../graphql/operations';
+import { useMessages } from '../../../i18n/messages';
+import { useSession } from '../../../session/useSession';
+import { ConfigEditor } from './ConfigEditor';
+import { DeviceFrame, Panel } from './DeviceFrame';
+import { GeneralTab } from './GeneralTab';
+import { deviceWriters } from './power-reports';
+
+export type CustomerDeviceTab = 'general' | 'configuration';
+
+/** Whether the device's gateway is connected: as loaded, then as its presence events say. */
+export function useOnline(hashId: string, loaded: boolean | undefined): boolean {
+  const presence = useSubscription(DevicePresenceDocument, { variables: { hashId } });
+  return presence.data?.devicePresence.online ?? loaded ?? false;
+}
+
+/** A device in the customer area (/teleports/{hashId}/general and /configuration). */
+export function CustomerDeviceScreen({ tab }: { tab: CustomerDeviceTab }) {
+  const t = useMessages();
+  const { hashId = '' } = useParams();
+  const { profile } = useSession();
+  const showError = useApolloErrorSnackbar();
+  const { data, error } = useQuery(DeviceScreenDocument, { variables: { hashId } });
+  useEffect(() => {
+    if (error !== undefined) {
+      showError(error);
+    }
+  }, [error, showError]);
+  const online = useOnline(hashId, data?.device.isOnline);
+  const device = data?.device;
+  if (device === undefined) {
+    return <p>{t('device.list.loading')}</p>;
+  }
+  const canSave = hasAnyRight(profile?.user.rights ?? [], deviceWriters);
+  return (
+    <DeviceFrame
+      name={device.name}
+      identifier={device.identifier}
+      online={online}
+      tabs={[
+        { to: `/teleports/${hashId}/general`, label: t('device.tab.general') },
+        { to: `/teleports/${hashId}/configuration`, label: t('device.tab.configuration') },
+      ]}
+    >
+      {tab === 'general' ? (
+        <GeneralTab device={device} />
+      ) : (
+        <Panel>
+          <ConfigEditor key={device.hashId} device={device} canSave={canSave} />
+        </Panel>
+      )}
+    </DeviceFrame>
+  );
+}

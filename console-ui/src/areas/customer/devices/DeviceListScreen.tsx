@@ -1,0 +1,136 @@
+import { useApolloClient, useQuery } from '@apollo/client/react';
+import { useCallback, useEffect, useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import styled from 'styled-components';
+import { useApolloErrorSnackbar } from './useApolloErrorSnackbar';
+import { formatPower } from '../../../format/power';
+import { CustomerDeviceListDocument, DeviceCountsDocument, type DeviceListRowFragment, type DeviceStatus } from '../../../graphql/operations';
+import { useMessages } from '../../../i18n/messages';
+import { usePagedRows } from './usePagedRows';
+import { OnlineState, VirtualDeviceList, type DeviceColumn } from './VirtualDeviceList';
+
+/** The status filter as it reads in the address (console.md section 7) and in GraphQL. */
+const statuses = {
+  operational: 'OPERATIONAL',
+  'operational-with-issues': 'OPERATIONAL_WITH_ISSUES',
+  'non-operational': 'NON_OPERATIONAL',
+} as const satisfies Record<string, DeviceStatus>;
+type StatusParam = keyof typeof statuses;
+
+function isStatusParam(value: string | null): value is StatusParam {
+  return value !== null && value in statuses;
+}
+
+/** Rows per page asked of the API (its most is 500): few calls for a long list. */
+export const devicePageSize = 500;
+
+/** The customer's device list (/teleports): a status filter with the counts, the devices virtualised. */
+export function DeviceListScreen() {
+  const t = useMessages();
+  const client = useApolloClient();
+  const showError = useApolloErrorSnackbar();
+  const [search, setSearch] = useSearchParams();
+  const statusParam = search.get('status');
+  const status = isStatusParam(statusParam) ? statuses[statusParam] : null;
+  const counts = useQuery(DeviceCountsDocument, { fetchPolicy: 'cache-and-network' });
+
+  const loadPage = useCallback(
+    async (offset: string | null) => {
+      const { data } = await client.query({
+        query: CustomerDeviceListDocument,
+        variables: { status, offset, rowsPerPage: devicePageSize },
+        fetchPolicy: 'no-cache',
+      });
+      if (data === undefined) {
+        return { rows: [], nextPageOffset: null };
+      }
+      return data.devices;
+    },
+    [client, status],
+  );
+  const list = usePagedRows<DeviceListRowFragment>(status ?? 'all', loadPage);
+  useEffect(() => {
+    if (list.error !== null) {
+      showError(list.error);
+    }
+  }, [list.error, showError]);
+
+  const columns = useMemo<DeviceColumn<DeviceListRowFragment>[]>(
+    () => [
+      { header: t('device.list.name'), width: 'minmax(140px, 2fr)', cell: (row) => row.name },
+      { header: t('device.list.identifier'), width: 'minmax(120px, 2fr)', cell: (row) => row.identifier, optional: true },
+      { header: t('device.list.organization'), width: 'minmax(120px, 1.5fr)', cell: (row) => row.organization?.name ?? '', optional: true },
+      { header: t('device.list.power'), width: '120px', cell: (row) => formatPower(row.nominalActivePowerSum), optional: true },
+      {
+        header: t('device.list.state'),
+        width: '90px',
+        cell: (row) => <OnlineState online={row.isOnline} onlineText={t('device.online')} offlineText={t('device.offline')} />,
+      },
+    ],
+    [t],
+  );
+
+  const total = counts.data?.deviceCount;
+  const choices: { param: StatusParam | null; label: string }[] = [
+    { param: null, label: t('device.status.all', { count: total?.totalCount ?? '…' }) },
+    { param: 'operational', label: t('device.status.operational', { count: total?.operationalCount ?? '…' }) },
+    { param: 'operational-with-issues', label: t('device.status.operationalWithIssues') },
+    { param: 'non-operational', label: t('device.status.nonOperational', { count: total?.inactiveCount ?? '…' }) },
+  ];
+  const chosen = isStatusParam(statusParam) ? statusParam : null;
+
+  return (
+    <section>
+      <h1>{t('teleports.title')}</h1>
+      <Filters role="group" aria-label={t('device.status.label')}>
+        {choices.map((choice) => (
+          <Chip
+            key={choice.param ?? 'all'}
+            type="button"
+            aria-pressed={chosen === choice.param}
+            onClick={() => setSearch(choice.param === null ? {} : { status: choice.param })}
+          >
+            {choice.label}
+          </Chip>
+        ))}
+      </Filters>
+      <Count data-testid="device-count">{list.count === null ? t('device.list.loading') : t('device.list.count', { count: list.count })}</Count>
+      <VirtualDeviceList
+        label={t('teleports.title')}
+        rows={list.rows}
+        columns={columns}
+        rowKey={(row) => row.hashId}
+        rowLink={(row) => `/teleports/${row.hashId}/general`}
+        onNearEnd={list.loadMore}
+        empty={list.loading ? t('device.list.loading') : t('device.list.empty')}
+      />
+    </section>
+  );
+}
+
+export const Filters = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px;
+  margin-bottom: 12px;
+`;
+
+export const Chip = styled.button`
+  min-height: 32px;
+  padding: 0 14px;
+  border-radius: 16px;
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  background: ${({ theme }) => theme.colors.surface};
+  color: ${({ theme }) => theme.colors.text};
+  cursor: pointer;
+  &[aria-pressed='true'] {
+    background: ${({ theme }) => theme.colors.primary};
+    border-color: ${({ theme }) => theme.colors.primary};
+    color: ${({ theme }) => theme.colors.onPrimary};
+  }
+`;
+
+const Count = styled.p`
+  margin: 0 0 8px;
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
