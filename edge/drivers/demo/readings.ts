@@ -240,7 +240,7 @@ export function reportOf<K extends DemoKind>(
         points: (r?.points ?? []).map((point, index) => ({
           point: index,
           status: point.status,
-          activePower: -point.power,
+          activePower: 0 - point.power,
           phaseCurrent: phases(point.phaseCurrent),
           sessionEnergy: point.sessionEnergy,
           vehicleStateOfCharge: point.vehicleStateOfCharge,

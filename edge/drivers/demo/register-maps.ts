@@ -147,7 +147,9 @@ function get(block: RegisterBlock, field: Field): number {
   if (registers === undefined) {
     throw new RangeError(`register ${field.address} not read`);
   }
-  return decodeNumber(registers, field.type) * field.scale;
+  const raw = decodeNumber(registers, field.type);
+  // Divided by the inverse, so that 5555 at 0.01 reads 55.55 and not 55.550000000000004.
+  return field.scale < 1 ? raw / Math.round(1 / field.scale) : raw * field.scale;
 }
 
 function enumOf<V extends string>(values: readonly V[], raw: number): V {
