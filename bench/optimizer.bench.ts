@@ -84,7 +84,7 @@ export async function optimizerBenchmark(options: OptimizerBenchOptions = defaul
   const lines: OptimizerBenchLine[] = [];
   for (const size of options.sizes) {
     const site = syntheticSite(size);
-    const input = { assets: site.device.assets, states: site.states };
+    const input = site.input;
     const model = buildOptimizerModel(site.loop, input);
     for (const solver of options.solvers) {
       const loop = { ...site.loop, solverOptions: { ...site.loop.solverOptions, solver } };

@@ -4,7 +4,7 @@
  */
 import { parseDeviceConfig, type DeviceConfig } from '../../contracts/device/config';
 import type { AssetState } from '../drivers/driver';
-import type { OptimizerConfig } from './optimizer.model';
+import type { OptimizerConfig, OptimizerSite } from './optimizer.model';
 
 const noLink = { type: 'none' } as const;
 
@@ -53,10 +53,15 @@ function random(seed: number): () => number {
   };
 }
 
+/** The time the fixtures' sites are solved at: 2026-11-22 12:00 UTC. */
+export const fixtureNow = Date.UTC(2026, 10, 22, 12);
+
 export interface SyntheticSite {
   device: DeviceConfig;
   loop: OptimizerConfig;
   states: AssetState[];
+  /** What the optimizer is given at one step. */
+  input: OptimizerSite;
   /** Controllable assets (the size of the site). */
   controllable: number;
   nodes: number;
@@ -128,5 +133,5 @@ export function syntheticSite(controllableCount: number, solverOptions: Record<s
   };
   const { device, loop } = optimizerSite(assets, { topology, solverOptions, basePower: 100000 });
   const nodes = 1 + feeders.length + (feederCount <= 10 ? 0 : children.length);
-  return { device, loop, states: assetStates, controllable: feederCount * 10, nodes };
+  return { device, loop, states: assetStates, input: { now: fixtureNow, assets: device.assets, states: assetStates }, controllable: feederCount * 10, nodes };
 }

@@ -74,7 +74,7 @@ export function createOptimizerLoop(index: number, config: ControlLoopConfig, de
     } catch (error) {
       return { solution: null, status: 'error', message: `HiGHS could not be loaded: ${error instanceof Error ? error.message : String(error)}` };
     }
-    const solution = solveOptimizer(loop, { assets: device.assets, states: site.assets, cloudSetpoints: site.cloudSetpoints, scheduledLimit: site.scheduledLimit }, solver);
+    const solution = solveOptimizer(loop, { now: site.now, assets: device.assets, states: site.assets, cloudSetpoints: site.cloudSetpoints, scheduledLimit: site.scheduledLimit }, solver);
     return { solution, status: solution.status, message: solution.message ?? '' };
   }
 

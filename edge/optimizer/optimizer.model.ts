@@ -12,12 +12,15 @@
 import type { AssetConfig } from '../../contracts/device/assets';
 import { categoryOfType } from '../../contracts/device/asset-types';
 import type { ControlLoop as ControlLoopConfig, TopologyNode } from '../../contracts/device/control-loops';
-import type { AssetState } from '../drivers/driver';
+import { staticRangeOf } from '../control/setpoints';
+import type { AssetState, PowerRange } from '../drivers/driver';
 
 export type OptimizerConfig = Extract<ControlLoopConfig, { type: 'optimizer' }>;
 
 /** What the optimizer knows of the site at one step. */
 export interface OptimizerSite {
+  /** ms since the epoch (the agent's clock): picks the batteries' powerLimits time windows. */
+  now: number;
   /** The configured assets (DeviceConfig.assets). */
   assets: readonly AssetConfig[];
   /** The latest state of each asset, by asset index. */
@@ -134,14 +137,22 @@ function targetOf(asset: AssetConfig, state: AssetState, range: { min: number; m
   return clamp(0, range.min, range.max);
 }
 
-function steerableRange(asset: AssetConfig | undefined, state: AssetState | undefined): { min: number; max: number } | null {
+/**
+ * The range the optimizer may set now: the driver's, narrowed by the asset's static limits or power
+ * limits (the rule the setpoint arbiter applies, edge/control/setpoints.ts) and by its
+ * state-of-charge limits; null when the asset cannot be steered.
+ */
+function steerableRange(asset: AssetConfig | undefined, state: AssetState | undefined, at: Date): PowerRange | null {
   if (asset === undefined || asset.readOnly || state === undefined || !state.readable) {
     return null;
   }
-  const range = state.controllableRange;
-  if (range === undefined || range === null || !Number.isFinite(range.min) || !Number.isFinite(range.max)) {
+  const driverRange = state.controllableRange;
+  if (driverRange === undefined || driverRange === null || !Number.isFinite(driverRange.min) || !Number.isFinite(driverRange.max)) {
     return null;
   }
+  const own = staticRangeOf(asset, at);
+  // Static bounds outside what the asset can do now hold the setpoint at the nearer end of the driver's range.
+  const range = own === undefined ? driverRange : { min: clamp(own.min, driverRange.min, driverRange.max), max: clamp(own.max, driverRange.min, driverRange.max) };
   // A battery at its state-of-charge limits (section 3.4) may not go further, whatever range its driver gives.
   const limits = 'stateOfChargeLimits' in asset ? asset.stateOfChargeLimits : undefined;
   const stateOfCharge = state.stateOfCharge;
@@ -190,6 +201,7 @@ export function buildOptimizerModel(config: OptimizerConfig, site: OptimizerSite
   const uncontrollable: number[] = [];
   const unreadable: number[] = [];
   const steeredByAsset = new Map<number, SteeredAsset>();
+  const at = new Date(site.now);
   let columns = 0;
 
   function steer(assetIndex: number): SteeredAsset | null {
@@ -199,7 +211,7 @@ export function buildOptimizerModel(config: OptimizerConfig, site: OptimizerSite
     }
     const asset = site.assets[assetIndex];
     const state = site.states[assetIndex];
-    const range = steerableRange(asset, state);
+    const range = steerableRange(asset, state, at);
     if (asset === undefined || state === undefined || range === null) {
       return null;
     }

@@ -1,6 +1,6 @@
 import type { Highs } from 'highs';
 import type { AssetState } from '../drivers/driver';
-import { demoAssets, optimizerSite, states, syntheticSite } from './optimizer.fixtures';
+import { demoAssets, fixtureNow, optimizerSite, states, syntheticSite } from './optimizer.fixtures';
 import { highsOptions, loadSolver, solveOptimizer, type HighsOptions, type OptimizerSolution } from './optimizer.solver';
 
 let highs: Highs;
@@ -11,7 +11,7 @@ beforeAll(async () => {
 
 function solve(assets: Record<string, unknown>[], loop: Record<string, unknown>, assetStates: (AssetState | undefined)[], cloudSetpoints?: Map<number, number>): OptimizerSolution {
   const site = optimizerSite(assets, loop);
-  return solveOptimizer(site.loop, { assets: site.device.assets, states: assetStates, cloudSetpoints }, highs);
+  return solveOptimizer(site.loop, { now: fixtureNow, assets: site.device.assets, states: assetStates, cloudSetpoints }, highs);
 }
 
 function setpoint(solution: OptimizerSolution, asset: number): number {
@@ -98,6 +98,26 @@ describe('the optimizer model solved with HiGHS', () => {
     expect(setpoint(withinLimits, 2)).toBeCloseTo(5000, 3);
   });
 
+  it('narrows the drivers’ ranges by the assets’ static limits and power limits', () => {
+    // The solar may give at most 40 kW (staticLimit in W), the battery charge 3 kW (powerLimits): 5 kW too much is fed in.
+    const assets = [
+      demoAssets.meter(),
+      demoAssets.solar(50000, { staticLimit: { scale: 'activePower', upper: 40000, lower: 0 } }),
+      demoAssets.battery(10000, { powerLimits: { charge: 3000, discharge: 4000 } }),
+    ];
+    const topology = { name: 'site', constraint: { consumption: null, feedIn: 30000 }, assets: { controllable: [1, 2], powerMeterable: [{ assetIndex: 0, meter: 'net' }] } };
+    const solution = solve(assets, { topology }, [states.meter(-35000), states.solar(45000, 35000), states.battery(10000, 10000)]);
+
+    expect(solution.model.steered.map(({ asset, min, max, target }) => ({ asset, min, max, target }))).toEqual([
+      { asset: 1, min: 0, max: 40000, target: 40000 },
+      { asset: 2, min: -3000, max: 4000, target: 0 },
+    ]);
+    // Now 35 kW of solar and 35 kW fed in: the solar may rise to 40 kW only as far as the battery's 3 kW of charging makes room.
+    expect(setpoint(solution, 2)).toBeCloseTo(-3000, 3);
+    expect(setpoint(solution, 1)).toBeCloseTo(33000, 3);
+    expect(flowOf(solution, 'site')).toBeCloseTo(-30000, 3);
+  });
+
   it('keeps a consumption limit of a child node measured by its net meter', () => {
     // The chargers' sub-meter reads 20 kW: two EVs at 8 kW each and 4 kW of other load; the EVs would take 11 kW each.
     const assets = [demoAssets.meter(), demoAssets.meter(), demoAssets.ev(), demoAssets.ev(), demoAssets.battery(10000)];
@@ -181,7 +201,7 @@ describe('the optimizer model solved with HiGHS', () => {
 
   it('gives status error with the reason when HiGHS fails', () => {
     const site = syntheticSite(10);
-    const solution = solveOptimizer(site.loop, { assets: site.device.assets, states: site.states }, {
+    const solution = solveOptimizer(site.loop, site.input, {
       solve: () => {
         throw new Error("Unable to set option 'time_limit'. HiGHS error -1");
       },
@@ -195,7 +215,7 @@ describe('the optimizer model solved with HiGHS', () => {
   it('passes the solver options to HiGHS', () => {
     const site = syntheticSite(10, { solver: 'ipm', timeLimit: 2.5, tolerance: 1e-6, primalFeasibilityTolerance: 1e-9 });
     const passed: (HighsOptions | undefined)[] = [];
-    const solution = solveOptimizer(site.loop, { assets: site.device.assets, states: site.states }, {
+    const solution = solveOptimizer(site.loop, site.input, {
       solve: (problem, options) => {
         passed.push(options);
         return highs.solve(problem, options);
@@ -222,7 +242,7 @@ describe('the optimizer model solved with HiGHS', () => {
 
   it('stops at a tiny time limit with status timeLimit and no setpoints', () => {
     const site = syntheticSite(1000, { timeLimit: 1e-9 });
-    const solution = solveOptimizer(site.loop, { assets: site.device.assets, states: site.states }, highs);
+    const solution = solveOptimizer(site.loop, site.input, highs);
 
     expect(solution.status).toBe('timeLimit');
     expect(solution.setpoints.size).toBe(0);
@@ -232,7 +252,7 @@ describe('the optimizer model solved with HiGHS', () => {
 
   it('finds the same optimum with ipm and with simplex', () => {
     const site = syntheticSite(100);
-    const input = { assets: site.device.assets, states: site.states };
+    const input = site.input;
     const simplex = solveOptimizer({ ...site.loop, solverOptions: { ...site.loop.solverOptions, solver: 'simplex' } }, input, highs);
     const ipm = solveOptimizer({ ...site.loop, solverOptions: { ...site.loop.solverOptions, solver: 'ipm' } }, input, highs);
 
@@ -246,7 +266,7 @@ describe('the optimizer model solved with HiGHS', () => {
 
   it('solves a site of 1,000 assets keeping every limit and range', () => {
     const site = syntheticSite(1000);
-    const solution = solveOptimizer(site.loop, { assets: site.device.assets, states: site.states }, highs);
+    const solution = solveOptimizer(site.loop, site.input, highs);
 
     expect(solution.status).toBe('optimal');
     expect(solution.setpoints.size).toBe(1000);
