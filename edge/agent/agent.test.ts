@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,8 @@ import { agentExitCodes, stateFiles, type Agent } from './agent';
 import { ManualClock } from './clock';
 import type { AgentParts } from './parts';
 import { startEdgeAgent } from './run';
+import type { SystemProbes } from './system';
+import { startRegisterServer, type RegisterServer } from '../modbus/test-peers/register-server';
 
 /** The test site: a grid meter with flash reports every second, a battery, a peak shaver, and a loop this agent has no implementation of. */
 const siteConfig = {
@@ -143,6 +145,8 @@ describe('the edge agent against the real hub', () => {
     baseUrl = await t.listen();
     hubPort = Number(new URL(baseUrl).port);
     folder = mkdtempSync(path.join(tmpdir(), 'gridport-edge-'));
+    writeFileSync(path.join(folder, 'route'), 'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\neth0\t00000000\t010AA8C0\t0003\t0\t0\t100\t00000000\t0\t0\t0\n');
+    writeFileSync(path.join(folder, 'arp'), 'IP address       HW type     Flags       HW address            Mask     Device\n192.168.10.21    0x1         0x2         aa:bb:cc:00:11:23     *        eth0\n');
     organizationHashId = (await anOrganization(t.services, { name: 'Edge Test BV' })).hashId;
     ops = await t.signIn(['gridport.ops']);
     // Setting up the server and its database is the slow part on a busy machine.
@@ -206,7 +210,7 @@ describe('the edge agent against the real hub', () => {
   }
 
   /** A shipped gateway whose agent provisions through the proxy (when asked) and runs the test site's plant. */
-  async function aSite({ proxy = false, maxStoreBytes }: { proxy?: boolean; maxStoreBytes?: number } = {}): Promise<TestSite & { token: string }> {
+  async function aSite({ proxy = false, maxStoreBytes, system = {} }: { proxy?: boolean; maxStoreBytes?: number; system?: Partial<SystemProbes> } = {}): Promise<TestSite & { token: string }> {
     sites += 1;
     const identifier = `gw-edge-${sites}`;
     const { hashId, provisioningToken } = await t.services.devices.ship(systemActor('test'), { organizationHashId, name: `Edge site ${sites}` });
@@ -263,7 +267,14 @@ describe('the edge agent against the real hub', () => {
             minBackoffMs: 20,
             maxBackoffMs: 100,
             maxStoreBytes,
-            system: { ipv4RouteFile: path.join(__dirname, 'missing-route'), ipv6RouteFile: path.join(__dirname, 'missing-route'), run: () => Promise.reject(new Error('spawn mmcli ENOENT')) },
+            system: {
+              ipv4RouteFile: path.join(folder, 'route'),
+              ipv6RouteFile: path.join(folder, 'ipv6_route'),
+              arpFile: path.join(folder, 'arp'),
+              run: () => Promise.reject(new Error('spawn mmcli ENOENT')),
+              scanNetworks: () => [],
+              ...system,
+            },
           },
           (code) => void exits.push(code),
         );
@@ -361,5 +372,129 @@ describe('the edge agent against the real hub', () => {
     expect(reports.filter((report) => report.type === 'batteryPower').map((report) => report.at.getTime() - start.getTime())).toEqual([0, 5000, 10000]);
     expect(site.agent.config?.reportingIntervalInSec).toBe(5);
     expect(JSON.parse(readFileSync(path.join(site.directory, stateFiles.config), 'utf8'))).toMatchObject({ reportingIntervalInSec: 5 });
+  });
+
+  it('answers every cloud-to-device message: its report and an ack report, or an error report', async () => {
+    const peer: RegisterServer = await startRegisterServer({ units: { '1': { holding: { '100': [7, 8, 9] } } } });
+    try {
+      const site = await aSite({ system: { scanNetworks: () => ['127.0.0'], scanPorts: [peer.port], probeTimeoutMs: 300 } });
+      await configure(site);
+      const now = site.clock.now();
+      const iso = (offset: number) => new Date(now + offset).toISOString();
+      const sent = {
+        modbus: await send(site.hashId, { type: 'executeModbusCommand', device: { communication: peer.connection, slaveId: 1 }, command: { type: 'readHoldingRegisters', addr: 100, length: 3 } }),
+        opc: await send(site.hashId, { type: 'executeOPCXMLDACommand', connection: { type: 'url', url: 'http://192.168.10.40/opc' }, command: { type: 'getStatus' } }),
+        vestas: await send(site.hashId, { type: 'executeVestasAPCommand', assetIndex: 0, command: { type: 'getStatus' } }),
+        metadata: await send(site.hashId, { type: 'getMetadata' }),
+        ping: await send(site.hashId, { type: 'debugPing', payload: 'hello edge' }),
+        schedule: await send(site.hashId, { type: 'setAssetSchedule', assetIndex: 1, schedule: [{ startAt: iso(2000), endAt: iso(600_000), command: { type: 'setBatteryOperation', dispatchPower: 10000 } }] }),
+        batteryParameters: await send(site.hashId, { type: 'setAssetParameters', assetIndex: 1, parameters: { type: 'demoBattery', errors: ['E12'], warnings: ['W3'] } }),
+        meterParameters: await send(site.hashId, { type: 'setAssetParameters', assetIndex: 0, parameters: { type: 'demoBattery', errors: [], warnings: [] } }),
+        loopParameters: await send(site.hashId, { type: 'setAssetParameters', controlLoopIndex: 0, parameters: { type: 'hedno', localMode: true } }),
+        journal: await send(site.hashId, { type: 'getJournal', lines: 3 }),
+        signal: await send(site.hashId, { type: 'getSignalQuality' }),
+        routes: await send(site.hashId, { type: 'getRoutingTable' }),
+        scan: await send(site.hashId, { type: 'scanNetwork' }),
+        tunnel: await send(site.hashId, { type: 'openTunnel', tunnelId: 'tunnel-1', destination: '127.0.0.1:1' }),
+        ack: await send(site.hashId, { type: 'ack', messageId: '1' }),
+      };
+      const [row] = (await t.database.db('device_outbox').insert({ device_id: site.deviceId, type: 'getJournal', payload: JSON.stringify({ type: 'getJournal', lines: 501 }), attempts: 0 }).returning('id')) as { id: number | string }[];
+      t.services.pubsub.publish(channels.outbox, { deviceId: site.deviceId });
+      const invalid = String(row?.id);
+
+      // Answers of one instant, by type and asset.
+      const answered = async (messageId: string, count: number) =>
+        (await answers(site.deviceId, messageId, count))
+          .map((answer) => ({ type: answer.type, asset: answer.asset_index, controller: answer.controller_index, observations: answer.body.observations }))
+          .sort((a, b) => a.type.localeCompare(b.type) || (a.asset ?? -1) - (b.asset ?? -1));
+      const ack = (messageId: string, messageType: string) => ({ type: 'ack', asset: null, controller: null, observations: { messageId, messageType } });
+      const error = (messageId: string, messageType: string, code: string, message: string, asset: number | null = null) => ({ type: 'error', asset, controller: null, observations: { messageId, messageType, code, message } });
+
+      expect(await answered(sent.modbus, 2)).toEqual([
+        ack(sent.modbus, 'executeModbusCommand'),
+        { type: 'executedModbusCommand', asset: null, controller: null, observations: expect.objectContaining({ messageId: sent.modbus, registers: [7, 8, 9] }) as unknown },
+      ]);
+      expect(await answered(sent.opc, 1)).toEqual([error(sent.opc, 'executeOPCXMLDACommand', 'no_opc_xml_da_client', 'This agent has no OPC XML-DA client.')]);
+      expect(await answered(sent.vestas, 1)).toEqual([error(sent.vestas, 'executeVestasAPCommand', 'no_vestas_ap_client', 'This agent has no Vestas AP client.', 0)]);
+      const metadata = await answered(sent.metadata, 3);
+      expect(metadata.map((answer) => [answer.type, answer.asset])).toEqual([
+        ['ack', null],
+        ['assetMetadata', 0],
+        ['assetMetadata', 1],
+      ]);
+      expect(metadata[2]?.observations).toMatchObject({ messageId: sent.metadata, nominalActivePower: 50000 });
+      expect(await answered(sent.ping, 1)).toEqual([{ type: 'ack', asset: null, controller: null, observations: { messageId: sent.ping, messageType: 'debugPing', payload: 'hello edge' } }]);
+      expect(await answered(sent.batteryParameters, 2)).toEqual([
+        ack(sent.batteryParameters, 'setAssetParameters'),
+        { type: 'executedAssetParameters', asset: 1, controller: null, observations: { messageId: sent.batteryParameters, parameters: { type: 'demoBattery', errors: ['E12'], warnings: ['W3'] } } },
+      ]);
+      expect(site.parameters).toEqual([{ type: 'demoBattery', errors: ['E12'], warnings: ['W3'] }]);
+      expect(await answered(sent.meterParameters, 1)).toEqual([error(sent.meterParameters, 'setAssetParameters', 'unsupported_parameters', 'Asset 0 (demo-meter) takes no demoBattery parameters.', 0)]);
+      expect(await answered(sent.loopParameters, 1)).toEqual([error(sent.loopParameters, 'setAssetParameters', 'unsupported_parameters', 'Control loop 0 (proportionalPeakShaver) takes no hedno parameters.')]);
+      const journal = await answered(sent.journal, 2);
+      expect(journal.map((answer) => answer.type)).toEqual(['ack', 'journal']);
+      const lines = journal[1]?.observations.lines as string[];
+      expect(lines).toHaveLength(3);
+      expect(lines[2]).toBe(`${new Date(now).toISOString()} info message ${sent.journal}: getJournal`);
+      expect(await answered(sent.signal, 1)).toEqual([error(sent.signal, 'getSignalQuality', 'no_modem', 'This gateway has no cellular modem (ModemManager lists none).')]);
+      expect(await answered(sent.routes, 2)).toEqual([
+        ack(sent.routes, 'getRoutingTable'),
+        { type: 'routingTable', asset: null, controller: null, observations: { messageId: sent.routes, routes: [{ destination: '0.0.0.0/0', gateway: '192.168.10.1', interface: 'eth0', metric: 100 }] } },
+      ]);
+      expect(await answered(sent.scan, 2)).toEqual([
+        ack(sent.scan, 'scanNetwork'),
+        { type: 'networkScan', asset: null, controller: null, observations: { messageId: sent.scan, hosts: [{ address: '192.168.10.21', mac: 'aa:bb:cc:00:11:23' }, { address: '127.0.0.1', openPorts: [peer.port] }] } },
+      ]);
+      const tunnel = await answered(sent.tunnel, 1);
+      expect(tunnel[0]?.observations).toMatchObject({ messageId: sent.tunnel, messageType: 'openTunnel', code: 'tunnel_failed' });
+      expect(String(tunnel[0]?.observations.message)).toMatch(/^The tunnel to 127\.0\.0\.1:1 could not be opened: /);
+      expect(await answered(sent.ack, 1)).toEqual([ack(sent.ack, 'ack')]);
+      const [refused] = await answered(invalid, 1);
+      expect(refused).toEqual(error(invalid, 'getJournal', 'invalid_message', 'The message is not valid: lines: lines must be less than or equal to 500'));
+
+      // The schedule takes effect at its start: the battery's cloud setpoint, and its executed report.
+      expect(await answered(sent.schedule, 1)).toEqual([ack(sent.schedule, 'setAssetSchedule')]);
+      await site.run(5);
+      const executed = await answered(sent.schedule, 2);
+      expect(executed[1]).toMatchObject({ type: 'executedAssetSchedule', asset: 1, observations: { messageId: sent.schedule, startAt: iso(2000), command: { type: 'setBatteryOperation', dispatchPower: 10000 } } });
+      await site.run(5);
+      await site.agent.gateway.drained();
+      const battery = (await rows(site.deviceId, new Date(now + 10_000))).find((report) => report.type === 'batteryPower');
+      expect(battery?.body.observations).toMatchObject({ setpoints: { desired: { cloud: 10000 }, effective: 10000, confirmed: 10000 } });
+    } finally {
+      await peer.stop();
+    }
+  });
+
+  it('restarts in process on reboot, and asks its supervisor to restart, update or reprovision it, which a new token completes', async () => {
+    const site = await aSite();
+    await configure(site);
+    const locals = async () => (await rows(site.deviceId)).filter((row) => row.type === 'config' && row.body.observations.source === 'local').length;
+    const soft = await send(site.hashId, { type: 'reboot', hard: false });
+    await answers(site.deviceId, soft);
+    expect(await eventually(locals, (count) => count === 1)).toBe(1);
+    expect(site.exits).toEqual([]);
+
+    const hard = await send(site.hashId, { type: 'reboot', hard: true });
+    expect((await answers(site.deviceId, hard)).map((row) => row.type)).toEqual(['ack']);
+    expect(await eventually(async () => site.exits, (exits) => exits.length === 1)).toEqual([agentExitCodes.hardReboot]);
+
+    await site.start();
+    const update = await send(site.hashId, { type: 'forceUpdate' });
+    await answers(site.deviceId, update);
+    expect(await eventually(async () => site.exits, (exits) => exits.length === 2)).toEqual([agentExitCodes.hardReboot, agentExitCodes.forceUpdate]);
+
+    await site.start();
+    const reprovision = await send(site.hashId, { type: 'reprovision' });
+    await answers(site.deviceId, reprovision);
+    expect(await eventually(async () => site.exits, (exits) => exits.length === 3)).toEqual([agentExitCodes.hardReboot, agentExitCodes.forceUpdate, agentExitCodes.reprovision]);
+    expect(existsSync(path.join(site.directory, stateFiles.reprovision))).toBe(true);
+
+    const certificate = readFileSync(path.join(site.directory, stateFiles.identity, 'cert.pem'), 'utf8');
+    const { provisioningToken } = await t.services.devices.reopenProvisioning(systemActor('test'), site.hashId);
+    await site.start(provisioningToken);
+    expect(readFileSync(path.join(site.directory, stateFiles.identity, 'cert.pem'), 'utf8')).not.toBe(certificate);
+    expect(existsSync(path.join(site.directory, stateFiles.reprovision))).toBe(false);
+    expect(site.agent.gateway.identifier).toBe(site.identifier);
   });
 });

@@ -7,6 +7,7 @@ import { GatewayClient, type IncomingMessage } from '../gateway-client/client';
 import type { GatewayIdentity } from '../gateway-client/provision';
 import type { AssetDriver, DriverFactory } from '../drivers/driver';
 import type { ControlLoop, ControlLoopFactory } from '../control/loop';
+import { ScheduleRunner } from '../control/schedule';
 import { SetpointArbiter } from '../control/setpoints';
 import type { ModbusLinks } from '../modbus/link';
 import { systemClock, type AgentClock } from './clock';
@@ -96,6 +97,7 @@ interface Runtime {
   drivers: (AssetDriver | undefined)[];
   loops: (ControlLoop | undefined)[];
   arbiter: SetpointArbiter;
+  schedule: ScheduleRunner;
   tasks: Task[];
 }
 
@@ -113,11 +115,16 @@ export class Agent {
   private readonly system: SystemProbes;
   private client: GatewayClient | null = null;
   private runtime: Runtime | null = null;
+  /** Kept across configs: the arbiter starts afresh with each, the schedules of assets and loops still there carry on. */
+  private arbiter: SetpointArbiter | null = null;
+  private schedule: ScheduleRunner | null = null;
   private cancelTimer: (() => void) | null = null;
   private running = false;
   /** Work on the runtime, one piece at a time: the clock's tasks and config changes. */
   private queue: Promise<void> = Promise.resolve();
   private stopped = true;
+  /** Work a message asks for once it is answered: a restart, an exit. */
+  private readonly afterAnswers: (() => Promise<void>)[] = [];
 
   constructor(private readonly options: AgentOptions) {
     this.clock = options.clock ?? systemClock;
@@ -179,6 +186,8 @@ export class Agent {
     await this.teardown();
     await this.client?.stop();
     this.client = null;
+    this.arbiter = null;
+    this.schedule = null;
   }
 
   /** Restarts in process (reboot): everything stopped, then started again from the state directory. */
@@ -229,8 +238,21 @@ export class Agent {
     const context = { links, log: this.log };
     const drivers: (AssetDriver | undefined)[] = [];
     const loops: (ControlLoop | undefined)[] = [];
-    const arbiter = new SetpointArbiter(config);
-    this.runtime = { config, links, drivers, loops, arbiter, tasks: [] };
+    const arbiter = this.arbiter ?? new SetpointArbiter(config);
+    arbiter.configure(config);
+    this.arbiter = arbiter;
+    const schedule =
+      this.schedule ??
+      new ScheduleRunner({
+        config,
+        arbiter,
+        execute: async (index, command) => (await this.runtime?.drivers[index]?.execute(command)) ?? false,
+        clock: () => this.clock.now(),
+        log: this.log,
+      });
+    schedule.configure(config);
+    this.schedule = schedule;
+    this.runtime = { config, links, drivers, loops, arbiter, schedule, tasks: [] };
     const unsupported: DeviceReport[] = [];
     config.assets.forEach((asset, index) => {
       const driver = this.parts.createDriver(index, asset, context) ?? undefined;
@@ -297,7 +319,7 @@ export class Agent {
       fastestPollMs,
       Math.min(slowestPollMs, ...config.activeControl.map((loop) => loop.controlLoopSleep * 1000), ...flashIntervals.filter((interval): interval is number => interval !== null).map((interval) => interval * 1000)),
     );
-    const tasks: Task[] = [task(pollMs / 1000, () => this.poll(runtime))];
+    const tasks: Task[] = [task(pollMs / 1000, (at) => this.pollAndSchedule(runtime, at))];
     runtime.loops.forEach((loop, index) => {
       if (loop) {
         tasks.push(task(loop.sleepSeconds, (at) => this.step(runtime, loop, index, at)));
@@ -361,13 +383,36 @@ export class Agent {
     });
   }
 
-  private async poll(runtime: Runtime): Promise<void> {
+  /** Reads every asset, then brings the cloud's schedules to what they say now (before the loops, which see their scheduled limits). */
+  private async pollAndSchedule(runtime: Runtime, now: number): Promise<void> {
     await Promise.all(runtime.drivers.map((driver) => driver?.poll()));
+    const reports = await runtime.schedule.step(
+      runtime.drivers.map((driver) => driver?.state),
+      now,
+    );
+    for (const report of reports) {
+      await this.report(report);
+    }
   }
 
   private async step(runtime: Runtime, loop: ControlLoop, index: number, now: number): Promise<void> {
     const assets = runtime.drivers.map((driver) => driver?.state);
-    const step = await loop.step({ now, config: runtime.config, assets });
+    const cloudSetpoints = new Map<number, number>();
+    runtime.config.assets.forEach((_asset, assetIndex) => {
+      const cloud = runtime.arbiter.desired(assetIndex).cloud;
+      if (cloud !== undefined) {
+        cloudSetpoints.set(assetIndex, cloud);
+      }
+    });
+    const scheduledLimit = runtime.schedule.scheduledLimit(index);
+    const step = await loop.step({
+      now,
+      config: runtime.config,
+      assets,
+      cloudSetpoints,
+      baseline: runtime.arbiter.baselines(now, assets),
+      ...(scheduledLimit === undefined ? {} : { scheduledLimit }),
+    });
     runtime.arbiter.applyLoopStep(index, step);
     for (const [assetIndex, command] of step.commands ?? []) {
       await runtime.drivers[assetIndex]?.execute(command);
@@ -454,7 +499,21 @@ export class Agent {
   // -------------------------------------------------------------------------------------------
 
   /** Carries out one message and answers it with its report, an ack report, or an error report; resolves once answered (then the client acknowledges the envelope). */
-  private async onMessage({ id, payload }: IncomingMessage): Promise<void> {
+  private async onMessage(incoming: IncomingMessage): Promise<void> {
+    try {
+      await this.answer(incoming);
+    } finally {
+      const work = this.afterAnswers.splice(0);
+      // A timer runs after the client's acknowledgement, which follows this promise at once.
+      setTimeout(() => {
+        for (const piece of work) {
+          piece().catch((error: unknown) => this.log('error', 'work after a message failed', { error: String(error) }));
+        }
+      }, 0);
+    }
+  }
+
+  private async answer({ id, payload }: IncomingMessage): Promise<void> {
     let message: CloudToDeviceMessage;
     try {
       message = cloudToDeviceMessageSchema.validateSync(payload, { abortEarly: false });
@@ -555,11 +614,9 @@ export class Agent {
     }
   }
 
-  /** Runs `work` once the message's answer is on its way (the client acknowledges the envelope when onMessage resolves). */
+  /** Runs `work` once the message is answered and its envelope acknowledged (the client acknowledges when onMessage resolves). */
   private afterAnswer(work: () => Promise<void>): void {
-    setTimeout(() => {
-      work().catch((error: unknown) => this.log('error', 'after-answer work failed', { error: String(error) }));
-    }, 0);
+    this.afterAnswers.push(work);
   }
 
   private async exit(code: number, reason: string): Promise<void> {
@@ -605,11 +662,20 @@ export class Agent {
 
   private async setAssetSchedule(id: string, message: MessageOf<'setAssetSchedule'>, fail: (code: string, text: string, asset?: number) => Promise<boolean>): Promise<boolean> {
     const runtime = this.runtime;
-    if (message.assetIndex !== undefined && !runtime?.config.assets[message.assetIndex]) {
-      return fail(agentErrorCodes.unknownAsset, `No asset at index ${message.assetIndex}.`);
+    if (!runtime) {
+      return fail(agentErrorCodes.configNotApplied, 'No config runs.');
     }
-    if (message.controlLoopIndex !== undefined && !runtime?.loops[message.controlLoopIndex]) {
-      return fail(agentErrorCodes.unknownControlLoop, `No running control loop at index ${message.controlLoopIndex}.`);
+    if (message.assetIndex !== undefined) {
+      if (!runtime.config.assets[message.assetIndex]) {
+        return fail(agentErrorCodes.unknownAsset, `No asset at index ${message.assetIndex}.`);
+      }
+      runtime.schedule.setSchedule({ assetIndex: message.assetIndex }, message.schedule, id);
+    } else {
+      const index = message.controlLoopIndex ?? -1;
+      if (!runtime.loops[index]) {
+        return fail(agentErrorCodes.unknownControlLoop, `No running control loop at index ${index}.`);
+      }
+      runtime.schedule.setSchedule({ controlLoopIndex: index }, message.schedule, id);
     }
     this.log('info', `schedule of ${message.schedule.length} items taken`, { id });
     return true;

@@ -1,5 +1,7 @@
 import type { ExecutedModbusCommandReport } from '../../contracts/hub/reports';
+import { createControlLoop } from '../control';
 import type { ControlLoopFactory } from '../control/loop';
+import { createDriver } from '../drivers';
 import type { DriverFactory } from '../drivers/driver';
 import { openTunnel, type OpenTunnelOptions } from '../gateway-client/tunnel';
 import { executedModbusCommandReport } from '../modbus/command';
@@ -22,8 +24,8 @@ export interface AgentParts {
 }
 
 export const defaultAgentParts: AgentParts = {
-  createDriver: () => null,
-  createControlLoop: () => null,
+  createDriver,
+  createControlLoop,
   createLinks: (log) => new ModbusLinkPool({ log }),
   executeModbusCommand: (links, message, messageId, at) => executedModbusCommandReport(links, message, messageId, at),
   openTunnel,
