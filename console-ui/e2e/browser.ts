@@ -1,0 +1,52 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+/** Debian's Chromium: the only browser the console's tests use. */
+export const chromiumPath = '/usr/bin/chromium';
+
+/** Headless, offline-friendly: no first-run, sync, component updates or background traffic. */
+const chromiumFlags = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * Whether the browser tests can run here. Without Chromium they skip, saying so, unless
+ * REQUIRE_BROWSER=1 (CI installs Chromium and must not skip silently).
+ */
+export function browserAvailable(): boolean {
+  if (existsSync(chromiumPath)) {
+    return true;
+  }
+  if (process.env.REQUIRE_BROWSER === '1') {
+    throw new Error(`REQUIRE_BROWSER=1 but ${chromiumPath} is missing: install Debian's chromium package`);
+  }
+  process.stderr.write(`Skipping the console's browser tests: ${chromiumPath} is missing (apt-get install chromium; REQUIRE_BROWSER=1 makes this a failure).\n`);
+  return false;
+}
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Chromium with a fresh profile in a temporary folder, removed on close. */
+export async function launchBrowser(): Promise<Browser> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'gridport-chromium-'));
+  // headless: Playwright passes --headless itself; the profile folder is --user-data-dir.
+  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, headless: true, args: chromiumFlags });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
