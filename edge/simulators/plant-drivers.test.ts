@@ -37,6 +37,7 @@ describe('plant drivers', () => {
     const driver = new PlantDriver(0, config('demo-solar', { readOnly: true }), solar, site);
     expect(await driver.writeSetpoint(1000)).toBe(false);
     expect(solar.setpoint).toBeNull();
+    expect(await driver.metadata()).toEqual({ manufacturer: 'Gridport', model: 'demo-solar', serialNumber: 'PLANT-0', firmwareVersion: null });
   });
 
   it('a link taken down gives readable false, null values and counted timeouts', async () => {

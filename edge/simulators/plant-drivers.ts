@@ -200,6 +200,10 @@ export class PlantDriver extends PolledAssetDriver {
     return flashReportOf(this.binding.kind, this.index, at, this.state.readable ? this.lastReading : null, this.state, setpoints, meter);
   }
 
+  override async metadata(): Promise<Record<string, string | number | null> | null> {
+    return { manufacturer: 'Gridport', model: this.config.type, serialNumber: `PLANT-${this.index}`, firmwareVersion: null };
+  }
+
   /** Counts one request, failing as a timeout when the link is down. */
   private request(): void {
     if (this.link.down) {

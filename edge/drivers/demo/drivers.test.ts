@@ -108,6 +108,9 @@ describe('demo drivers against the Modbus simulator', () => {
     });
     // The counters restart after a report.
     expect(driver.statistics.success).toBe(0);
+    const flash = observations(driver.buildReport(new Date(noon), { confirmed: null, desired: { activeControl: 5000 }, effective: 5000 }, true));
+    // The solar plant confirms no setpoint (none written), so confirmed is the driver's null.
+    expect(flash).toEqual({ activePower: Math.round(solar.activePower), setpoints: { confirmed: null, desired: { activeControl: 5000 }, effective: 5000 } });
   });
 
   it('a wind driver reads the turbine with wind speed and rotor speed at 0.01 resolution', async () => {
