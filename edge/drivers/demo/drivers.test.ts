@@ -88,7 +88,9 @@ describe('demo drivers against the Modbus simulator', () => {
 
   it('a solar driver reads what the plant gives, in one request', async () => {
     const driver = driverFor('demo-solar');
+    const readsBefore = main.reads(slaveIds['demo-solar']);
     const state = await driver.poll();
+    expect(main.reads(slaveIds['demo-solar']) - readsBefore).toBe(1);
     expect(state).toEqual({
       readable: true,
       at: state.at,
@@ -174,7 +176,10 @@ describe('demo drivers against the Modbus simulator', () => {
 
   it('an EV driver reads its 8 charge points, and its limit holds the charger', async () => {
     const driver = driverFor('demo-ev');
+    const readsBefore = main.reads(slaveIds['demo-ev']);
     await driver.poll();
+    // 8 points and the charger's own registers: 116 registers, one request.
+    expect(main.reads(slaveIds['demo-ev']) - readsBefore).toBe(1);
     const report = observations(driver.buildReport(new Date(noon), undefined, false));
     const points = report.points as { point: number; status: string; activePower: number; vehicleStateOfCharge: number | null }[];
     expect(points.map((point) => point.status)).toEqual(['charging', 'available', 'available', 'available', 'available', 'charging', 'available', 'available']);
