@@ -497,4 +497,87 @@ describe('the edge agent against the real hub', () => {
     expect(existsSync(path.join(site.directory, stateFiles.reprovision))).toBe(false);
     expect(site.agent.gateway.identifier).toBe(site.identifier);
   });
+
+  /** Reports stored for a window of agent time (after `from`, up to and with `to`), by type. */
+  async function windowOf(deviceId: number, from: number, to: number): Promise<Map<string, number[]>> {
+    const byType = new Map<string, number[]>();
+    for (const row of await rows(deviceId, new Date(from + 1))) {
+      const at = row.at.getTime();
+      if (at <= to) {
+        byType.set(row.type, [...(byType.get(row.type) ?? []), at - from]);
+      }
+    }
+    return byType;
+  }
+
+  /** Seconds from `first` to `last` every `step`, as ms. */
+  const every = (first: number, last: number, step: number) => Array.from({ length: Math.floor((last - first) / step) + 1 }, (_, at) => (first + at * step) * 1000);
+
+  it('cut from the hub for ten minutes, loses no report and delivers them in order when the link returns', async () => {
+    const site = await aSite({ proxy: true });
+    await configure(site);
+    await site.run(10);
+    await site.agent.gateway.drained();
+    const cutAt = site.clock.now();
+    const arrived: number[] = [];
+    const unsubscribe = t.services.pubsub.subscribe(channels.reports(site.deviceId), (message) => void arrived.push(Date.parse((message as { at: string }).at)));
+    try {
+      site.proxy?.sever();
+      await site.run(600);
+      // Every report of the ten minutes is waiting on disk: 600 flash, 120 + 120 asset reports, 60 loop reports.
+      expect(site.agent.gateway.waiting).toBe(900);
+      site.proxy?.restore();
+      await site.agent.gateway.drained();
+    } finally {
+      unsubscribe();
+    }
+    const stored = await windowOf(site.deviceId, cutAt, cutAt + 600_000);
+    expect(new Map([...stored].sort(([a], [b]) => a.localeCompare(b)))).toEqual(
+      new Map([
+        ['batteryPower', every(5, 600, 5)],
+        ['meterPower', every(5, 600, 5)],
+        ['meterPower.flash', every(1, 600, 1)],
+        ['proportionalPeakShaverStatus', every(10, 600, 10)],
+      ]),
+    );
+    const inWindow = arrived.filter((at) => at > cutAt && at <= cutAt + 600_000);
+    expect(inWindow).toHaveLength(900);
+    expect(inWindow).toEqual([...inWindow].sort((a, b) => a - b));
+  });
+
+  it('bounds its store while cut off: flash reports go first, the backlog keeps its beginning, and the count of what was dropped arrives when the link returns', async () => {
+    const site = await aSite({ proxy: true, maxStoreBytes: 60_000 });
+    await configure(site);
+    await site.run(5);
+    await site.agent.gateway.drained();
+    const cutAt = site.clock.now();
+    site.proxy?.sever();
+    await site.run(300);
+    site.proxy?.restore();
+    const report = await eventually(
+      () => rows(site.deviceId, new Date(cutAt)),
+      (all) => all.some((row) => row.body.observations.code === 'reports_dropped'),
+    );
+    await site.agent.gateway.drained();
+    const stored = await windowOf(site.deviceId, cutAt, cutAt + 300_000);
+    const flash = stored.get('meterPower.flash') ?? [];
+    const regular = ['meterPower', 'batteryPower', 'proportionalPeakShaverStatus'].map((type) => stored.get(type) ?? []);
+    // Each kind kept from the start of the cut, without a gap: the newest were the ones dropped.
+    expect(flash).toEqual(every(1, flash.length, 1));
+    expect(regular[0]).toEqual(every(5, 5 * (regular[0]?.length ?? 0), 5));
+    // The loop reports every 10 s from the config's start, 5 s before the cut.
+    expect(regular[2]).toEqual(every(5, 5 + 10 * ((regular[2]?.length ?? 1) - 1), 10));
+    // Flash reports stopped being kept before regular ones did.
+    expect(flash.length).toBeGreaterThan(0);
+    expect(flash.length).toBeLessThan(300);
+    expect(Math.max(...flash)).toBeLessThan(Math.max(...(regular[0] ?? [])));
+    const droppedRegular = 60 + 60 + 30 - regular.reduce((sum, kept) => sum + kept.length, 0);
+    expect(droppedRegular).toBeGreaterThan(0);
+    const dropped = report.find((row) => row.body.observations.code === 'reports_dropped');
+    expect(dropped?.body.observations.message).toMatch(
+      new RegExp(`^The report store was full since \\S+: ${droppedRegular + 300 - flash.length} reports were not kept \\(regular ${droppedRegular}, flash ${300 - flash.length}\\)\\.$`),
+    );
+    // The counter starts again once reported.
+    expect(site.agent.gateway.dropped).toEqual({ regular: 0, flash: 0, since: null });
+  });
 });
