@@ -3,8 +3,10 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
 import { App } from './App';
 import { createConsoleServices } from './shell/console-services';
+import { installGlobalErrorFilter } from './shell/global-errors';
 import { consoleRoutes } from './shell/routes';
 
+installGlobalErrorFilter(window);
 const services = createConsoleServices({ builtVersion: __GRIDPORT_VERSION__ });
 const router = createBrowserRouter(consoleRoutes(services));
 const root = document.getElementById('root');
