@@ -245,6 +245,19 @@ describe('ModbusLinkPool against pymodbus', () => {
     }
   });
 
+  it('speaks Modbus over UDP', async () => {
+    const udp = await startRegisterServer({ transport: 'udp', units: { '4': { holding: { '0': [11, 22] }, coils: { '0': [false, true] } } } });
+    try {
+      const unit = pool.unit(udp.connection, 4, fast);
+      expect(await unit.readHoldingRegisters(0, 2)).toEqual([11, 22]);
+      await unit.writeCoil(0, true);
+      expect(await unit.readCoils(0, 2)).toEqual([true, true]);
+      expect(unit.takeStatistics()).toEqual({ ...zero(), success: 3 });
+    } finally {
+      await udp.stop();
+    }
+  });
+
   it('speaks RTU frames over TCP when the connection says rtuOverTcp', async () => {
     const rtu = await startRegisterServer({ framer: 'rtu', units: { '5': { holding: { '10': [1234, 5678] } } } });
     try {

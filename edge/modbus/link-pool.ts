@@ -279,7 +279,7 @@ class Link {
       return client.connectRTUBuffered(endpoint.path, { baudRate, dataBits, stopBits, parity });
     }
     if (endpoint.type === 'udp') {
-      return client.connectUDP(endpoint.ip, { port: endpoint.port });
+      return this.openUdp(client, endpoint);
     }
     if (endpoint.rtuOverTcp) {
       // RTU frames (with CRC, no MBAP header) over the socket: modbus-serial's telnet port. Its
@@ -287,6 +287,15 @@ class Link {
       return client.connectTelnet(endpoint.ip, { port: endpoint.port });
     }
     return client.connectTCP(endpoint.ip, { port: endpoint.port });
+  }
+
+  /** modbus-serial's UDP port says it is open before its socket is bound; requests before then fail as Port Not Open. */
+  private async openUdp(client: ModbusRTU, endpoint: { ip: string; port: number }): Promise<void> {
+    await client.connectUDP(endpoint.ip, { port: endpoint.port });
+    // Binding takes a tick or two; the connect timeout bounds the wait from outside, this bound from inside.
+    for (let waited = 0; !client.isOpen && !this.closed && waited < 1000; waited += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
   }
 
   /** Forgets a broken client; the next request reconnects once `delayMs` has passed. */
@@ -306,18 +315,19 @@ class Link {
     const client = this.client;
     this.client = undefined;
     if (client !== undefined) {
-      await new Promise<void>((resolve) => {
-        client.destroy(() => resolve());
-      });
+      closeQuietly(client);
     }
   }
 }
 
+/** Releases a client's socket: destroy for TCP and serial ports; UDP ports have no destroy, only close. */
 function closeQuietly(client: ModbusRTU): void {
-  try {
-    client.destroy(() => undefined);
-  } catch {
-    // Already closed or never opened: nothing to release.
+  for (const release of [(): void => client.destroy(() => undefined), (): void => client.close(() => undefined)]) {
+    try {
+      release();
+    } catch {
+      // Already closed or never opened: nothing to release.
+    }
   }
 }
 

@@ -9,6 +9,7 @@ The map:
   {
     "port": 0,                      optional
     "framer": "socket" | "rtu",     optional, "rtu": RTU frames over TCP (rtuOverTcp)
+    "transport": "tcp" | "udp",     optional, default tcp
     "identity": {"VendorName": "...", "ProductCode": "...", "MajorMinorRevision": "..."},
     "silent": [7],                  unit ids the peer never answers
     "units": {
@@ -33,7 +34,7 @@ from pymodbus.datastore import ModbusServerContext, ModbusSlaveContext, ModbusSp
 from pymodbus.device import ModbusDeviceIdentification
 from pymodbus.framer.rtu_framer import ModbusRtuFramer
 from pymodbus.framer.socket_framer import ModbusSocketFramer
-from pymodbus.server.async_io import ModbusTcpServer
+from pymodbus.server.async_io import ModbusTcpServer, ModbusUdpServer
 
 
 def block(spans):
@@ -61,16 +62,17 @@ async def main():
     context = ModbusServerContext(slaves=slaves, single=False)
     identity = ModbusDeviceIdentification(info_name=spec.get("identity", {}))
     framer = ModbusRtuFramer if spec.get("framer") == "rtu" else ModbusSocketFramer
-    server = ModbusTcpServer(
-        context,
-        framer=framer,
-        identity=identity,
-        address=("127.0.0.1", int(spec.get("port", 0))),
-        allow_reuse_address=True,
-    )
+    address = ("127.0.0.1", int(spec.get("port", 0)))
+    if spec.get("transport") == "udp":
+        server = ModbusUdpServer(context, framer=framer, identity=identity, address=address)
+    else:
+        server = ModbusTcpServer(context, framer=framer, identity=identity, address=address, allow_reuse_address=True)
     serving = asyncio.ensure_future(server.serve_forever())
     await server.serving
-    port = server.server.sockets[0].getsockname()[1]
+    if spec.get("transport") == "udp":
+        port = server.protocol.get_extra_info("sockname")[1]
+    else:
+        port = server.server.sockets[0].getsockname()[1]
     print(json.dumps({"port": port}), flush=True)
     # Serve until the test closes stdin (or kills us).
     loop = asyncio.get_event_loop()

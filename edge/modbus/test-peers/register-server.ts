@@ -23,14 +23,16 @@ export interface RegisterMap {
   identity?: Record<string, string>;
   /** RTU frames over TCP. */
   framer?: 'socket' | 'rtu';
+  /** Modbus over UDP instead of TCP. */
+  transport?: 'tcp' | 'udp';
   /** A fixed port (a restart on the port of before); 0 or absent: a free one. */
   port?: number;
 }
 
 export interface RegisterServer {
   readonly port: number;
-  /** The tcp connection of the config that reaches it. */
-  readonly connection: { type: 'tcp'; ip: string; port: number; rtuOverTcp?: boolean };
+  /** The tcp (or udp) connection of the config that reaches it. */
+  readonly connection: { type: 'tcp' | 'udp'; ip: string; port: number; rtuOverTcp?: boolean };
   stop(): Promise<void>;
 }
 
@@ -72,7 +74,7 @@ export function startRegisterServer(map: RegisterMap): Promise<RegisterServer> {
       }
       child.stdout.off('data', onData);
       const { port } = JSON.parse(line) as { port: number };
-      const connection = { type: 'tcp' as const, ip: '127.0.0.1', port, ...(map.framer === 'rtu' ? { rtuOverTcp: true } : {}) };
+      const connection = { type: map.transport ?? 'tcp', ip: '127.0.0.1', port, ...(map.framer === 'rtu' ? { rtuOverTcp: true } : {}) };
       resolve({ port, connection, stop });
     };
     child.stdout.on('data', onData);
