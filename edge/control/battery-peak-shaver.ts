@@ -72,8 +72,8 @@ export class BatteryPeakShaver extends LoopBase<'batteryPeakShaver'> {
     this.noteUnlimitable(site.now, [...batteries.unlimitable, ...evs.unlimitable]);
     this.monitorLimits(site.now, meter.value, config.contractualLimit, undefined);
     const charge = this.figures.stateOfCharge;
-    this.monitor(controlAlarmCodes.stateOfChargeLow, site.now, charge !== null && charge < range.min, `state of charge below ${range.min} %`, undefined, immediateRule);
-    this.monitor(controlAlarmCodes.stateOfChargeHigh, site.now, charge !== null && charge > range.max, `state of charge above ${range.max} %`, undefined, immediateRule);
+    this.monitor(controlAlarmCodes.stateOfChargeLow, site.now, charge !== null && charge < range.min, () => `state of charge below ${range.min} %`, undefined, immediateRule);
+    this.monitor(controlAlarmCodes.stateOfChargeHigh, site.now, charge !== null && charge > range.max, () => `state of charge above ${range.max} %`, undefined, immediateRule);
     return this.settle({ setpoints });
   }
 

@@ -107,7 +107,7 @@ export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInter
   protected readonly held = new Map<number, number | null>();
   protected readonly device: DeviceConfig;
   private readonly pending: DeviceReport[] = [];
-  private readonly monitors = new Map<string, StepMonitor>();
+  private readonly monitors = new Map<ControlAlarmCode, Map<number, StepMonitor>>();
   private unreadableSince: number | null = null;
 
   constructor(
@@ -150,16 +150,21 @@ export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInter
     // Nothing held by default.
   }
 
-  /** Records a monitor's verdict of this step; queues an alarm report when it raises or clears. */
-  protected monitor(code: ControlAlarmCode, now: number, bad: boolean, description: string, asset?: number, rule: MonitorRule = exceededRule): void {
-    const key = `${code}:${asset ?? ''}`;
-    let monitor = this.monitors.get(key);
+  /** Records a monitor's verdict of this step; queues an alarm report when it raises or clears (`describe` is called only then). */
+  protected monitor(code: ControlAlarmCode, now: number, bad: boolean, describe: () => string, asset?: number, rule: MonitorRule = exceededRule): void {
+    let byAsset = this.monitors.get(code);
+    if (byAsset === undefined) {
+      byAsset = new Map();
+      this.monitors.set(code, byAsset);
+    }
+    const key = asset ?? -1;
+    let monitor = byAsset.get(key);
     if (monitor === undefined) {
       monitor = new StepMonitor(code, rule, this.sleepSeconds * 1000);
-      this.monitors.set(key, monitor);
+      byAsset.set(key, monitor);
     }
     if (monitor.record(now, bad)) {
-      const report = monitor.report(new Date(now), this.index, description);
+      const report = monitor.report(new Date(now), this.index, describe());
       this.pending.push(asset === undefined ? report : { ...report, asset });
     }
   }
@@ -175,7 +180,7 @@ export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInter
   protected readMeter(site: SiteSnapshot, meterIndex: number, read: (state: AssetState | undefined) => number | null): { value: number | null; fallback: boolean } {
     const value = read(site.assets[meterIndex]);
     const unreadable = value === null;
-    this.monitor(controlAlarmCodes.meterUnreadable, site.now, unreadable, `meter ${meterIndex} too often unreadable`, meterIndex, unreadableRule);
+    this.monitor(controlAlarmCodes.meterUnreadable, site.now, unreadable, () => `meter ${meterIndex} too often unreadable`, meterIndex, unreadableRule);
     this.status.unreadableAssets = unreadable ? [meterIndex] : [];
     if (!unreadable) {
       this.unreadableSince = null;
@@ -269,18 +274,18 @@ export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInter
       }
       return direction === 'consumption' ? power > value : -power > value;
     };
-    this.monitor(controlAlarmCodes.consumptionTooHighContractual, now, over(contractual, 'consumption'), 'consumption above the contractual limit');
-    this.monitor(controlAlarmCodes.feedInTooHighContractual, now, over(contractual, 'feedIn'), 'feed-in above the contractual limit');
+    this.monitor(controlAlarmCodes.consumptionTooHighContractual, now, over(contractual, 'consumption'), () => 'consumption above the contractual limit');
+    this.monitor(controlAlarmCodes.feedInTooHighContractual, now, over(contractual, 'feedIn'), () => 'feed-in above the contractual limit');
     if (physical !== undefined) {
-      this.monitor(controlAlarmCodes.consumptionTooHighPhysical, now, over(physical, 'consumption'), 'consumption above the physical limit');
-      this.monitor(controlAlarmCodes.feedInTooHighPhysical, now, over(physical, 'feedIn'), 'feed-in above the physical limit');
+      this.monitor(controlAlarmCodes.consumptionTooHighPhysical, now, over(physical, 'consumption'), () => 'consumption above the physical limit');
+      this.monitor(controlAlarmCodes.feedInTooHighPhysical, now, over(physical, 'feedIn'), () => 'feed-in above the physical limit');
     }
   }
 
   /** Records the unlimitable monitor and the status lists. */
   protected noteUnlimitable(now: number, unlimitable: number[]): void {
     this.status.unlimitableAssets = unlimitable;
-    this.monitor(controlAlarmCodes.assetsUnlimitable, now, unlimitable.length > 0, `assets ${unlimitable.join(', ') || 'none'} could not be limited`, undefined, unreadableRule);
+    this.monitor(controlAlarmCodes.assetsUnlimitable, now, unlimitable.length > 0, () => `assets ${unlimitable.join(', ') || 'none'} could not be limited`, undefined, unreadableRule);
   }
 
   /** The largest powerResponseMs of the assets, in control steps: how long a setpoint takes to act. */

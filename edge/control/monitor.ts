@@ -39,42 +39,69 @@ export const exceededRule: MonitorRule = { windowMs: 60_000, raiseShare: 0.2, cl
 /** A state (heartbeat lost, state of charge out of range) raises at once and clears at once. */
 export const immediateRule: MonitorRule = { windowMs: 0, raiseShare: 0, clearShare: 0 };
 
-/** One alarm of a loop: records each step's verdict and says when the alarm changes. */
+/**
+ * One alarm of a loop: records each step's verdict and says when the alarm changes. Steps are
+ * counted in 60 buckets over the window (no allocation per step: a loop records a few of these at
+ * every control step).
+ */
 export class StepMonitor {
   active = false;
-  private readonly steps: { at: number; bad: boolean }[] = [];
-  private head = 0;
-  private badCount = 0;
+  private readonly bucketMs: number;
+  private readonly bad: Int32Array;
+  private readonly total: Int32Array;
+  private badSum = 0;
+  private totalSum = 0;
+  private current = -1;
 
   /** `stepMs`: the loop's step; a window is judged as full from the start, so one bad first step is not "too often". */
   constructor(
     readonly code: ControlAlarmCode,
     private readonly rule: MonitorRule,
     private readonly stepMs: number,
-  ) {}
+  ) {
+    const buckets = rule.windowMs > 0 ? 60 : 1;
+    this.bucketMs = rule.windowMs > 0 ? rule.windowMs / buckets : 1;
+    this.bad = new Int32Array(buckets);
+    this.total = new Int32Array(buckets);
+  }
 
   /** Records one step; true when the alarm changed (raised or cleared). */
   record(now: number, bad: boolean): boolean {
-    this.steps.push({ at: now, bad });
-    if (bad) {
-      this.badCount += 1;
-    }
-    while (this.head < this.steps.length - 1 && (this.steps[this.head]?.at ?? now) <= now - this.rule.windowMs) {
-      if (this.steps[this.head]?.bad === true) {
-        this.badCount -= 1;
+    let share: number;
+    if (this.rule.windowMs <= 0) {
+      share = bad ? 1 : 0;
+    } else {
+      this.advance(Math.floor(now / this.bucketMs));
+      const slot = this.current % this.bad.length;
+      this.total[slot] = (this.total[slot] ?? 0) + 1;
+      this.totalSum += 1;
+      if (bad) {
+        this.bad[slot] = (this.bad[slot] ?? 0) + 1;
+        this.badSum += 1;
       }
-      this.head += 1;
+      share = this.badSum / Math.max(this.totalSum, this.rule.windowMs / this.stepMs);
     }
-    // Keeps the array from growing without bound: drop the consumed prefix now and then.
-    if (this.head > 1024) {
-      this.steps.splice(0, this.head);
-      this.head = 0;
-    }
-    const share = this.badCount / Math.max(this.steps.length - this.head, this.rule.windowMs / this.stepMs);
     const next = this.active ? share > this.rule.clearShare : share > this.rule.raiseShare;
     const changed = next !== this.active;
     this.active = next;
     return changed;
+  }
+
+  /** Moves to `bucket`, emptying the buckets that fall out of the window. */
+  private advance(bucket: number): void {
+    if (this.current < 0) {
+      this.current = bucket;
+      return;
+    }
+    const size = this.bad.length;
+    for (let next = this.current + 1; next <= bucket && next <= this.current + size; next += 1) {
+      const slot = next % size;
+      this.badSum -= this.bad[slot] ?? 0;
+      this.totalSum -= this.total[slot] ?? 0;
+      this.bad[slot] = 0;
+      this.total[slot] = 0;
+    }
+    this.current = Math.max(this.current, bucket);
   }
 
   report(at: Date, controller: number, description: string): AlarmReport {

@@ -139,6 +139,9 @@ export class ScheduleRunner {
    * Call once per control step, before the loops (so they see their scheduled limits).
    */
   async step(states: readonly (AssetState | undefined)[], now = this.clock()): Promise<DeviceReport[]> {
+    if (this.schedules.size === 0 && this.pending.length === 0) {
+      return [];
+    }
     const commands: Promise<unknown>[] = [];
     for (const [key, schedule] of this.schedules) {
       schedule.items = schedule.items.filter((entry) => entry.endAt > now);

@@ -47,8 +47,8 @@ export interface ArbiterOptions {
 
 const defaults = { refreshMs: 30_000, retryMs: 1_000, minimumDeadbandW: 10, deadbandShare: 0.005 };
 
-/** Who desired what: per source, per desirer (`direct` or a loop). */
-type Desires = Map<SetpointSource, Map<string, number>>;
+/** Who desired what: per source, per desirer (a loop's index, or -1 for a direct desire). */
+type Desires = Map<SetpointSource, Map<number, number>>;
 
 interface AssetRecord {
   desires: Desires;
@@ -70,8 +70,7 @@ function newRecord(): AssetRecord {
   return { desires: new Map(), limits: new Map(), written: null, writtenAt: 0, ramp: null, rampAt: 0, rampTarget: null, rampPerSecond: 0, failedAt: null, confirmed: null };
 }
 
-const directDesirer = 'direct';
-const loopDesirer = (loopIndex: number): string => `loop:${String(loopIndex).padStart(6, '0')}`;
+const directDesirer = -1;
 
 export class SetpointArbiter {
   private config: DeviceConfig;
@@ -115,13 +114,13 @@ export class SetpointArbiter {
   applyLoopStep(loopIndex: number, step: LoopStep): void {
     const layer = step.layer ?? 'activeControl';
     for (const [index, watts] of step.setpoints) {
-      this.setDesire(index, layer, loopDesirer(loopIndex), watts);
+      this.setDesire(index, layer, loopIndex, watts);
     }
   }
 
   /** Withdraws everything a loop desired (the loop stopped or its config went). */
   releaseLoop(loopIndex: number): void {
-    const desirer = loopDesirer(loopIndex);
+    const desirer = loopIndex;
     for (const record of this.records) {
       for (const layer of record.desires.values()) {
         layer.delete(desirer);
@@ -193,7 +192,7 @@ export class SetpointArbiter {
     return { desired: this.desired(index), effective: record.written, confirmed: record.confirmed };
   }
 
-  private setDesire(index: number, source: SetpointSource, desirer: string, watts: number | null): void {
+  private setDesire(index: number, source: SetpointSource, desirer: number, watts: number | null): void {
     const record = this.records[index];
     if (record === undefined) {
       return;
@@ -231,7 +230,7 @@ export class SetpointArbiter {
         value = kind === 'battery' || value === null ? fallback : tighter(kind, value, fallback);
       }
     }
-    const bounds = [...record.limits.values(), staticRangeOf(asset, new Date(now))].filter((bound): bound is PowerRange => bound !== undefined);
+    const bounds = [...record.limits.values(), staticRangeOf(asset, now)].filter((bound): bound is PowerRange => bound !== undefined);
     for (const bound of bounds) {
       if (value === null) {
         value = kind === 'producer' && Number.isFinite(bound.max) && (range === null || bound.max < range.max) ? bound.max : kind === 'consumer' && Number.isFinite(bound.min) && (range === null || bound.min > range.min) ? bound.min : null;
@@ -295,13 +294,18 @@ export class SetpointArbiter {
 function combinedDesires(desires: Desires, kind: SteeringKind): Partial<Record<SetpointSource, number>> {
   const result: Partial<Record<SetpointSource, number>> = {};
   for (const [source, byDesirer] of desires) {
-    // Loops in config order; the direct desire (a schedule, a server) before them.
-    const values = [...byDesirer.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, watts]) => watts);
-    const first = values[0];
-    if (first === undefined) {
-      continue;
+    // The direct desire (a schedule, a server) first, then loops in config order.
+    let first: { desirer: number; watts: number } | undefined;
+    let combined: number | undefined;
+    for (const [desirer, watts] of byDesirer) {
+      if (first === undefined || desirer < first.desirer) {
+        first = { desirer, watts };
+      }
+      combined = combined === undefined ? watts : tighter(kind, combined, watts);
     }
-    result[source] = kind === 'battery' ? first : values.reduce((a, b) => tighter(kind, a, b));
+    if (first !== undefined && combined !== undefined) {
+      result[source] = kind === 'battery' ? first.watts : combined;
+    }
   }
   return result;
 }
@@ -361,7 +365,7 @@ export function fallbackOf(asset: AssetConfig, config: DeviceConfig): number | u
 }
 
 /** The asset's own bounds from its config: staticLimit (solar, wind, EV) or powerLimits (battery, within its time window). */
-export function staticRangeOf(asset: AssetConfig, at: Date): PowerRange | undefined {
+export function staticRangeOf(asset: AssetConfig, now: number): PowerRange | undefined {
   if ('staticLimit' in asset && asset.staticLimit !== undefined) {
     const limit = asset.staticLimit;
     if ('scale' in limit) {
@@ -374,6 +378,7 @@ export function staticRangeOf(asset: AssetConfig, at: Date): PowerRange | undefi
   if ('powerLimits' in asset && asset.powerLimits !== undefined) {
     const { charge, discharge, timeWindow } = asset.powerLimits;
     if (timeWindow !== undefined) {
+      const at = new Date(now);
       const minute = at.getHours() * 60 + at.getMinutes();
       if (minute < minutesOfDay(timeWindow.start) || minute >= minutesOfDay(timeWindow.end)) {
         return undefined;

@@ -16,8 +16,19 @@ import type { AssetState, PowerRange } from '../drivers/driver';
  */
 export type SteeringKind = 'producer' | 'consumer' | 'battery' | 'none';
 
+const kindsByType = new Map<string, SteeringKind>();
+
 export function steeringKindOf(asset: Pick<AssetConfig, 'type'>): SteeringKind {
-  switch (categoryOfType(asset.type)) {
+  let kind = kindsByType.get(asset.type);
+  if (kind === undefined) {
+    kind = kindOfCategory(categoryOfType(asset.type));
+    kindsByType.set(asset.type, kind);
+  }
+  return kind;
+}
+
+function kindOfCategory(category: ReturnType<typeof categoryOfType>): SteeringKind {
+  switch (category) {
     case 'solar':
     case 'wind':
     case 'generator':
