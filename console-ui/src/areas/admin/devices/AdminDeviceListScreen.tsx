@@ -82,12 +82,13 @@ export function AdminDeviceListScreen() {
     [t, yesNo],
   );
 
-  const apply = (event: FormEvent) => {
-    event.preventDefault();
+  const apply = () => {
     const next = new URLSearchParams();
-    for (const [name, value] of Object.entries(draft)) {
-      if (value.trim() !== '') {
-        next.set(name, value.trim());
+    // In the API's order, so the same filters always read the same in the address.
+    for (const name of adminDeviceFilters) {
+      const value = draft[name]?.trim() ?? '';
+      if (value !== '') {
+        next.set(name, value);
       }
     }
     setSearch(next);
@@ -96,7 +97,14 @@ export function AdminDeviceListScreen() {
   return (
     <section>
       <h1>{t('devices.title')}</h1>
-      <FilterForm onSubmit={apply} aria-label={t('device.filter.apply')}>
+      <FilterForm
+        aria-label={t('device.filter.apply')}
+        onSubmit={(event: FormEvent) => {
+          // Enter in a field searches too.
+          event.preventDefault();
+          apply();
+        }}
+      >
         {adminDeviceFilters.map((name) => (
           <label key={name}>
             <span>{t(`device.filter.${name}` as MessageKey)}</span>
@@ -109,7 +117,7 @@ export function AdminDeviceListScreen() {
           </label>
         ))}
         <FormActions>
-          <Button type="submit">{t('device.filter.apply')}</Button>
+          <Button onClick={apply}>{t('device.filter.apply')}</Button>
           <Button
             variant="text"
             onClick={() => {
