@@ -1,14 +1,18 @@
 /**
  * The driver of each asset type (DESIGN.md: edge/drivers/ one per asset type family). Types
- * without a driver give null, and the agent reports them as unsupported.
+ * without a driver give null, and the agent reports them as unsupported. A driver family adds
+ * its types to `driverFactories`.
  */
+import type { AssetType } from '../../contracts/device/asset-types';
 import type { DriverFactory } from './driver';
 import { createDemoDriver } from './demo/drivers';
-import { isDemoAssetType } from './demo/register-maps';
+import { demoAssetTypes } from './demo/register-maps';
+
+export const driverFactories: Partial<Record<AssetType, DriverFactory>> = {
+  ...Object.fromEntries(demoAssetTypes.map((type): [AssetType, DriverFactory] => [type, (index, config, context) => createDemoDriver(index, config, type, context)])),
+};
 
 export const createDriver: DriverFactory = (index, config, context) => {
-  if (isDemoAssetType(config.type)) {
-    return createDemoDriver(index, config, config.type, context);
-  }
-  return null;
+  const factory = driverFactories[config.type as AssetType];
+  return factory === undefined ? null : factory(index, config, context);
 };

@@ -87,10 +87,6 @@ export const demoKinds = {
 export type DemoAssetType = keyof typeof demoKinds;
 export const demoAssetTypes = Object.keys(demoKinds) as DemoAssetType[];
 
-export function isDemoAssetType(type: string): type is DemoAssetType {
-  return Object.prototype.hasOwnProperty.call(demoKinds, type);
-}
-
 /** Addresses every demo map shares. */
 export const demoAddresses = {
   activePower: 0,
