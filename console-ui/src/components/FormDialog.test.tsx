@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { deviceGroupCreateSchema } from '../../../contracts/device-group';
 import { renderWithProviders } from '../test-support/render';
 import { FormDialog, formDialogState } from './FormDialog';
@@ -108,5 +109,48 @@ describe('form dialogs', () => {
     await userEvent.keyboard('{Escape}');
     await userEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(onClose).not.toHaveBeenCalled();
+  });
+});
+
+describe('form dialogs under the router', () => {
+  function setUpRouted() {
+    const router = createMemoryRouter(
+      [
+        {
+          path: '/edit',
+          element: (
+            <FormDialog<Values> title="Rename group" initialValues={{ name: 'North' }} onSubmit={async () => undefined} onClose={() => undefined}>
+              {() => <TextField name="name" label="Name" />}
+            </FormDialog>
+          ),
+        },
+        { path: '/other', element: <p>Elsewhere</p> },
+      ],
+      { initialEntries: ['/edit'] },
+    );
+    renderWithProviders(<RouterProvider router={router} />);
+    return router;
+  }
+
+  it('lets a pristine dialog be navigated away from', async () => {
+    const router = setUpRouted();
+    await act(() => router.navigate('/other'));
+    expect(router.state.location.pathname).toBe('/other');
+  });
+
+  it('asks before a navigation takes a tainted dialog away, and stays when told to', async () => {
+    const router = setUpRouted();
+    await userEvent.type(screen.getByLabelText('Name'), ' West');
+    await act(() => router.navigate('/other'));
+    const confirmation = screen.getByRole('dialog', { name: 'Discard changes?' });
+    expect(router.state.location.pathname).toBe('/edit');
+    await userEvent.click(within(confirmation).getByRole('button', { name: 'Cancel' }));
+    expect(router.state.location.pathname).toBe('/edit');
+    expect(screen.getByLabelText('Name')).toHaveValue('North West');
+
+    await act(() => router.navigate('/other'));
+    await userEvent.click(within(screen.getByRole('dialog', { name: 'Discard changes?' })).getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/other'));
+    expect(screen.getByText('Elsewhere')).toBeInTheDocument();
   });
 });

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useId, type ReactNode } from 'react';
+import { useCallback, useContext, useEffect, useId, type ReactNode } from 'react';
+import { UNSAFE_DataRouterContext as DataRouterContext, useBlocker } from 'react-router-dom';
 import { Form, Formik, type FormikHelpers, type FormikProps, type FormikValues } from 'formik';
 import type { AnyObjectSchema } from 'yup';
 import { useMessages } from '../i18n/messages';
@@ -47,8 +48,28 @@ export function useLeaveWarning(active: boolean): void {
 }
 
 /**
+ * Asks before a navigation inside the console (the back button, a link) while `active`; only
+ * under a data router, which can hold a navigation back.
+ */
+function NavigationGuard({ active }: { active: boolean }) {
+  const t = useMessages();
+  const confirm = useConfirm();
+  const blocker = useBlocker(active);
+  useEffect(() => {
+    if (blocker.state !== 'blocked') {
+      return;
+    }
+    void confirm({ type: 'warning', title: t('dialog.discard.title'), message: t('dialog.discard.message'), confirmText: t('action.discard') }).then((discard) =>
+      discard ? blocker.proceed() : blocker.reset(),
+    );
+  }, [blocker, confirm, t]);
+  return null;
+}
+
+/**
  * A dialog around a formik form: pristine, tainted (cancel then reads Discard, closing asks
- * first, the page warns on leaving) and saving (closing blocked).
+ * first, the page warns on leaving and a navigation inside the console asks) and saving
+ * (closing blocked).
  */
 export function FormDialog<V extends FormikValues>({ title, initialValues, validationSchema, onSubmit, onClose, closable = true, submitText, children }: FormDialogProps<V>) {
   return (
@@ -89,6 +110,7 @@ function FormDialogBody<V extends FormikValues>({ form, title, onClose, closable
   const formId = useId();
   const state = formDialogState(form);
   useLeaveWarning(state !== 'pristine');
+  const inDataRouter = useContext(DataRouterContext) !== null;
 
   const requestClose = useCallback(async () => {
     if (state === 'saving' || !closable) {
@@ -123,6 +145,7 @@ function FormDialogBody<V extends FormikValues>({ form, title, onClose, closable
         </>
       }
     >
+      {inDataRouter && <NavigationGuard active={state === 'tainted'} />}
       <Form id={formId} noValidate>
         {children}
       </Form>

@@ -50,6 +50,7 @@ export function AreaShell({ nav, label }: { nav: readonly NavItem[]; label: stri
         <Brand>
           {t('app.name')} <AreaLabel>{label}</AreaLabel>
         </Brand>
+        <Spacer />
         <User data-testid="signed-in-user">
           <span>{profile?.user.name}</span>
           <Muted>{profile?.organization.name}</Muted>
@@ -116,8 +117,11 @@ const AreaLabel = styled.span`
   opacity: 0.8;
 `;
 
+const Spacer = styled.div`
+  flex: 1;
+`;
+
 const User = styled.div`
-  margin-left: auto;
   display: flex;
   flex-direction: column;
   align-items: flex-end;
