@@ -47,6 +47,7 @@ import {
   settingsModel,
   settingsPoints,
   stringPoint,
+  SunspecMapError,
   type SunspecModel,
 } from './models';
 
@@ -140,7 +141,7 @@ export class SunspecDriver extends PolledAssetDriver {
     const measurementIds = this.series === 'series100' ? [...integerInverterModels, ...floatInverterModels] : [derMeasurementModel];
     const measurement = findModel(models, measurementIds);
     if (measurement === undefined) {
-      throw new Error(`no ${this.series === 'series100' ? 'inverter model (101-103, 111-113)' : 'DER AC measurement model (701)'} among models ${models.map((model) => model.id).join(', ')}`);
+      throw new SunspecMapError(`no ${this.series === 'series100' ? 'inverter model (101-103, 111-113)' : 'DER AC measurement model (701)'} among models ${models.map((model) => model.id).join(', ')}`);
     }
     const capacityIds = this.series === 'series100' ? [nameplateModel, settingsModel] : [derCapacityModel];
     const chain: Chain = {
@@ -290,7 +291,7 @@ export class SunspecDriver extends PolledAssetDriver {
     const controls = this.chain?.controls;
     const value = this.lastReading;
     if (controls === undefined || value === null || value.maxPower === null) {
-      throw new Error('no SunSpec controls model read yet');
+      throw new SunspecMapError('no SunSpec controls model read yet');
     }
     const points = this.series === 'series100' ? { enable: controlsPoints.WMaxLim_Ena, limit: controlsPoints.WMaxLimPct } : { enable: derControlsPoints.WMaxLimPctEna, limit: derControlsPoints.WMaxLimPct };
     if (watts === null) {

@@ -16,6 +16,11 @@ export const endModelId = 0xffff;
 /** Models walked at most (a safety bound: real devices have a handful). */
 const mostModels = 64;
 
+/** A device whose registers do not hold the SunSpec map the asset type needs (no marker, no measurement model). */
+export class SunspecMapError extends Error {
+  override readonly name = 'SunspecMapError';
+}
+
 /** A model found in the chain: its id, the address of its ID register and its length L (data registers). */
 export interface SunspecModel {
   id: number;
@@ -233,7 +238,7 @@ export async function discoverModels(unit: ModbusUnit): Promise<SunspecModel[]> 
     }
   }
   if (base === undefined) {
-    throw new Error(`no SunSpec marker at ${sunspecBaseAddresses.join(', ')}`);
+    throw new SunspecMapError(`no SunSpec marker at ${sunspecBaseAddresses.join(', ')}`);
   }
   const models: SunspecModel[] = [];
   let address = base + 2;
