@@ -21,7 +21,8 @@ describe('gateway provisioning against the real server', () => {
     t = await testApp();
     baseUrl = await t.listen();
     organizationHashId = (await anOrganization(t.services, { name: 'Edge BV' })).hashId;
-  });
+    // Setting up the server and its database is the slow part on a busy machine.
+  }, 120_000);
 
   beforeEach(async () => {
     directory = await mkdtemp(path.join(tmpdir(), 'gridport-edge-'));
