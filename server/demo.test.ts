@@ -1,15 +1,22 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { testApp, type TestApp } from '../test-support/app';
 import { demoOrganizationName, ensureDemoFleet } from './demo';
+import { startDemoGateways } from './demo-gateways';
 
 describe('the demo fleet', () => {
   let t: TestApp;
+  let dataDir: string;
 
   beforeAll(async () => {
-    t = await testApp();
+    t = await testApp({}, { hub: true });
+    dataDir = mkdtempSync(path.join(tmpdir(), 'gridport-demo-'));
   });
 
   afterAll(async () => {
     await t.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('is made once: an organisation with three exposed, steerable devices of every asset category, found again on the next start', async () => {
@@ -23,5 +30,41 @@ describe('the demo fleet', () => {
 
     const again = await ensureDemoFleet(t.services);
     expect(again).toEqual({ created: false, organizationHashId: first.organizationHashId, deviceHashIds: first.deviceHashIds });
+  });
+
+  it('runs a real edge agent per device against its simulated site: online with live reports, and the same identity after a restart', async () => {
+    const fleet = await ensureDemoFleet(t.services);
+    const baseUrl = await t.listen();
+    const reportTypes = async (hashId: string) =>
+      new Set(((await t.database.db('device_reports').where('device_id', t.hashIds.decode('device', hashId) ?? 0).distinct('type')) as { type: string }[]).map((row) => row.type));
+    const until = async (check: () => Promise<boolean>, what: string) => {
+      const deadline = Date.now() + 25_000;
+      while (!(await check())) {
+        if (Date.now() > deadline) {
+          throw new Error(`${what} did not happen within 25 s`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+
+    const gateways = await startDemoGateways({ services: t.services, deviceHashIds: fleet.deviceHashIds, baseUrl, dataDir, log: t.logs.log });
+    expect(gateways.sites.map((site) => site.name)).toEqual(['wind', 'solar-battery', 'ev-charging']);
+    const [wind, solar, ev] = fleet.deviceHashIds as [string, string, string];
+    // Flash reports come every second; the loop status with the first reporting interval.
+    await until(async () => (await reportTypes(wind)).has('windPower.flash') && (await reportTypes(solar)).has('solarPower.flash') && (await reportTypes(ev)).has('meterPower.flash'), 'live reports from every site');
+    const devices = (await t.database.db('devices').whereIn('id', fleet.deviceHashIds.map((hashId) => t.hashIds.decode('device', hashId) ?? 0)).select('online', 'config')) as { online: boolean; config: { assets: { type: string }[] } }[];
+    expect(devices.every((device) => device.online)).toBe(true);
+    expect(devices.map((device) => device.config.assets.map((asset) => asset.type)).sort()).toEqual([
+      ['demo-meter', 'demo-ev', 'demo-relay'],
+      ['demo-meter', 'demo-solar', 'demo-battery'],
+      ['demo-meter', 'demo-wind'],
+    ]);
+    const certificates = (await t.database.db('devices').whereIn('id', fleet.deviceHashIds.map((hashId) => t.hashIds.decode('device', hashId) ?? 0)).orderBy('id').pluck('certificate_fingerprint')) as string[];
+    await gateways.close();
+
+    const restarted = await startDemoGateways({ services: t.services, deviceHashIds: fleet.deviceHashIds, baseUrl, dataDir, log: t.logs.log });
+    await until(async () => Boolean((await t.database.db('devices').where('id', t.hashIds.decode('device', wind) ?? 0).first('online'))?.online), 'the wind gateway back online');
+    expect(await t.database.db('devices').whereIn('id', fleet.deviceHashIds.map((hashId) => t.hashIds.decode('device', hashId) ?? 0)).orderBy('id').pluck('certificate_fingerprint')).toEqual(certificates);
+    await restarted.close();
   });
 });

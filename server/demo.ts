@@ -15,9 +15,10 @@ export interface DemoFleet {
 
 /**
  * With GRIDPORT_DEMO on (the embedded default), a first start makes a demo fleet so that a
- * newcomer has something to look at: an organisation, a device group and three devices with the
- * example configuration (every asset category, every control loop), exposed to the customer
- * and steerable. Later starts find it and leave it as it is.
+ * newcomer has something to look at: an organisation, a device group and three devices, exposed
+ * to the customer and steerable, made with the example configuration (every asset category,
+ * every control loop) until their gateways start (server/demo-gateways.ts) and give each the
+ * config of its simulated site. Later starts find it and leave it as it is.
  */
 export async function ensureDemoFleet(services: Services): Promise<DemoFleet> {
   const actor = systemActor('demo fleet');
@@ -30,7 +31,8 @@ export async function ensureDemoFleet(services: Services): Promise<DemoFleet> {
   const organization = await services.organizations.create(actor, validate(organizationCreateSchema, { name: demoOrganizationName, type: 'asset-owner' }, 'payload_invalid'));
   const group = await services.deviceGroups.create(actor, { name: 'Demo sites', organizationHashId: organization.hashId, deviceOutageEmails: [], deviceOutageUsersHashIds: [] });
   const deviceHashIds: string[] = [];
-  for (const name of ['Windpark Zuid', 'Solar Farm Noord', 'Battery Park Oost']) {
+  // One per demo site (server/demo-gateways.ts): wind, solar with a battery, EV charging.
+  for (const name of ['Windpark Zuid', 'Solar Farm Noord', 'Laadplein Oost']) {
     const { hashId } = await services.devices.ship(actor, { organizationHashId: organization.hashId, name, deviceGroupHashId: group.hashId });
     await services.devices.update(actor, hashId, { config: structuredClone(exampleDeviceConfig), isExposedToCustomer: true, cloudApi: 'READ_WRITE' });
     deviceHashIds.push(hashId);

@@ -8,7 +8,8 @@ import { HashIds } from '../graph/common/hash-ids';
 import { createServices, type Services } from '../graph/services';
 import { createGraphqlServer } from '../graph/gateway';
 import { buildApp } from './app';
-import { ensureDemoFleet } from './demo';
+import { ensureDemoFleet, type DemoFleet } from './demo';
+import { startDemoGateways } from './demo-gateways';
 import { createDeviceHub, type DeviceHub } from '../device-hub/hub';
 import type { PubSub } from '../device-hub/pubsub';
 import { RedisPubSub } from '../device-hub/redis-pubsub';
@@ -73,8 +74,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const hashIds = new HashIds(config.secrets.hashIdSecret);
     pubsub = await openPubSub(config, log);
     const services = createServices({ db: database.db, hashIds, sessionSecret: config.secrets.sessionSecret, encryptionKey: config.secrets.encryptionKey, mail: { ...config.mail, publicUrl: config.publicUrl }, log, balena: config.balena, hubspot: config.hubspot, pubsub, history: config.history });
+    let demo: DemoFleet | null = null;
     if (config.demo) {
-      const demo = await ensureDemoFleet(services);
+      demo = await ensureDemoFleet(services);
       log.info({ organizationHashId: demo.organizationHashId, devices: demo.deviceHashIds }, demo.created ? 'demo fleet created' : 'demo fleet present');
     }
     const graphql = await createGraphqlServer({ services, log, environment: config.environment });
@@ -99,6 +101,11 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     if (config.tls) {
       log.info({ url }, 'serving HTTPS; gateways may prove themselves by mutual TLS');
     }
+    // The demo fleet's gateways connect to this server as any gateway does, so they start once it listens.
+    const demoGateways = demo ? await startDemoGateways({ services, deviceHashIds: demo.deviceHashIds, baseUrl: url, dataDir: config.dataDir, log }) : null;
+    if (demoGateways) {
+      log.info({ sites: demoGateways.sites.map((site) => site.name) }, 'demo gateways running against their simulated sites');
+    }
     return {
       app,
       database,
@@ -107,6 +114,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       url,
       hub,
       stop: async () => {
+        await demoGateways?.close();
         await hub.close();
         await graphqlWs.close();
         await developerChannel.close();
