@@ -71,6 +71,20 @@ describe('the config editor', () => {
     expect(within(refused).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['assets[2].identifier Ids must be unique']);
   });
 
+  it('does not count withheld VPN credentials (a customer\'s view) as an issue, unless they are edited', async () => {
+    const withheld = { ...exampleDeviceConfig, vpn: { ...exampleDeviceConfig.vpn, credentials: null } };
+    await renderWithApollo(<ConfigEditor device={{ ...device, config: withheld }} canSave={false} />, new MockLink([]));
+    expect(screen.getByRole('status')).toHaveTextContent('The configuration is valid.');
+    expect(screen.getByText('The VPN credentials are not shown here (credentials: null).')).toBeInTheDocument();
+    fireEvent.change(editor(), { target: { value: JSON.stringify({ ...withheld, vpn: { ...withheld.vpn, credentials: {} } }) } });
+    const issues = await screen.findByTestId('config-issues');
+    expect(within(issues).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'vpn.credentials.ca vpn.credentials.ca is a required field',
+      'vpn.credentials.cert vpn.credentials.cert is a required field',
+      'vpn.credentials.key vpn.credentials.key is a required field',
+    ]);
+  });
+
   it('lets someone who may not write devices check a config but not save it', async () => {
     await renderWithApollo(<ConfigEditor device={device} canSave={false} />, new MockLink([]));
     fireEvent.change(editor(), { target: { value: JSON.stringify({ ...exampleDeviceConfig, reportingIntervalInSec: 30 }) } });

@@ -5,7 +5,7 @@ import { useSnackbar } from '../../../components/Snackbars';
 import { useApolloErrorSnackbar } from './useApolloErrorSnackbar';
 import type { ConfigEditorFragment } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
-import { checkConfigText, issuesOfRefusal, type ConfigIssue } from './config-issues';
+import { checkConfigText, credentialsWithheld, issuesOfRefusal, type ConfigIssue } from './config-issues';
 import { useUpdateDeviceConfig } from './useUpdateDeviceConfig';
 
 function textOf(config: unknown): string {
@@ -33,7 +33,8 @@ export function ConfigEditor({ device, canSave }: ConfigEditorProps) {
   const [save, { loading }] = useUpdateDeviceConfig();
   // Checking a large config on every key would make typing lag; the check follows the text.
   const checked = useDeferredValue(text);
-  const check = useMemo(() => checkConfigText(checked), [checked]);
+  const withheld = credentialsWithheld(device.config);
+  const check = useMemo(() => checkConfigText(checked, { withheld }), [checked, withheld]);
   const valid = check.kind === 'json' && check.issues.length === 0;
 
   const onSave = async () => {
@@ -60,6 +61,7 @@ export function ConfigEditor({ device, canSave }: ConfigEditorProps) {
   return (
     <Editor>
       {device.config === null && <p>{t('device.config.none')}</p>}
+      {withheld && <Help>{t('device.config.credentialsWithheld')}</Help>}
       <label htmlFor={id}>{t('device.config.title')}</label>
       <textarea
         id={id}

@@ -30,6 +30,7 @@ export const deviceMessages = {
   'device.config.reset': 'Undo changes',
   'device.config.saved': 'The configuration was saved.',
   'device.config.none': 'This device has no configuration yet.',
+  'device.config.credentialsWithheld': 'The VPN credentials are not shown here (credentials: null).',
 } as const;
 
 /** Texts of the customer device screens. */
