@@ -121,12 +121,12 @@ export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInter
   }
 
   step(site: SiteSnapshot): LoopStep {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const step = this.control(site);
     for (const [index, value] of step.setpoints) {
       this.held.set(index, value);
     }
-    this.status.iterationMs = Number(process.hrtime.bigint() - started) / 1e6;
+    this.status.iterationMs = performance.now() - started;
     return step;
   }
 

@@ -2,7 +2,7 @@ import { validateReport, type DeviceReport } from '../../contracts/hub/reports';
 import type { ScheduleItem } from '../../contracts/device/commands';
 import { ScheduleRunner } from './schedule';
 import { SetpointArbiter } from './setpoints';
-import { deviceConfig, readable, recordingDrivers, unreadable } from './test-support';
+import { at as nth, deviceConfig, readable, recordingDrivers, unreadable } from './test-support';
 
 // 0 meter, 1 solar 100 kW (metered by 0, fallback 20 %), 2 battery 50 kW, 3 relay, 4 generator
 const assets = [
@@ -22,12 +22,12 @@ const item = (start: number, end: number, command: ScheduleItem['command']): Sch
 function setup() {
   const config = deviceConfig(assets, loops);
   const drivers = recordingDrivers(config);
-  drivers[0]!.state = readable({ activePower: 0 });
-  drivers[1]!.state = readable({ activePower: 50_000, availablePower: 60_000, controllableRange: { min: 0, max: 100_000 } });
-  drivers[2]!.state = readable({ activePower: 0, stateOfCharge: 40, controllableRange: { min: -30_000, max: 50_000 } });
+  nth(drivers, 0).state = readable({ activePower: 0 });
+  nth(drivers, 1).state = readable({ activePower: 50_000, availablePower: 60_000, controllableRange: { min: 0, max: 100_000 } });
+  nth(drivers, 2).state = readable({ activePower: 0, stateOfCharge: 40, controllableRange: { min: -30_000, max: 50_000 } });
   let now = at(0);
   const arbiter = new SetpointArbiter(config);
-  const runner = new ScheduleRunner({ config, arbiter, clock: () => now, execute: (index, command) => drivers[index]!.execute(command) });
+  const runner = new ScheduleRunner({ config, arbiter, clock: () => now, execute: (index, command) => nth(drivers, index).execute(command) });
   const step = async (minutes: number): Promise<DeviceReport[]> => {
     now = at(minutes);
     const reports = await runner.step(drivers.map((driver) => driver.state));
@@ -56,7 +56,7 @@ describe('ScheduleRunner', () => {
     expect(await step(15)).toEqual([]);
     await step(20);
     // Written at the start, again at minute 15 (the arbiter's 30 s refresh of a held value), released at the end.
-    expect(drivers[1]!.writes).toEqual([40_000, 40_000, null]);
+    expect(nth(drivers, 1).writes).toEqual([40_000, 40_000, null]);
   });
 
   it('holds the item that started last while several are in force', async () => {
@@ -66,7 +66,7 @@ describe('ScheduleRunner', () => {
     await step(10);
     await step(20);
     await step(60);
-    expect(drivers[2]!.writes).toEqual([10_000, -20_000, 10_000, null]);
+    expect(nth(drivers, 2).writes).toEqual([10_000, -20_000, 10_000, null]);
   });
 
   it('ignores items whose end has passed and replaces the old schedule with a new one', async () => {
@@ -75,16 +75,16 @@ describe('ScheduleRunner', () => {
     await step(1);
     runner.setSchedule({ assetIndex: 2 }, [item(-60, 0, { type: 'setBatteryOperation', dispatchPower: 9_000, deliverFCR: false, chargeToState: null })]);
     expect(await step(2)).toEqual([]);
-    expect(drivers[2]!.writes).toEqual([5_000, null]);
+    expect(nth(drivers, 2).writes).toEqual([5_000, null]);
   });
 
   it('charges a battery to a state of charge and then idles it', async () => {
     const { drivers, runner, step } = setup();
     runner.setSchedule({ assetIndex: 2 }, [item(0, 60, { type: 'setBatteryOperation', dispatchPower: null, deliverFCR: false, chargeToState: 60 })]);
     await step(0);
-    drivers[2]!.state = readable({ activePower: -30_000, stateOfCharge: 60, controllableRange: { min: -30_000, max: 50_000 } });
+    nth(drivers, 2).state = readable({ activePower: -30_000, stateOfCharge: 60, controllableRange: { min: -30_000, max: 50_000 } });
     await step(30);
-    expect(drivers[2]!.writes).toEqual([-30_000, 0]);
+    expect(nth(drivers, 2).writes).toEqual([-30_000, 0]);
   });
 
   it('gives limitPower on a loop as its scheduled limit', async () => {
@@ -101,9 +101,9 @@ describe('ScheduleRunner', () => {
     runner.setSchedule({ assetIndex: 2 }, [item(0, 10, { type: 'limitPower', feedIn: 10_000, consume: 5_000 })]);
     runner.setSchedule({ assetIndex: 1 }, [item(0, 10, { type: 'limitPower', feedIn: 30_000, consume: null })]);
     await step(0);
-    expect(drivers[1]!.writes).toEqual([30_000]);
+    expect(nth(drivers, 1).writes).toEqual([30_000]);
     // A battery nobody dispatches stays free within the bound; a dispatch beyond it is clamped.
-    expect(drivers[2]!.writes).toEqual([]);
+    expect(nth(drivers, 2).writes).toEqual([]);
   });
 
   it('switches relays and runs a generator when the item starts, releasing the generator at its end', async () => {
@@ -113,9 +113,9 @@ describe('ScheduleRunner', () => {
     await step(0);
     await step(5);
     await step(10);
-    expect(drivers[3]!.commands).toEqual([{ kind: 'relays', channels: ['on', 'off'] }]);
-    expect(drivers[4]!.commands).toEqual([{ kind: 'generator', run: true }, { kind: 'generator', run: null }]);
-    expect(drivers[4]!.writes).toEqual([15_000, 15_000, null]);
+    expect(nth(drivers, 3).commands).toEqual([{ kind: 'relays', channels: ['on', 'off'] }]);
+    expect(nth(drivers, 4).commands).toEqual([{ kind: 'generator', run: true }, { kind: 'generator', run: null }]);
+    expect(nth(drivers, 4).writes).toEqual([15_000, 15_000, null]);
   });
 
   it('reports an item the target cannot carry out as an error', async () => {
@@ -132,11 +132,11 @@ describe('ScheduleRunner', () => {
     const { drivers, runner, step } = setup();
     runner.setSchedule({ assetIndex: 1 }, [item(0, 60, { type: 'setSolarOperation', activePower: 70_000 })]);
     await step(0);
-    drivers[0]!.state = unreadable;
+    nth(drivers, 0).state = unreadable;
     await step(1);
-    drivers[0]!.state = readable({ activePower: 0 });
+    nth(drivers, 0).state = readable({ activePower: 0 });
     await step(2);
-    expect(drivers[1]!.writes).toEqual([70_000, 20_000, 70_000]);
+    expect(nth(drivers, 1).writes).toEqual([70_000, 20_000, 70_000]);
   });
 
   it('puts applyAfrrDeltaSetpoint in the afrr layer', async () => {

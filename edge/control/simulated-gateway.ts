@@ -11,6 +11,7 @@ import { createControlLoop } from './index';
 import type { ControlLoop } from './loop';
 import { ScheduleRunner } from './schedule';
 import { SetpointArbiter } from './setpoints';
+import { steeringKindOf } from './site';
 import { deviceConfig } from './test-support';
 
 export class SimulatedGateway {
@@ -18,6 +19,8 @@ export class SimulatedGateway {
   readonly arbiter: SetpointArbiter;
   readonly schedule: ScheduleRunner;
   readonly loops: ControlLoop[];
+  /** Whether a loop steers batteries around the cloud's dispatch (the baselines cost a little every step). */
+  private readonly needsBaseline: boolean;
 
   constructor(
     readonly site: Site,
@@ -31,16 +34,19 @@ export class SimulatedGateway {
     this.arbiter = new SetpointArbiter(config);
     this.schedule = new ScheduleRunner({ config, arbiter: this.arbiter, clock: () => site.now, execute: (index, command) => this.drivers[index]?.execute(command) ?? Promise.resolve(false) });
     this.loops = config.activeControl.flatMap((loop, index) => createControlLoop(index, loop, config) ?? []);
+    this.needsBaseline = config.assets.some((asset) => steeringKindOf(asset) === 'battery');
   }
 
   /** One control step: the plant moves by `dtSeconds`, then poll, schedule, loops, arbiter. */
   async step(dtSeconds: number): Promise<void> {
     this.site.step(dtSeconds);
-    await Promise.all(this.drivers.map((driver) => driver?.poll()));
+    for (const driver of this.drivers) {
+      await driver?.poll();
+    }
     const now = this.site.now;
     const states = this.drivers.map((driver) => driver?.state);
     await this.schedule.step(states, now);
-    const baseline = this.arbiter.baselines(now, states);
+    const baseline = this.needsBaseline ? this.arbiter.baselines(now, states) : undefined;
     for (const loop of this.loops) {
       const step = await loop.step({ now, config: this.config, assets: states, baseline, scheduledLimit: this.schedule.scheduledLimit(loop.index) });
       this.arbiter.applyLoopStep(loop.index, step);

@@ -80,3 +80,12 @@ export class RecordingDriver implements AssetDriver {
 export function recordingDrivers(config: DeviceConfig): RecordingDriver[] {
   return config.assets.map((asset, index) => new RecordingDriver(index, asset));
 }
+
+/** The entry of a list the test built, failing the test when it is missing. */
+export function at<T>(list: readonly T[], index: number): T {
+  const entry = list[index];
+  if (entry === undefined) {
+    throw new Error(`no entry ${index}`);
+  }
+  return entry;
+}
