@@ -3,7 +3,8 @@ import { validateReport } from '../../../contracts/hub/reports';
 import { encodeNumber } from '../../modbus/codec';
 import { ModbusLinkPool } from '../../modbus/link-pool';
 import { startRegisterServer, type RegisterServer } from '../../modbus/test-peers/register-server';
-import { createEastronDriver, type EastronDriver } from './driver';
+import { createDriver } from '../index';
+import { createEastronDriver, EastronDriver } from './driver';
 
 const at = new Date('2026-11-22T05:45:00.000Z');
 const zero = { success: 0, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 0, responseError: 0 };
@@ -114,6 +115,11 @@ describe('Eastron SDM630 driver against pymodbus', () => {
       observations: { activePower: 3450.25, phaseCurrent: { l1: 10.5, l2: 8.25, l3: -3.1 }, lineVoltage: { l12: 400.1, l23: 399.5, l31: 401.2 } },
     });
     expect(validateReport(flash).ok).toBe(true);
+  });
+
+  it('is the driver createDriver makes for eastron assets', () => {
+    const config = assetSchema.validateSync({ type: 'eastron', communication: peer.connection }) as AssetConfig;
+    expect(createDriver(0, config, { links: pool, log: () => undefined })).toBeInstanceOf(EastronDriver);
   });
 
   it('gives the serial number as metadata', async () => {

@@ -3,7 +3,8 @@ import { validateReport, type SolarPowerReport } from '../../../contracts/hub/re
 import { ModbusLinkPool } from '../../modbus/link-pool';
 import { startRegisterServer, type RegisterServer } from '../../modbus/test-peers/register-server';
 import type { DriverContext } from '../driver';
-import { createSunspecDriver, type SunspecDriver } from './driver';
+import { createDriver } from '../index';
+import { createSunspecDriver, SunspecDriver } from './driver';
 import { controlsPoints, derCapacityPoints, derControlsPoints, derMeasurementPoints, floatInverterPoints, integerInverterPoints, nameplatePoints } from './models';
 import { commonData, dataAddress, modelData, sunspecChain, type TestModel } from './test-maps';
 
@@ -299,7 +300,9 @@ describe('SunSpec driver against pymodbus', () => {
     expect((await driver.poll()).readable).toBe(false);
   });
 
-  it('makes no driver for other types', () => {
+  it('makes no driver for other types, and is the driver createDriver makes for both series', () => {
     expect(createSunspecDriver(0, config('fronius', 1), context())).toBeNull();
+    expect(createDriver(0, config('sunspec-series100', 1), context())).toBeInstanceOf(SunspecDriver);
+    expect(createDriver(0, config('sunspec-series700', 1), context())).toBeInstanceOf(SunspecDriver);
   });
 });
