@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { testApp, type TestApp } from '../test-support/app';
-import { demoOrganizationName, ensureDemoFleet } from './demo';
+import { systemActor } from '../graph/common/context';
+import { demoOrganizationName, demoSignIns, ensureDemoFleet } from './demo';
 import { startDemoGateways } from './demo-gateways';
 
 describe('the demo fleet', () => {
@@ -27,6 +28,11 @@ describe('the demo fleet', () => {
     const device = await t.app.inject({ method: 'GET', url: `/console-admin/v1/device/${first.deviceHashIds[0]}`, headers: { cookie: ops } });
     expect(device.json()).toMatchObject({ name: 'Windpark Zuid', organizationName: demoOrganizationName, isExposedToCustomer: true, cloudApi: 'READ_WRITE' });
     expect(new Set((device.json() as { assets: { category: string }[] }).assets.map((asset) => asset.category)).size).toBe(12);
+
+    const { customer } = demoSignIns;
+    const login = await t.app.inject({ method: 'POST', url: '/console-shared/v1/login', payload: { email: customer.email, password: customer.password } });
+    expect(login.statusCode).toBe(200);
+    expect((await t.services.users.list(systemActor('test'), { filter: demoSignIns.staff.email, rowsPerPage: 5 })).rows.map((row) => row.rights)).toEqual([['gridport.ops', 'gridport.developer', 'gridport.employee']]);
 
     const again = await ensureDemoFleet(t.services);
     expect(again).toEqual({ created: false, organizationHashId: first.organizationHashId, deviceHashIds: first.deviceHashIds });

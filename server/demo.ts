@@ -1,11 +1,18 @@
 import { exampleDeviceConfig } from '../contracts/device';
 import { validate } from '../contracts/validation';
 import { organizationCreateSchema } from '../contracts/organization';
+import { userCreateSchema } from '../contracts/user';
 import { systemActor } from '../graph/common/context';
 import type { Services } from '../graph/services';
 
 /** The demo fleet's organisation; its presence means the fleet was made. */
 export const demoOrganizationName = 'Demo Energy BV';
+
+/** The demo's sign-ins (embedded default only; GRIDPORT_DEMO=false makes none): a customer of the demo organisation, and staff through SAML (the development identity provider signs any staff user in). */
+export const demoSignIns = {
+  customer: { email: 'demo@gridport.example', password: 'gridport-demo-2026', name: 'Demo Customer' },
+  staff: { email: 'staff@gridport.example', name: 'Demo Staff' },
+} as const;
 
 export interface DemoFleet {
   created: boolean;
@@ -25,6 +32,7 @@ export async function ensureDemoFleet(services: Services): Promise<DemoFleet> {
   const named = await services.organizations.list(actor, { filter: demoOrganizationName, rowsPerPage: 50 });
   const existing = named.rows.find((row) => row.name === demoOrganizationName);
   if (existing) {
+    await ensureDemoUsers(services, existing.hashId);
     const page = await services.devices.list(actor, { filter: '', organizationHashId: existing.hashId, rowsPerPage: 50 });
     return { created: false, organizationHashId: existing.hashId, deviceHashIds: page.rows.map((row) => row.hashId).reverse() };
   }
@@ -37,5 +45,23 @@ export async function ensureDemoFleet(services: Services): Promise<DemoFleet> {
     await services.devices.update(actor, hashId, { config: structuredClone(exampleDeviceConfig), isExposedToCustomer: true, cloudApi: 'READ_WRITE' });
     deviceHashIds.push(hashId);
   }
+  await ensureDemoUsers(services, organization.hashId);
   return { created: true, organizationHashId: organization.hashId, deviceHashIds };
+}
+
+/** The demo's sign-ins, made when missing (a data folder from before they existed gets them too). */
+async function ensureDemoUsers(services: Services, organizationHashId: string): Promise<void> {
+  const actor = systemActor('demo fleet');
+  const { customer, staff } = demoSignIns;
+  const provider = await services.organizations.provider();
+  const wanted = [
+    { organizationHashId, name: customer.name, email: customer.email, rights: ['customer.write'], password: customer.password },
+    { organizationHashId: provider.hashId, name: staff.name, email: staff.email, rights: ['gridport.ops', 'gridport.developer', 'gridport.employee'] },
+  ];
+  for (const user of wanted) {
+    const found = await services.users.list(actor, { filter: user.email, rowsPerPage: 1 });
+    if (!found.rows.some((row) => row.email === user.email)) {
+      await services.users.create(actor, validate(userCreateSchema, user, 'payload_invalid'));
+    }
+  }
 }

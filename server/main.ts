@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
+import { demoSignIns } from './demo';
 import { createLogger } from './logger';
 import { startServer } from './server';
 
@@ -23,8 +24,15 @@ async function main(): Promise<void> {
       pubsub: config.redisUrl ? 'redis' : 'in-process',
       demo: config.demo,
     },
-    `Gridport is listening on ${server.url} (health: ${server.url}/v1/health, GraphQL: ${server.url}/graphql, OpenAPI: ${server.url}/openapi.json)`,
+    `Gridport is listening on ${server.url} (console: ${server.url}/, health: ${server.url}/v1/health, GraphQL: ${server.url}/graphql, OpenAPI: ${server.url}/openapi.json)`,
   );
+  if (config.demo) {
+    const { customer, staff } = demoSignIns;
+    log.info(
+      { customer: customer.email, staff: staff.email },
+      `Demo sign-ins: open ${server.url}/login as ${customer.email} with password ${customer.password}; staff open ${server.url}/admin and sign in through the development identity provider as ${staff.email}`,
+    );
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
