@@ -16,7 +16,7 @@ import { testApp, type TestApp } from '../../test-support/app';
 import { agentExitCodes, stateFiles, type Agent } from './agent';
 import { ManualClock } from './clock';
 import type { AgentParts } from './parts';
-import { startEdgeAgent } from './run';
+import { runEdgeCommand, startEdgeAgent } from './run';
 import type { SystemProbes } from './system';
 import { startRegisterServer, type RegisterServer } from '../modbus/test-peers/register-server';
 
@@ -579,5 +579,29 @@ describe('the edge agent against the real hub', () => {
     );
     // The counter starts again once reported.
     expect(site.agent.gateway.dropped).toEqual({ regular: 0, flash: 0, since: null });
+  });
+
+  it('gridport edge provisions, runs with the real parts until it is told to stop, then closes and answers exit code 0', async () => {
+    const { hashId, provisioningToken } = await t.services.devices.ship(systemActor('test'), { organizationHashId, name: 'Edge command' });
+    const deviceId = t.hashIds.decode('device', hashId) ?? 0;
+    const stateDirectory = path.join(folder, 'command');
+    let stop: () => void = () => undefined;
+    const stopped = new Promise<void>((resolve) => {
+      stop = resolve;
+    });
+    const lines: string[] = [];
+    const running = runEdgeCommand({ hub: baseUrl, token: provisioningToken, identifier: 'gw-edge-command', stateDirectory, log: (level, message) => void lines.push(`${level} ${message}`) }, stopped);
+    const online = () => t.database.db('devices').where('id', deviceId).first() as Promise<{ online: boolean }>;
+    expect(await eventually(online, (device) => device.online)).toMatchObject({ online: true });
+    const reported = await eventually(
+      () => rows(deviceId),
+      (all) => all.length === 1,
+    );
+    expect(reported.map((row) => [row.type, row.body.observations.source])).toEqual([['config', 'default']]);
+    stop();
+    expect(await running).toBe(0);
+    expect(await eventually(online, (device) => !device.online)).toMatchObject({ online: false });
+    expect(lines.slice(0, 2)).toEqual(['info provisioned as gw-edge-command', 'info agent started with the default config']);
+    expect(lines[lines.length - 1]).toBe('info stop: stopping');
   });
 });

@@ -5,8 +5,8 @@ import { configIssues, cloudToDeviceMessageSchema, parseDeviceConfig, type Cloud
 import { validateReport, type DeviceReport, type ReportOf } from '../../contracts/hub/reports';
 import { GatewayClient, type IncomingMessage } from '../gateway-client/client';
 import type { GatewayIdentity } from '../gateway-client/provision';
-import type { AssetDriver, DriverFactory } from '../drivers/driver';
-import type { ControlLoop, ControlLoopFactory } from '../control/loop';
+import type { AssetDriver } from '../drivers/driver';
+import type { ControlLoop } from '../control/loop';
 import { ScheduleRunner } from '../control/schedule';
 import { SetpointArbiter } from '../control/setpoints';
 import type { ModbusLinks } from '../modbus/link';

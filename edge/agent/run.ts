@@ -96,12 +96,12 @@ export async function runEdgeCommand(options: EdgeOptions, stopped?: Promise<voi
     finish = resolve;
   });
   const agent = await startEdgeAgent(options, (code) => finish(code));
-  const onSignal = (signal: NodeJS.Signals) => {
+  const onSignal = (signal: NodeJS.Signals | 'stop') => {
     (options.log ?? quiet)('info', `${signal}: stopping`);
     void agent.stop().then(() => finish(0));
   };
   if (stopped) {
-    void stopped.then(() => onSignal('SIGTERM'));
+    void stopped.then(() => onSignal('stop'));
   } else {
     process.once('SIGTERM', onSignal);
     process.once('SIGINT', onSignal);
