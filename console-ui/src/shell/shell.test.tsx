@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { adminMessages } from '../i18n/messages/admin';
 import { customerMessages } from '../i18n/messages/customer';
@@ -81,6 +81,34 @@ describe('the shell', () => {
     await navigate(harness, '/admin/devices');
     expect(loader.mock.calls).toEqual([['admin'], ['customer'], ['admin']]);
     expect(harness.services.messages.currentArea).toBe('admin');
+  });
+
+  it('shows the loading bar while the route check runs and while calls are in flight', async () => {
+    let answerWhoami: () => void = () => undefined;
+    let answerIssues: () => void = () => undefined;
+    const harness = renderConsole('/issues', (call) => {
+      if (call.path === '/console-shared/v1/authentication/whoami') {
+        return new Promise((resolve) => (answerWhoami = () => resolve({ status: 200, body: profile() })));
+      }
+      if (call.path === '/console/v1/issue') {
+        return new Promise((resolve) => (answerIssues = () => resolve({ status: 200, body: { rows: [] } })));
+      }
+      return undefined;
+    });
+    expect(screen.getByRole('progressbar', { name: 'Loading' })).toBeInTheDocument();
+    await act(async () => answerWhoami());
+    expect(await screen.findByRole('heading', { name: 'Issues' })).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    let call: Promise<unknown> = Promise.resolve();
+    act(() => {
+      call = harness.services.rest.request('/console/v1/issue');
+    });
+    expect(screen.getByRole('progressbar', { name: 'Loading' })).toBeInTheDocument();
+    await act(async () => {
+      answerIssues();
+      await call;
+    });
+    expect(screen.queryByRole('progressbar')).toBeNull();
   });
 
   it('asks who is signed in once, not on every navigation', async () => {
