@@ -1,13 +1,14 @@
 /**
- * The control loops the edge runs (device-model.md section 3.5): createControlLoop makes the loop
- * of a configured activeControl entry, or null for a type not built yet (the agent reports it as
- * unsupported and runs the others).
+ * The control loops the edge runs (device-model.md sections 3.5, 3.6): createControlLoop makes the
+ * loop of a configured activeControl entry (the optimizer's from edge/optimizer), or null for a
+ * type not built yet (the agent reports it as unsupported and runs the others).
  */
 import type { ControlLoopFactory } from './loop';
 import { BatteryPeakShaver } from './battery-peak-shaver';
 import { BatteryPowerLimiter } from './battery-power-limiter';
 import { BatteryCurrentLimiter, CurrentLimiter } from './current-limiter';
 import { GeneratorBatteryCharger } from './generator-battery-charger';
+import { createOptimizerLoop } from '../optimizer/optimizer.loop';
 import { ModbusServerLoop } from './modbus-server';
 import { PowerLimiter } from './power-limiter';
 import { ProportionalPeakShaver } from './proportional-peak-shaver';
@@ -30,6 +31,8 @@ export const createControlLoop: ControlLoopFactory = (index, config, device) => 
       return new GeneratorBatteryCharger(index, config, device);
     case 'modbusServer':
       return new ModbusServerLoop(index, config, device);
+    case 'optimizer':
+      return createOptimizerLoop(index, config, device);
     default:
       return null;
   }

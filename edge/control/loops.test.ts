@@ -252,6 +252,14 @@ describe('Headroom', () => {
 });
 
 describe('createControlLoop', () => {
+  it('makes the optimizer loop of edge/optimizer', async () => {
+    const config = deviceConfig(assets, [{ type: 'optimizer', topology: { name: 'site', assets: { controllable: [3], powerMeterable: [{ assetIndex: 0, meter: 'net' }] } } }]);
+    const [loopConfig] = config.activeControl;
+    const loop = loopConfig === undefined ? null : createControlLoop(0, loopConfig, config);
+    expect(loop?.type).toBe('optimizer');
+    await loop?.close();
+  });
+
   it('makes no loop for a type not built here', () => {
     const config = deviceConfig(assets, [{ type: 'temperaturePowerLimiter', temperatureSensorAssetIndex: 0, temperatureName: 'x', limitableAssetIndices: [1], derating: [{ temperature: 70, activePowerPercentage: 50 }] }]);
     const [loop] = config.activeControl;

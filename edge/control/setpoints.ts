@@ -365,7 +365,7 @@ export function fallbackOf(asset: AssetConfig, config: DeviceConfig): number | u
 }
 
 /** The asset's own bounds from its config: staticLimit (solar, wind, EV) or powerLimits (battery, within its time window). */
-export function staticRangeOf(asset: AssetConfig, now: number): PowerRange | undefined {
+export function staticRangeOf(asset: AssetConfig, now: Date | number): PowerRange | undefined {
   if ('staticLimit' in asset && asset.staticLimit !== undefined) {
     const limit = asset.staticLimit;
     if ('scale' in limit) {
@@ -378,7 +378,7 @@ export function staticRangeOf(asset: AssetConfig, now: number): PowerRange | und
   if ('powerLimits' in asset && asset.powerLimits !== undefined) {
     const { charge, discharge, timeWindow } = asset.powerLimits;
     if (timeWindow !== undefined) {
-      const at = new Date(now);
+      const at = typeof now === 'number' ? new Date(now) : now;
       const minute = at.getHours() * 60 + at.getMinutes();
       if (minute < minutesOfDay(timeWindow.start) || minute >= minutesOfDay(timeWindow.end)) {
         return undefined;
