@@ -9,7 +9,7 @@ import { useMessages } from '../../../i18n/messages';
 import { useSession } from '../../../session/useSession';
 import { useConsoleServices } from '../../../shell/console-services';
 import { Panel } from '../../customer/devices/DeviceFrame';
-import { deviceWriters } from '../../customer/devices/power-reports';
+import { deviceWriters } from '../../customer/devices/device-rights';
 import { DeviceTimeline } from './DeviceTimeline';
 import { sendDeviceMessage } from './send-message';
 

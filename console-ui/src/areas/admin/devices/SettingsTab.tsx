@@ -9,7 +9,7 @@ import { useSession } from '../../../session/useSession';
 import { ConfigEditor } from '../../customer/devices/ConfigEditor';
 import { issuesOfRefusal, type ConfigIssue } from '../../customer/devices/config-issues';
 import { Panel } from '../../customer/devices/DeviceFrame';
-import { deviceWriters } from '../../customer/devices/power-reports';
+import { deviceWriters } from '../../customer/devices/device-rights';
 import { useApolloErrorSnackbar } from '../../customer/devices/useApolloErrorSnackbar';
 import { useUpdateDeviceSettings } from './useUpdateDeviceSettings';
 

@@ -9,7 +9,7 @@ import { useSession } from '../../../session/useSession';
 import { ConfigEditor } from './ConfigEditor';
 import { DeviceFrame, Panel } from './DeviceFrame';
 import { GeneralTab } from './GeneralTab';
-import { deviceWriters } from './power-reports';
+import { deviceWriters } from './device-rights';
 
 export type CustomerDeviceTab = 'general' | 'configuration';
 

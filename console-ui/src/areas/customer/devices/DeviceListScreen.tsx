@@ -108,14 +108,14 @@ export function DeviceListScreen() {
   );
 }
 
-export const Filters = styled.div`
+const Filters = styled.div`
   display: flex;
   flex-wrap: wrap;
   gap: 8px;
   margin-bottom: 12px;
 `;
 
-export const Chip = styled.button`
+const Chip = styled.button`
   min-height: 32px;
   padding: 0 14px;
   border-radius: 16px;

@@ -1,5 +1,3 @@
-import type { Right } from '../../../../../contracts/rights';
-
 /**
  * The report type that carries an asset's activePower, by asset category (contracts/hub/reports.ts);
  * categories without a power report (sensors, relays, misc) have none.
@@ -30,6 +28,3 @@ export function activePowerOf(body: unknown): number | null {
   const power = (observations as { activePower?: unknown }).activePower;
   return typeof power === 'number' && Number.isFinite(power) ? power : null;
 }
-
-/** Who may write a device's config: Ops and Developer (console.md section 6; Admin passes every check). */
-export const deviceWriters: readonly Right[] = ['gridport.ops', 'gridport.developer'];
