@@ -233,7 +233,7 @@ export class SetpointArbiter {
     const bounds = [...record.limits.values(), staticRangeOf(asset, now)].filter((bound): bound is PowerRange => bound !== undefined);
     for (const bound of bounds) {
       if (value === null) {
-        value = kind === 'producer' && Number.isFinite(bound.max) && (range === null || bound.max < range.max) ? bound.max : kind === 'consumer' && Number.isFinite(bound.min) && (range === null || bound.min > range.min) ? bound.min : null;
+        value = heldEdge(kind, bound, range);
       } else {
         value = clamp(value, bound);
       }
@@ -327,6 +327,20 @@ function levelOf(kind: SteeringKind, desired: Partial<Record<SetpointSource, num
   }
   const values = levelSources.map((source) => desired[source]).filter((value): value is number => value !== undefined);
   return values.length === 0 ? null : values.reduce((a, b) => tighter(kind, a, b));
+}
+
+/**
+ * Where a bound holds a producer or consumer nobody steers: at the bound's edge when it is tighter
+ * than what the asset could do anyway; null (free) otherwise, and always for a battery.
+ */
+function heldEdge(kind: SteeringKind, bound: PowerRange, range: PowerRange | null): number | null {
+  if (kind === 'producer' && Number.isFinite(bound.max) && (range === null || bound.max < range.max)) {
+    return bound.max;
+  }
+  if (kind === 'consumer' && Number.isFinite(bound.min) && (range === null || bound.min > range.min)) {
+    return bound.min;
+  }
+  return null;
 }
 
 /** What an asset does when nobody steers it: a battery idles, a producer gives what it can, a consumer draws what it may. */
