@@ -1,6 +1,6 @@
 import { ModbusLinkPool, planBlocks } from './link-pool';
 import { ModbusRequestError } from './link';
-import { startRegisterServer, type RegisterServer } from './test-peers/register-server';
+import { startRegisterServer, startSerialLine, type RegisterServer } from './test-peers/register-server';
 
 const fast = { timeoutMs: 1000, retries: 0 };
 
@@ -256,6 +256,38 @@ describe('ModbusLinkPool against pymodbus', () => {
     } finally {
       await udp.stop();
     }
+  });
+
+  // Pseudo-terminals refuse parity settings (pyserial's asyncio port: EINVAL), so the line runs 19200 8N1.
+  it('speaks RTU on an rs485 serial line with its line settings', async () => {
+    const line = await startSerialLine();
+    const serial = await startRegisterServer({
+      transport: 'serial',
+      serial: { device: line.ends[1], baudRate: 19200, parity: 'none' },
+      units: { '8': { holding: { '100': [500, 600] }, discrete: { '0': [true] } }, '9': { input: { '0': [9] } } },
+    });
+    try {
+      const connection = { type: 'rs485', path: line.ends[0], baudRate: 19200, dataBits: 8, stopBits: 1, parity: 'none' };
+      const unit = pool.unit(connection, 8, fast);
+      const neighbour = pool.unit(connection, 9, fast);
+      expect(await unit.readHoldingRegisters(100, 2)).toEqual([500, 600]);
+      expect(await neighbour.readInputRegisters(0, 1)).toEqual([9]);
+      await unit.writeRegisters(100, [501, 601]);
+      expect(await unit.readHoldingRegisters(100, 2)).toEqual([501, 601]);
+      expect(await unit.readDiscreteInputs(0, 1)).toEqual([true]);
+      expect(unit.takeStatistics()).toEqual({ ...zero(), success: 4 });
+    } finally {
+      await pool.close();
+      await serial.stop();
+      await line.stop();
+    }
+  });
+
+  it('counts a serial port that cannot be opened as a connection error', async () => {
+    const unit = pool.unit({ type: 'rs485', path: '/dev/gridport-no-such-port' }, 1, fast);
+    const failure = await failureOf(unit.readHoldingRegisters(0, 1));
+    expect(failure.failure).toBe('connectionError');
+    expect(failure.message).toBe('/dev/gridport-no-such-port: Error: No such file or directory, cannot open /dev/gridport-no-such-port');
   });
 
   it('speaks RTU frames over TCP when the connection says rtuOverTcp', async () => {

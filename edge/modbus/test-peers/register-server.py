@@ -9,7 +9,9 @@ The map:
   {
     "port": 0,                      optional
     "framer": "socket" | "rtu",     optional, "rtu": RTU frames over TCP (rtuOverTcp)
-    "transport": "tcp" | "udp",     optional, default tcp
+    "transport": "tcp" | "udp" | "serial",   optional, default tcp
+    "device": "/tmp/line/b",        serial: the port to serve RTU on (one end of a socat pty pair)
+    "baudrate": 19200, "parity": "E", serial: line settings (default 9600, N)
     "identity": {"VendorName": "...", "ProductCode": "...", "MajorMinorRevision": "..."},
     "silent": [7],                  unit ids the peer never answers
     "units": {
@@ -34,7 +36,7 @@ from pymodbus.datastore import ModbusServerContext, ModbusSlaveContext, ModbusSp
 from pymodbus.device import ModbusDeviceIdentification
 from pymodbus.framer.rtu_framer import ModbusRtuFramer
 from pymodbus.framer.socket_framer import ModbusSocketFramer
-from pymodbus.server.async_io import ModbusTcpServer, ModbusUdpServer
+from pymodbus.server.async_io import ModbusSerialServer, ModbusTcpServer, ModbusUdpServer
 
 
 def block(spans):
@@ -62,6 +64,20 @@ async def main():
     context = ModbusServerContext(slaves=slaves, single=False)
     identity = ModbusDeviceIdentification(info_name=spec.get("identity", {}))
     framer = ModbusRtuFramer if spec.get("framer") == "rtu" else ModbusSocketFramer
+    if spec.get("transport") == "serial":
+        server = ModbusSerialServer(
+            context,
+            framer=ModbusRtuFramer,
+            identity=identity,
+            port=spec["device"],
+            baudrate=int(spec.get("baudrate", 9600)),
+            parity=spec.get("parity", "N"),
+        )
+        await server.start()
+        print(json.dumps({"port": 0}), flush=True)
+        await asyncio.get_event_loop().run_in_executor(None, sys.stdin.read)
+        await server.shutdown()
+        return
     address = ("127.0.0.1", int(spec.get("port", 0)))
     if spec.get("transport") == "udp":
         server = ModbusUdpServer(context, framer=framer, identity=identity, address=address)

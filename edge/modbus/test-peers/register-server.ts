@@ -3,6 +3,8 @@
  * nobody here wrote, serving a register map over TCP on a free port.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** Start address (as a decimal string) → values, as register-server.py reads them. */
@@ -23,15 +25,17 @@ export interface RegisterMap {
   identity?: Record<string, string>;
   /** RTU frames over TCP. */
   framer?: 'socket' | 'rtu';
-  /** Modbus over UDP instead of TCP. */
-  transport?: 'tcp' | 'udp';
+  /** Modbus over UDP, or RTU on a serial port (`serial`), instead of TCP. */
+  transport?: 'tcp' | 'udp' | 'serial';
+  /** serial: the port the peer serves (the other end of a SerialLine) and its line settings. */
+  serial?: { device: string; baudRate: number; parity: 'none' | 'even' | 'odd' };
   /** A fixed port (a restart on the port of before); 0 or absent: a free one. */
   port?: number;
 }
 
 export interface RegisterServer {
   readonly port: number;
-  /** The tcp (or udp) connection of the config that reaches it. */
+  /** The tcp (or udp) connection of the config that reaches it; a serial peer is reached on the other end of its line instead. */
   readonly connection: { type: 'tcp' | 'udp'; ip: string; port: number; rtuOverTcp?: boolean };
   stop(): Promise<void>;
 }
@@ -57,7 +61,10 @@ export function startRegisterServer(map: RegisterMap): Promise<RegisterServer> {
   child.stderr.on('data', (chunk: Buffer) => {
     errors += chunk.toString();
   });
-  child.stdin.write(`${JSON.stringify(map)}\n`);
+  const { serial, ...rest } = map;
+  const parities = { none: 'N', even: 'E', odd: 'O' } as const;
+  const spec = serial === undefined ? rest : { ...rest, device: serial.device, baudrate: serial.baudRate, parity: parities[serial.parity] };
+  child.stdin.write(`${JSON.stringify(spec)}\n`);
   const stop = async (): Promise<void> => {
     child.stdin.end();
     const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
@@ -74,10 +81,44 @@ export function startRegisterServer(map: RegisterMap): Promise<RegisterServer> {
       }
       child.stdout.off('data', onData);
       const { port } = JSON.parse(line) as { port: number };
-      const connection = { type: map.transport ?? 'tcp', ip: '127.0.0.1', port, ...(map.framer === 'rtu' ? { rtuOverTcp: true } : {}) };
+      const connection = { type: map.transport === 'udp' ? ('udp' as const) : ('tcp' as const), ip: '127.0.0.1', port, ...(map.framer === 'rtu' ? { rtuOverTcp: true } : {}) };
       resolve({ port, connection, stop });
     };
     child.stdout.on('data', onData);
     child.once('exit', (code) => reject(new Error(`register-server.py exited (${String(code)}): ${errors}`)));
   });
+}
+
+export interface SerialLine {
+  /** The two ends of a null-modem line (pseudo-terminals made by socat): the peer serves one, the pool opens the other. */
+  readonly ends: readonly [string, string];
+  stop(): Promise<void>;
+}
+
+/** A pair of linked pseudo-terminals (socat), for RTU over a serial line without hardware. */
+export async function startSerialLine(): Promise<SerialLine> {
+  const directory = await mkdtemp(path.join(tmpdir(), 'gridport-line-'));
+  const ends = [path.join(directory, 'a'), path.join(directory, 'b')] as const;
+  const child = spawn('socat', [`pty,raw,echo=0,link=${ends[0]}`, `pty,raw,echo=0,link=${ends[1]}`], { stdio: 'ignore' });
+  const stop = async (): Promise<void> => {
+    child.kill('SIGTERM');
+    await new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        resolve();
+        return;
+      }
+      child.once('exit', () => resolve());
+    });
+    await rm(directory, { recursive: true, force: true });
+  };
+  // socat makes the links once both pseudo-terminals exist.
+  for (let waited = 0; waited < 200; waited += 1) {
+    const present = await Promise.all(ends.map((end) => access(end).then(() => true, () => false)));
+    if (present.every(Boolean)) {
+      return { ends, stop };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await stop();
+  throw new Error('socat made no pseudo-terminals within 2 s');
 }
