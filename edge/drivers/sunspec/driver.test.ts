@@ -168,9 +168,10 @@ describe('SunSpec driver against pymodbus', () => {
     const state = await driver.poll();
     expect(state.confirmedSetpoint).toBe(2500);
     expect(driver.buildReport(at, undefined, false)).toMatchObject({ observations: { activePowerLimitPercentage: 25 } });
-    // Above the inverter's maximum: clamped to 100 %.
+    // Above the inverter's maximum: clamped to 100 %, still a limit in force.
     expect(await driver.writeSetpoint(25000)).toBe(true);
     expect(await holding(1, controls + controlsPoints.WMaxLimPct.offset, 1)).toEqual([10000]);
+    expect((await driver.poll()).confirmedSetpoint).toBe(10000);
     expect(await driver.writeSetpoint(null)).toBe(true);
     expect(await holding(1, controls + controlsPoints.WMaxLim_Ena.offset, 1)).toEqual([0]);
     expect((await driver.poll()).confirmedSetpoint).toBeNull();

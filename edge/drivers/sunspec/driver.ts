@@ -81,6 +81,8 @@ interface SolarReading {
   dcCurrent?: number | null;
   /** The limit in force, % of WMax: the limit when enabled, 100 when disabled, null when unknown or without controls. */
   limitPercentage: number | null;
+  /** True while the limit is enabled. */
+  limitEnabled: boolean;
   /** The maximum power the limit is a percentage of, W. */
   maxPower: number | null;
   /** The scale factor of the limit register (series100 WMaxLimPct_SF, series700 WMaxLim_SF). */
@@ -193,8 +195,7 @@ export class SunspecDriver extends PolledAssetDriver {
     const value = this.series === 'series100' ? this.decodeSeries100(block, chain) : this.decodeSeries700(block, chain);
     this.lastReading = value;
     const controllable = chain.controls !== undefined;
-    const confirmed =
-      value.limitPercentage === null || value.maxPower === null ? null : value.limitPercentage >= 100 ? null : (value.limitPercentage / 100) * value.maxPower;
+    const confirmed = value.limitEnabled && value.limitPercentage !== null && value.maxPower !== null ? (value.limitPercentage / 100) * value.maxPower : null;
     return {
       readable: true,
       at: now,
@@ -235,6 +236,7 @@ export class SunspecDriver extends PolledAssetDriver {
       dcVoltage: value('DCV'),
       dcCurrent: value('DCA'),
       limitPercentage: this.limitPercentage(enable, limit),
+      limitEnabled: enable === enabled,
       maxPower,
       limitScaleFactor: controls === undefined ? null : rawPoint(block, controls, controlsPoints.WMaxLimPct_SF),
       available: rawPoint(block, model, table.St) === mpptState,
@@ -265,6 +267,7 @@ export class SunspecDriver extends PolledAssetDriver {
       phaseActivePower: { l1: value('WL1'), l2: value('WL2'), l3: value('WL3') },
       energyProduced: value('TotWhInj'),
       limitPercentage: this.limitPercentage(enable, limit),
+      limitEnabled: enable === enabled,
       maxPower,
       limitScaleFactor: controls === undefined ? null : rawPoint(block, controls, derControlsPoints.WMaxLim_SF),
       available: rawPoint(block, model, derMeasurementPoints.InvSt) === mpptState,
