@@ -123,8 +123,17 @@ describeInBrowser('the device screens in Chromium', () => {
     await driveUntilShown(12_345, '12.3 kW');
     await meterPower(-250_000);
     await page.getByTestId(`live-power-${meterIndex}`).getByText('-250 kW', { exact: true }).waitFor();
-    // The chart is drawn (uPlot's canvas) and has the live points.
+    // The chart is drawn (uPlot's canvas), and on a phone it fits the screen: nothing scrolls sideways.
     await page.getByTestId('power-chart').locator('canvas').waitFor();
+    const desktopWidth = (await page.getByTestId('power-chart').locator('canvas').boundingBox())?.width ?? 0;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForFunction(() => (document.querySelector('[data-testid="power-chart"] canvas')?.getBoundingClientRect().width ?? 1000) <= 390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(desktopWidth).toBeGreaterThan(390);
+    if (process.env.CONSOLE_SCREENSHOTS) {
+      await page.screenshot({ path: path.join(process.env.CONSOLE_SCREENSHOTS, 'device-general-phone.png'), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.getByRole('link', { name: 'Configuration' }).click();
     await page.getByRole('status').getByText('The configuration is valid.').waitFor();

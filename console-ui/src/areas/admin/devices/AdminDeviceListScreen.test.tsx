@@ -51,8 +51,8 @@ describe('the admin device list', () => {
     const lists = () => harness.calls.filter((call) => call.path === '/graphql').map((call) => (call.body as GraphqlBody).variables);
     await waitFor(() => expect(lists()).toHaveLength(2));
     expect(lists()).toEqual([
-      { offset: null, rowsPerPage: 500 },
-      { deviceGroupHashId: 'none', assetType: 'gotion', iccid: '8931', offset: null, rowsPerPage: 500 },
+      { offset: null, rowsPerPage: 100 },
+      { deviceGroupHashId: 'none', assetType: 'gotion', iccid: '8931', offset: null, rowsPerPage: 100 },
     ]);
     expect(screen.getByText('Harbour battery').closest('a')).toHaveAttribute('href', '/admin/devices/d7/timeline');
     expect(screen.getByText('2.5 MW')).toBeInTheDocument();

@@ -6,7 +6,7 @@ import { Button } from '../../../components/Button';
 import { formatPower } from '../../../format/power';
 import { AdminDeviceListDocument, type AdminDeviceListQueryVariables, type AdminDeviceRowFragment } from '../../../graphql/operations';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
-import { devicePageSize } from '../../customer/devices/DeviceListScreen';
+import { pageSizeAt } from '../../customer/devices/DeviceListScreen';
 import { useApolloErrorSnackbar } from '../../customer/devices/useApolloErrorSnackbar';
 import { usePagedRows } from '../../customer/devices/usePagedRows';
 import { OnlineState, VirtualDeviceList, type DeviceColumn } from '../../customer/devices/VirtualDeviceList';
@@ -51,7 +51,7 @@ export function AdminDeviceListScreen() {
 
   const loadPage = useCallback(
     async (offset: string | null) => {
-      const variables: AdminDeviceListQueryVariables = { ...(JSON.parse(key) as Filters), offset, rowsPerPage: devicePageSize };
+      const variables: AdminDeviceListQueryVariables = { ...(JSON.parse(key) as Filters), offset, rowsPerPage: pageSizeAt(offset) };
       const { data } = await client.query({ query: AdminDeviceListDocument, variables, fetchPolicy: 'no-cache' });
       return data?.devices ?? { rows: [], nextPageOffset: null };
     },

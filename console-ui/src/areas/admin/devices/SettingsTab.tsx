@@ -6,8 +6,9 @@ import { useSnackbar } from '../../../components/Snackbars';
 import type { DeviceSettingsFragment, DeviceUpdateInput } from '../../../graphql/operations';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
 import { useSession } from '../../../session/useSession';
-import { ConfigEditor } from '../../customer/devices/ConfigEditor';
-import { issuesOfRefusal, type ConfigIssue } from '../../customer/devices/config-issues';
+import type { ConfigIssue } from '../../customer/devices/config-issues';
+import { LazyConfigEditor } from '../../customer/devices/LazyConfigEditor';
+import { issuesOfRefusal } from '../../customer/devices/refusals';
 import { Panel } from '../../customer/devices/DeviceFrame';
 import { deviceWriters } from '../../customer/devices/device-rights';
 import { useApolloErrorSnackbar } from '../../customer/devices/useApolloErrorSnackbar';
@@ -115,7 +116,7 @@ export function SettingsTab({ device }: { device: DeviceSettingsFragment }) {
         </Button>
       </Panel>
       <Panel>
-        <ConfigEditor key={device.hashId} device={device} canSave={canSave} />
+        <LazyConfigEditor key={device.hashId} device={device} canSave={canSave} />
       </Panel>
     </>
   );

@@ -5,7 +5,8 @@ import { useSnackbar } from '../../../components/Snackbars';
 import { useApolloErrorSnackbar } from './useApolloErrorSnackbar';
 import type { ConfigEditorFragment } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
-import { checkConfigText, credentialsWithheld, issuesOfRefusal, type ConfigIssue } from './config-issues';
+import { checkConfigText, credentialsWithheld, type ConfigIssue } from './config-issues';
+import { issuesOfRefusal } from './refusals';
 import { useUpdateDeviceConfig } from './useUpdateDeviceConfig';
 
 function textOf(config: unknown): string {

@@ -6,9 +6,9 @@ import { useApolloErrorSnackbar } from './useApolloErrorSnackbar';
 import { DevicePresenceDocument, DeviceScreenDocument } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
 import { useSession } from '../../../session/useSession';
-import { ConfigEditor } from './ConfigEditor';
 import { DeviceFrame, Panel } from './DeviceFrame';
 import { GeneralTab } from './GeneralTab';
+import { LazyConfigEditor } from './LazyConfigEditor';
 import { deviceWriters } from './device-rights';
 
 export type CustomerDeviceTab = 'general' | 'configuration';
@@ -51,7 +51,7 @@ export function CustomerDeviceScreen({ tab }: { tab: CustomerDeviceTab }) {
         <GeneralTab device={device} />
       ) : (
         <Panel>
-          <ConfigEditor key={device.hashId} device={device} canSave={canSave} />
+          <LazyConfigEditor key={device.hashId} device={device} canSave={canSave} />
         </Panel>
       )}
     </DeviceFrame>

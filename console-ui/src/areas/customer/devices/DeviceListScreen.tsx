@@ -21,8 +21,15 @@ function isStatusParam(value: string | null): value is StatusParam {
   return value !== null && value in statuses;
 }
 
-/** Rows per page asked of the API (its most is 500): few calls for a long list. */
-export const devicePageSize = 500;
+/**
+ * Rows per page asked of the API: a first page just over a tall screen's worth, so the first
+ * rows show soon, then the API's most (500), so a long list takes few calls.
+ */
+export const devicePageSize = { first: 100, next: 500 } as const;
+
+export function pageSizeAt(offset: string | null): number {
+  return offset === null ? devicePageSize.first : devicePageSize.next;
+}
 
 /** The customer's device list (/teleports): a status filter with the counts, the devices virtualised. */
 export function DeviceListScreen() {
@@ -38,7 +45,7 @@ export function DeviceListScreen() {
     async (offset: string | null) => {
       const { data } = await client.query({
         query: CustomerDeviceListDocument,
-        variables: { status, offset, rowsPerPage: devicePageSize },
+        variables: { status, offset, rowsPerPage: pageSizeAt(offset) },
         fetchPolicy: 'no-cache',
       });
       if (data === undefined) {
