@@ -182,6 +182,28 @@ describe('ModbusLinkPool against pymodbus', () => {
     expect(await neighbour.readHoldingRegisters(120, 1)).toEqual([20]);
   });
 
+  it('connects anew after three timeouts in a row on a TCP link, and keeps answering', async () => {
+    const logged: string[] = [];
+    const logging = new ModbusLinkPool({ log: (_level, message) => logged.push(message) });
+    try {
+      const silent = logging.unit(peer.connection, 7, { timeoutMs: 100, retries: 0 });
+      const neighbour = logging.unit(peer.connection, 1, fast);
+      for (let i = 0; i < 2; i += 1) {
+        expect((await failureOf(silent.readHoldingRegisters(0, 1))).failure).toBe('timeout');
+      }
+      // An answer between timeouts: the link is fine.
+      expect(await neighbour.readHoldingRegisters(120, 1)).toEqual([20]);
+      for (let i = 0; i < 3; i += 1) {
+        expect((await failureOf(silent.readHoldingRegisters(0, 1))).failure).toBe('timeout');
+      }
+      expect(logged).toEqual([`Modbus link tcp://127.0.0.1:${peer.port}: 3 timeouts in a row, connecting anew`]);
+      expect(await neighbour.readHoldingRegisters(120, 1)).toEqual([20]);
+      expect(silent.takeStatistics()).toEqual({ ...zero(), timeout: 5 });
+    } finally {
+      await logging.close();
+    }
+  });
+
   it('refuses requests beyond the queue bound as queueFull', async () => {
     const bounded = new ModbusLinkPool({ queueLimit: 2 });
     try {

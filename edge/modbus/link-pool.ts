@@ -37,6 +37,8 @@ export const linkDefaults = {
   /** Reconnect backoff after a failed connect: doubling from the first to the most. */
   backoffFirstMs: 500,
   backoffMostMs: 30_000,
+  /** Timeouts in a row, with no answer between them, after which a TCP connection is taken for half-open and made anew. */
+  timeoutsBeforeReconnect: 3,
 } as const;
 
 export interface LinkPoolOptions {
@@ -161,6 +163,8 @@ class Link {
   private failedConnects = 0;
   /** Before this time (options.now) a closed link refuses requests as notReady. */
   private retryAt = 0;
+  /** Requests that timed out since the last answer on this link. */
+  private timeoutsInRow = 0;
 
   constructor(
     readonly endpoint: ModbusEndpoint,
@@ -216,10 +220,18 @@ class Link {
     client.setID(job.slaveId);
     client.setTimeout(job.timeoutMs);
     try {
-      return await job.run(client);
+      const result = await job.run(client);
+      this.timeoutsInRow = 0;
+      return result;
     } catch (error) {
       const failure = classify(error, client.isOpen);
+      this.timeoutsInRow = failure.failure === 'timeout' ? this.timeoutsInRow + 1 : 0;
       if (failure.failure === 'connectionError') {
+        this.drop(client, 0);
+      } else if (this.endpoint.type === 'tcp' && this.timeoutsInRow >= linkDefaults.timeoutsBeforeReconnect) {
+        // A peer that vanished without closing (a rebooted gateway) leaves a socket that only times out.
+        this.options.log?.('warn', `Modbus link ${describe(this.endpoint)}: ${this.timeoutsInRow} timeouts in a row, connecting anew`);
+        this.timeoutsInRow = 0;
         this.drop(client, 0);
       }
       throw failure;
