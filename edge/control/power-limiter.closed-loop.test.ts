@@ -1,4 +1,5 @@
-import { feedInScenario, LimitTally } from './simulated-gateway';
+import { feedInScenario, LimitTally, summerDay } from './simulated-gateway';
+import { at } from './test-support';
 
 const stepSeconds = 0.1;
 const daySteps = (24 * 3600) / stepSeconds;
@@ -20,5 +21,43 @@ describe('powerLimiter over a simulated day (controlLoopSleep 0.1 s, driven cloc
     expect(curtailedSteps).toBeGreaterThan(daySteps / 4);
     expect(tally.steps).toBe(daySteps);
     expect(tally.share).toBeGreaterThanOrEqual(0.999);
+  });
+
+  it('holds the PV where it was while the meter is unreadable, and takes control back when it returns', async () => {
+    const { gateway, limitW } = feedInScenario(13);
+    const noon = summerDay + 11 * 3_600_000;
+    gateway.site.advance((noon - 10 * 60_000 - gateway.site.now) / 1000, 1);
+    for (let step = 0; step < 6_000; step += 1) {
+      await gateway.step(stepSeconds);
+    }
+    const meter = at(gateway.drivers, 0);
+    if (meter === undefined) {
+      throw new Error('no meter driver');
+    }
+    const [loop] = gateway.loops;
+    meter.link.down = true;
+    const held: (number | null | undefined)[] = [];
+    for (let step = 0; step < 600; step += 1) {
+      await gateway.step(stepSeconds);
+      if (step >= 10) {
+        held.push(gateway.arbiter.observations(1)?.effective);
+      }
+    }
+    // The PV stays capped while the loop is blind and never above where it was when the meter went (the cap may only follow the sun down).
+    const first = held[0];
+    expect(typeof first).toBe('number');
+    expect(held.filter((value) => typeof value !== 'number' || value > (first ?? 0))).toEqual([]);
+    expect(loop?.statusReport(new Date(gateway.site.now))).toMatchObject({ observations: { state: 'fallback', unreadableAssets: [0] } });
+    meter.link.down = false;
+    const tally = new LimitTally();
+    for (let step = 0; step < 600; step += 1) {
+      await gateway.step(stepSeconds);
+      if (step >= 20) {
+        tally.record(-gateway.site.meter.activePower - limitW);
+      }
+    }
+    expect(loop?.statusReport(new Date(gateway.site.now))).toMatchObject({ observations: { state: 'active', unreadableAssets: [] } });
+    expect(tally.share).toBeGreaterThanOrEqual(0.99);
+    await gateway.close();
   });
 });
