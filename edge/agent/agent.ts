@@ -169,9 +169,16 @@ export class Agent {
     });
     this.client = client;
     await client.start();
-    const stored = await this.readStoredConfig();
+    let stored = await this.readStoredConfig();
+    try {
+      await this.serialize(() => this.apply(stored ?? defaultDeviceConfig));
+    } catch (error) {
+      // A stored config that cannot run now must not keep the gateway from the cloud, which can send another.
+      this.log('error', 'the stored config could not be run; running the default one', { error: error instanceof Error ? error.message : String(error) });
+      stored = null;
+      await this.serialize(() => this.apply(defaultDeviceConfig));
+    }
     const config = stored ?? defaultDeviceConfig;
-    await this.apply(config);
     await this.report({ type: 'config', at: this.at(), observations: { source: stored ? 'local' : 'default', config: toJson(config) } });
     this.log('info', `agent started with the ${stored ? 'stored' : 'default'} config`, { assets: config.assets.length, loops: config.activeControl.length });
     this.scheduleNext();
