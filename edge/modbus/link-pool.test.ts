@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { ModbusLinkPool, planBlocks } from './link-pool';
 import { ModbusRequestError } from './link';
 import { startRegisterServer, startSerialLine, type RegisterServer } from './test-peers/register-server';
@@ -321,6 +322,37 @@ describe('ModbusLinkPool against pymodbus', () => {
       expect(await unit.readHoldingRegisters(10, 2)).toEqual([1234, 99]);
     } finally {
       await rtu.stop();
+    }
+  });
+});
+
+describe('ModbusLinkPool when the peer hangs up mid-request', () => {
+  it('fails the request in flight as connectionError and reconnects for the next, never leaving the queue waiting', async () => {
+    // A TCP peer that reads the first request and closes the socket without answering; later connections answer nothing either.
+    const sockets = new Set<net.Socket>();
+    let connections = 0;
+    const server = net.createServer((socket) => {
+      connections += 1;
+      sockets.add(socket);
+      socket.once('data', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    const pool = new ModbusLinkPool({ backoffFirstMs: 0 });
+    try {
+      const unit = pool.unit({ type: 'tcp', ip: '127.0.0.1', port }, 1, { timeoutMs: 60_000, retries: 0 });
+      const first = failureOf(unit.readHoldingRegisters(0, 2));
+      const queued = failureOf(unit.readHoldingRegisters(10, 2));
+      expect((await first).failure).toBe('connectionError');
+      expect((await queued).failure).toBe('connectionError');
+      expect(connections).toBe(2);
+      expect(unit.statistics).toMatchObject({ connectionError: 2, timeout: 0 });
+    } finally {
+      await pool.close();
+      for (const socket of sockets) {
+        socket.destroy();
+      }
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

@@ -6,6 +6,7 @@
  * once the backoff has passed; until then requests fail at once as notReady, so a dead endpoint
  * holds up nobody and a dead unit on a live link costs only its own timeouts.
  */
+import type { EventEmitter } from 'node:events';
 import ModbusRTU from 'modbus-serial';
 import type { ConnectionStatistics } from '../../contracts/hub/reports';
 import { commandLimits } from '../../contracts/device/commands';
@@ -220,7 +221,7 @@ class Link {
     client.setID(job.slaveId);
     client.setTimeout(job.timeoutMs);
     try {
-      const result = await job.run(client);
+      const result = await settled(job.run(client), client, job.timeoutMs);
       this.timeoutsInRow = 0;
       return result;
     } catch (error) {
@@ -330,6 +331,28 @@ class Link {
       closeQuietly(client);
     }
   }
+}
+
+/**
+ * A request that always settles. modbus-serial never answers a request whose socket closes under
+ * it (closing stops the request's timer), which would hold up every request queued on the link:
+ * the close fails it as a connection error, and a bound well past the unit's own timeout (which
+ * modbus-serial enforces in the normal case) fails it as a timeout.
+ */
+function settled<T>(request: Promise<T>, client: ModbusRTU, timeoutMs: number): Promise<T> {
+  // The client is an EventEmitter at run time; its typings declare only `on`.
+  const events = client as unknown as EventEmitter;
+  let onClose: () => void = () => undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const guard = new Promise<never>((_resolve, reject) => {
+    onClose = () => reject(new ModbusRequestError('connectionError', 'The connection closed during the request'));
+    events.once('close', onClose);
+    timer = setTimeout(() => reject(new ModbusRequestError('timeout', 'The unit did not answer in time')), timeoutMs * 2 + 1000);
+  });
+  return Promise.race([request, guard]).finally(() => {
+    clearTimeout(timer);
+    events.off('close', onClose);
+  });
 }
 
 /** Releases a client's socket: destroy for TCP and serial ports; UDP ports have no destroy, only close. */
