@@ -461,6 +461,15 @@ describe('the edge agent against the real hub', () => {
       await site.agent.gateway.drained();
       const battery = (await rows(site.deviceId, new Date(now + 10_000))).find((report) => report.type === 'batteryPower');
       expect(battery?.body.observations).toMatchObject({ setpoints: { desired: { cloud: 10000 }, effective: 10000, confirmed: 10000 } });
+
+      // A restart carries on with the schedule held (the cloud does not send an acknowledged message again).
+      const restartedAt = site.clock.now();
+      await site.agent.restart();
+      await site.run(10);
+      await site.agent.gateway.drained();
+      const afterRestart = (await rows(site.deviceId, new Date(restartedAt + 1))).filter((report) => report.type === 'batteryPower');
+      expect(afterRestart.length).toBeGreaterThan(0);
+      expect(afterRestart.at(-1)?.body.observations).toMatchObject({ setpoints: { desired: { cloud: 10000 }, effective: 10000 } });
     } finally {
       await peer.stop();
     }

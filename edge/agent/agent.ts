@@ -7,7 +7,8 @@ import { GatewayClient, type IncomingMessage } from '../gateway-client/client';
 import type { GatewayIdentity } from '../gateway-client/provision';
 import type { AssetDriver } from '../drivers/driver';
 import type { ControlLoop } from '../control/loop';
-import { ScheduleRunner } from '../control/schedule';
+import { ScheduleRunner, type ScheduleTarget } from '../control/schedule';
+import type { ScheduleItem } from '../../contracts/device/commands';
 import { SetpointArbiter } from '../control/setpoints';
 import type { ModbusLinks } from '../modbus/link';
 import { systemClock, type AgentClock } from './clock';
@@ -39,6 +40,8 @@ export const defaultDeviceConfig: DeviceConfig = parseDeviceConfig({ network: { 
 export const stateFiles = {
   identity: 'identity',
   config: 'config.json',
+  /** The schedules held (setAssetSchedule), so a restart carries on with them: the cloud does not send an acknowledged message again. */
+  schedules: 'schedules.json',
   reports: 'reports',
   reprovision: 'reprovision-requested',
 } as const;
@@ -83,6 +86,17 @@ export interface AgentOptions {
   onExit?: (code: number, reason: string) => void;
 }
 
+/** A schedule the agent holds for a target, as setAssetSchedule gave it. */
+interface HeldSchedule {
+  target: ScheduleTarget;
+  schedule: ScheduleItem[];
+  messageId: string;
+}
+
+function scheduleKey(target: ScheduleTarget): string {
+  return target.assetIndex !== undefined ? `asset:${target.assetIndex}` : `loop:${target.controlLoopIndex}`;
+}
+
 /** A repeating piece of work on the agent's clock. */
 interface Task {
   intervalMs: number;
@@ -118,6 +132,8 @@ export class Agent {
   /** Kept across configs: the arbiter starts afresh with each, the schedules of assets and loops still there carry on. */
   private arbiter: SetpointArbiter | null = null;
   private schedule: ScheduleRunner | null = null;
+  /** The schedules taken, by target, as persisted in schedules.json. */
+  private readonly schedulesHeld = new Map<string, HeldSchedule>();
   private cancelTimer: (() => void) | null = null;
   private running = false;
   /** Work on the runtime, one piece at a time: the clock's tasks and config changes. */
@@ -178,6 +194,7 @@ export class Agent {
       stored = null;
       await this.serialize(() => this.apply(defaultDeviceConfig));
     }
+    await this.serialize(() => this.restoreSchedules());
     const config = stored ?? defaultDeviceConfig;
     await this.report({ type: 'config', at: this.at(), observations: { source: stored ? 'local' : 'default', config: toJson(config) } });
     this.log('info', `agent started with the ${stored ? 'stored' : 'default'} config`, { assets: config.assets.length, loops: config.activeControl.length });
@@ -233,9 +250,46 @@ export class Agent {
   }
 
   private async persistConfig(config: DeviceConfig): Promise<void> {
-    const file = path.join(this.options.stateDirectory, stateFiles.config);
-    await writeFile(`${file}.tmp`, JSON.stringify(config));
+    await this.writeStateFile(stateFiles.config, config);
+  }
+
+  /** Writes a file of the state directory whole or not at all. */
+  private async writeStateFile(name: string, value: unknown): Promise<void> {
+    const file = path.join(this.options.stateDirectory, name);
+    await writeFile(`${file}.tmp`, JSON.stringify(value));
     await rename(`${file}.tmp`, file);
+  }
+
+  /** Keeps the schedules held on disk, without the items that have ended. */
+  private async persistSchedules(): Promise<void> {
+    const now = this.clock.now();
+    const held = [...this.schedulesHeld.values()].map((entry) => ({ ...entry, schedule: entry.schedule.filter((item) => Date.parse(item.endAt) > now) })).filter((entry) => entry.schedule.length > 0);
+    await this.writeStateFile(stateFiles.schedules, held);
+  }
+
+  /** Takes up the schedules held before a restart again, for the targets the running config still has. */
+  private async restoreSchedules(): Promise<void> {
+    const runtime = this.runtime;
+    let held: HeldSchedule[];
+    try {
+      held = JSON.parse(await readFile(path.join(this.options.stateDirectory, stateFiles.schedules), 'utf8')) as HeldSchedule[];
+    } catch {
+      return;
+    }
+    if (!runtime || !Array.isArray(held)) {
+      return;
+    }
+    for (const entry of held) {
+      const { target } = entry;
+      const exists = target.assetIndex !== undefined ? runtime.config.assets[target.assetIndex] !== undefined : runtime.loops[target.controlLoopIndex] !== undefined;
+      if (exists && Array.isArray(entry.schedule)) {
+        runtime.schedule.setSchedule(target, entry.schedule, entry.messageId);
+        this.schedulesHeld.set(scheduleKey(target), entry);
+      }
+    }
+    if (this.schedulesHeld.size > 0) {
+      this.log('info', `took up ${this.schedulesHeld.size} schedule(s) held before the restart`);
+    }
   }
 
   /** Builds drivers, loops and tasks for a config, replacing what ran; throws when the config cannot be run (what ran is gone then). */
@@ -676,14 +730,17 @@ export class Agent {
       if (!runtime.config.assets[message.assetIndex]) {
         return fail(agentErrorCodes.unknownAsset, `No asset at index ${message.assetIndex}.`);
       }
-      runtime.schedule.setSchedule({ assetIndex: message.assetIndex }, message.schedule, id);
-    } else {
-      const index = message.controlLoopIndex ?? -1;
-      if (!runtime.loops[index]) {
-        return fail(agentErrorCodes.unknownControlLoop, `No running control loop at index ${index}.`);
-      }
-      runtime.schedule.setSchedule({ controlLoopIndex: index }, message.schedule, id);
+    } else if (!runtime.loops[message.controlLoopIndex ?? -1]) {
+      return fail(agentErrorCodes.unknownControlLoop, `No running control loop at index ${message.controlLoopIndex ?? -1}.`);
     }
+    const target: ScheduleTarget = message.assetIndex !== undefined ? { assetIndex: message.assetIndex } : { controlLoopIndex: message.controlLoopIndex ?? -1 };
+    runtime.schedule.setSchedule(target, message.schedule, id);
+    if (message.schedule.length > 0) {
+      this.schedulesHeld.set(scheduleKey(target), { target, schedule: message.schedule, messageId: id });
+    } else {
+      this.schedulesHeld.delete(scheduleKey(target));
+    }
+    await this.persistSchedules();
     this.log('info', `schedule of ${message.schedule.length} items taken`, { id });
     return true;
   }
