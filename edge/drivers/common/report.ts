@@ -22,7 +22,21 @@ export function reading(value: number | null | undefined): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
-type Phases = { l1: number | null; l2: number | null; l3: number | null };
+/** A value per phase (V, A or W), null where it could not be read. */
+export type Phases = { l1: number | null; l2: number | null; l3: number | null };
+export const noPhases: Phases = { l1: null, l2: null, l3: null };
+
+/** What an AC meter or inverter reads: the acFields of contracts/hub/reports.ts, each value read or null. */
+export interface AcReading {
+  activePower: number | null;
+  reactivePower: number | null;
+  apparentPower: number | null;
+  powerFactor: number | null;
+  frequency: number | null;
+  phaseVoltage: Phases;
+  lineVoltage: { l12: number | null; l23: number | null; l31: number | null };
+  phaseCurrent: Phases;
+}
 
 /** The state's common measurements, only those the asset provides (a report refuses fields its type does not have). */
 export interface StateObservations {

@@ -16,7 +16,7 @@ import type { ConnectionStatistics, DeviceReport, SetpointObservations } from '.
 import { decodeNumber } from '../../modbus/codec';
 import type { ModbusUnit, RegisterBlock, RegisterRange } from '../../modbus/link';
 import { PolledAssetDriver } from '../common/polled-driver';
-import { assetReport, reading } from '../common/report';
+import { assetReport, noPhases, reading, type AcReading, type Phases } from '../common/report';
 import type { AssetState, DriverContext } from '../driver';
 
 /** SDM630 input registers (each a float32 in two registers). */
@@ -53,18 +53,7 @@ export const eastronDefaultSlaveId = 1;
 /** Wh in a kWh. */
 const whPerKwh = 1000;
 
-type Phases = { l1: number | null; l2: number | null; l3: number | null };
-const noPhases: Phases = { l1: null, l2: null, l3: null };
-
-interface MeterReading {
-  activePower: number | null;
-  reactivePower: number | null;
-  apparentPower: number | null;
-  powerFactor: number | null;
-  frequency: number | null;
-  phaseVoltage: Phases;
-  lineVoltage: { l12: number | null; l23: number | null; l31: number | null };
-  phaseCurrent: Phases;
+interface MeterReading extends AcReading {
   phaseActivePower: Phases;
   energyImport: number | null;
   energyExport: number | null;

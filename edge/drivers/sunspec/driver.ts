@@ -19,7 +19,7 @@ import type { ConnectionStatistics, DeviceReport, SetpointObservations } from '.
 import { unscaled } from '../../modbus/codec';
 import { ModbusRequestError, type ModbusUnit, type RegisterBlock, type RegisterRange } from '../../modbus/link';
 import { PolledAssetDriver } from '../common/polled-driver';
-import { assetReport, flashObservations, reading, setpointObservations } from '../common/report';
+import { assetReport, flashObservations, noPhases, reading, setpointObservations, type AcReading, type Phases } from '../common/report';
 import type { AssetState, DriverContext, PowerRange } from '../driver';
 import {
   commonModel,
@@ -61,19 +61,8 @@ export const sunspecDefaultSlaveId = 1;
 const enabled = 1;
 const disabled = 0;
 
-type Phases = { l1: number | null; l2: number | null; l3: number | null };
-const noPhases: Phases = { l1: null, l2: null, l3: null };
-
 /** What one poll read, in the units of the report. */
-interface SolarReading {
-  activePower: number | null;
-  reactivePower: number | null;
-  apparentPower: number | null;
-  powerFactor: number | null;
-  frequency: number | null;
-  phaseVoltage: Phases;
-  lineVoltage: { l12: number | null; l23: number | null; l31: number | null };
-  phaseCurrent: Phases;
+interface SolarReading extends AcReading {
   phaseActivePower?: Phases;
   energyProduced: number | null;
   dcPower?: number | null;
