@@ -2,8 +2,10 @@ import type { RouteObject } from 'react-router-dom';
 import { AreaShell, type NavItem } from '../../shell/AreaShell';
 import { ComingSoon } from '../../shell/ComingSoon';
 import { defaultTab, redirectRoute } from '../../shell/route-helpers';
+import { AccessManagementScreen } from './access/AccessManagementScreen';
 import { CustomerDeviceScreen } from './devices/CustomerDeviceScreen';
 import { DeviceListScreen } from './devices/DeviceListScreen';
+import { SettingsScreen } from './settings/SettingsScreen';
 
 /** The customer area's navigation. */
 export const customerNav: readonly NavItem[] = [
@@ -34,12 +36,12 @@ export const customerRoutes: RouteObject[] = [
     path: 'access-management',
     children: [
       defaultTab('my-organization'),
-      { path: 'my-organization', element: <ComingSoon title="accessManagement.myOrganization" /> },
-      { path: 'my-partnerships', element: <ComingSoon title="accessManagement.myPartnerships" /> },
-      { path: 'accepted-partnerships', element: <ComingSoon title="accessManagement.acceptedPartnerships" /> },
+      { path: 'my-organization', element: <AccessManagementScreen tab="my-organization" /> },
+      { path: 'my-partnerships', element: <AccessManagementScreen tab="my-partnerships" /> },
+      { path: 'accepted-partnerships', element: <AccessManagementScreen tab="accepted-partnerships" /> },
     ],
   },
-  { path: 'settings', element: <ComingSoon title="settings.title" /> },
+  { path: 'settings', element: <SettingsScreen /> },
   redirectRoute('*', '/teleports'),
 ];
 

@@ -1,4 +1,6 @@
+import { accessMessages } from '../../areas/customer/access/messages';
 import { customerDeviceMessages } from '../../areas/customer/devices/messages';
+import { settingsMessages } from '../../areas/customer/settings/messages';
 /** Texts of the customer area; the device screens add theirs here. */
 export const customerMessages = {
   'nav.teleports': 'Teleports',
@@ -14,6 +16,8 @@ export const customerMessages = {
   'settings.title': 'Settings',
   'comingSoon': 'This screen is being built.',
   ...customerDeviceMessages,
+  ...accessMessages,
+  ...settingsMessages,
 } as const;
 
 export type CustomerMessageKey = keyof typeof customerMessages;
