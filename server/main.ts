@@ -16,7 +16,29 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = createLogger(config.logLevel);
-  const server = await startServer(config, log);
+  const starting = startServer(config, log);
+  // Signals are heard from now on: the server answers HTTP before its start has finished (the demo
+  // gateways connect to it), and a stop asked for meanwhile waits for the start, then stops cleanly.
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    starting
+      .then((started) => started.stop())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          log.error({ err: error }, 'failed to stop cleanly');
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  const server = await starting;
   log.info(
     {
       url: server.url,
@@ -33,23 +55,6 @@ async function main(): Promise<void> {
       `Demo sign-ins: open ${server.url}/login as ${customer.email} with password ${customer.password}; staff open ${server.url}/admin and sign in through the development identity provider as ${staff.email}`,
     );
   }
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) {
-      return;
-    }
-    stopping = true;
-    log.info({ signal }, 'stopping');
-    server.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, 'failed to stop cleanly');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 main().catch((error: unknown) => {
