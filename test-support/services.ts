@@ -9,3 +9,36 @@ export function reachable(url: string, defaultPort: number): boolean {
   const probe = `require('net').connect(${Number(port || defaultPort)}, ${JSON.stringify(hostname || '127.0.0.1')}).on('connect', () => process.exit(0)).on('error', () => process.exit(1))`;
   return spawnSync(process.execPath, ['-e', probe], { timeout: 3000 }).status === 0;
 }
+
+/** Debian's programs the edge tests talk Modbus with (`apt-get install python3-pymodbus mbpoll socat`). */
+const peerChecks = {
+  pymodbus: ['/usr/bin/python3', ['-c', 'import pymodbus']],
+  mbpoll: ['mbpoll', ['-V']],
+  socat: ['socat', ['-V']],
+} as const satisfies Record<string, readonly [string, readonly string[]]>;
+export type Peer = keyof typeof peerChecks;
+
+const peerFound = new Map<Peer, boolean>();
+function peerInstalled(peer: Peer): boolean {
+  let found = peerFound.get(peer);
+  if (found === undefined) {
+    const [program, args] = peerChecks[peer];
+    const result = spawnSync(program, [...args], { timeout: 10_000, stdio: 'ignore' });
+    found = result.error === undefined;
+    peerFound.set(peer, found);
+  }
+  return found;
+}
+
+/**
+ * `describe` when the peers are installed (or REQUIRE_SERVICES is set, so that a missing one
+ * fails); otherwise `describe.skip`, saying which are missing.
+ */
+export function describeWithPeers(peers: readonly Peer[], file: string): jest.Describe {
+  const missing = peers.filter((peer) => !peerInstalled(peer));
+  if (missing.length === 0 || requireServices) {
+    return describe;
+  }
+  process.stderr.write(`${file}: skipped, ${missing.join(' and ')} not installed (apt-get install; REQUIRE_SERVICES=1 makes this a failure)\n`);
+  return describe.skip;
+}

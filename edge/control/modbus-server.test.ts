@@ -5,6 +5,7 @@ import { validateReport } from '../../contracts/hub/reports';
 import { createControlLoop } from './index';
 import { ModbusServerLoop, modbusServerRegisters } from './modbus-server';
 import { deviceConfig, readable, snapshot } from './test-support';
+import { describeWithPeers } from '../../test-support/services';
 
 const run = promisify(execFile);
 
@@ -40,7 +41,7 @@ function values(output: string): Record<number, number> {
   return result;
 }
 
-describe('modbusServer with mbpoll as the controller', () => {
+describeWithPeers(['mbpoll'], 'modbus-server.test.ts')('modbusServer with mbpoll as the controller', () => {
   let loop: ModbusServerLoop | undefined;
 
   afterEach(async () => {

@@ -2,10 +2,11 @@ import { validateReport } from '../../contracts/hub/reports';
 import { executeModbusCommand, executedModbusCommandReport } from './command';
 import { ModbusLinkPool } from './link-pool';
 import { startRegisterServer, type RegisterServer } from './test-peers/register-server';
+import { describeWithPeers } from '../../test-support/services';
 
 const at = new Date('2026-11-22T05:00:00.000Z');
 
-describe('executeModbusCommand against pymodbus', () => {
+describeWithPeers(['pymodbus'], 'command.test.ts')('executeModbusCommand against pymodbus', () => {
   let peer: RegisterServer;
   let pool: ModbusLinkPool;
   const device = (extra: Record<string, unknown> = {}) => ({ slaveId: 1, timeout: 1000, communication: peer.connection, ...extra });
@@ -118,7 +119,7 @@ describe('executeModbusCommand against pymodbus', () => {
   });
 });
 
-describe('executedModbusCommandReport', () => {
+describeWithPeers(['pymodbus'], 'command.test.ts')('executedModbusCommandReport', () => {
   let peer: RegisterServer;
   let pool: ModbusLinkPool;
 

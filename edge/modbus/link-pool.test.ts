@@ -2,6 +2,7 @@ import net from 'node:net';
 import { ModbusLinkPool, planBlocks } from './link-pool';
 import { ModbusRequestError } from './link';
 import { startRegisterServer, startSerialLine, type RegisterServer } from './test-peers/register-server';
+import { describeWithPeers } from '../../test-support/services';
 
 const fast = { timeoutMs: 1000, retries: 0 };
 
@@ -21,7 +22,7 @@ async function failureOf(promise: Promise<unknown>): Promise<ModbusRequestError>
   throw new Error('the request succeeded');
 }
 
-describe('ModbusLinkPool against pymodbus', () => {
+describeWithPeers(['pymodbus', 'socat'], 'link-pool.test.ts')('ModbusLinkPool against pymodbus', () => {
   let peer: RegisterServer;
   let other: RegisterServer;
   let pool: ModbusLinkPool;

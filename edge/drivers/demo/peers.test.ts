@@ -8,6 +8,7 @@ import { Battery, Site } from '../../simulators/plant';
 import { createDriver } from '../index';
 import { encodeReading, pollRanges, type RegisterImage } from './register-maps';
 import type { BatteryReading, EvReading } from './readings';
+import { describeWithPeers } from '../../../test-support/services';
 
 const run = promisify(execFile);
 
@@ -20,7 +21,7 @@ function mbpollValues(output: string): Record<number, number> {
   return values;
 }
 
-describe('the demo register maps with peers nobody here wrote', () => {
+describeWithPeers(['pymodbus', 'mbpoll'], 'peers.test.ts')('the demo register maps with peers nobody here wrote', () => {
   it('mbpoll reads the simulator: 16 and 32-bit registers as the map says, and its write moves the plant', async () => {
     const site = new Site({ seed: 1, start: Date.parse('2026-06-21T11:00:00Z') });
     const battery = site.add(new Battery({ capacityWh: 10_000, stateOfCharge: 47.25, maxChargePower: 5000, maxDischargePower: 4000, powerResponseMs: 0 }));

@@ -5,6 +5,7 @@ import { ModbusLinkPool } from '../../modbus/link-pool';
 import { startRegisterServer, type RegisterServer } from '../../modbus/test-peers/register-server';
 import { createDriver } from '../index';
 import { createEastronDriver, EastronDriver } from './driver';
+import { describeWithPeers } from '../../../test-support/services';
 
 const at = new Date('2026-11-22T05:45:00.000Z');
 const zero = { success: 0, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 0, responseError: 0 };
@@ -32,7 +33,7 @@ const readings = {
   0xc8: 400.1, 0xca: 399.5, 0xcc: 401.2,
 };
 
-describe('Eastron SDM630 driver against pymodbus', () => {
+describeWithPeers(['pymodbus'], 'driver.test.ts')('Eastron SDM630 driver against pymodbus', () => {
   let peer: RegisterServer;
   let pool: ModbusLinkPool;
   const driverOf = (slaveId: number, extra: Record<string, unknown> = {}): EastronDriver => {

@@ -7,6 +7,7 @@ import { createDriver } from '../index';
 import { createSunspecDriver, SunspecDriver } from './driver';
 import { controlsPoints, derCapacityPoints, derControlsPoints, derMeasurementPoints, floatInverterPoints, integerInverterPoints, nameplatePoints } from './models';
 import { commonData, dataAddress, modelData, sunspecChain, type TestModel } from './test-maps';
+import { describeWithPeers } from '../../../test-support/services';
 
 const at = new Date('2026-11-22T05:30:00.000Z');
 const zero = { success: 0, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 0, responseError: 0 };
@@ -51,7 +52,7 @@ const floatSeries: TestModel[] = [
 ];
 floatSeries[1]?.data.splice(floatInverterPoints.Hz.offset, 2, ...nanRegisters);
 
-describe('SunSpec driver against pymodbus', () => {
+describeWithPeers(['pymodbus'], 'driver.test.ts')('SunSpec driver against pymodbus', () => {
   let peer: RegisterServer;
   let pool: ModbusLinkPool;
   const logged: string[] = [];
