@@ -374,6 +374,25 @@ describe('the edge agent against the real hub', () => {
     expect(JSON.parse(readFileSync(path.join(site.directory, stateFiles.config), 'utf8'))).toMatchObject({ reportingIntervalInSec: 5 });
   });
 
+  it('carries out messages one at a time in their order: configs sent back to back end with the last one running and stored', async () => {
+    const site = await aSite();
+    await configure(site);
+    const insert = async (config: typeof siteConfig) => {
+      const [row] = (await t.database.db('device_outbox').insert({ device_id: site.deviceId, type: 'setConfig', payload: JSON.stringify({ type: 'setConfig', config }), attempts: 0 }).returning('id')) as { id: number | string }[];
+      return String(row?.id);
+    };
+    const ids: string[] = [];
+    for (let interval = 4; interval <= 12; interval += 1) {
+      ids.push(await insert({ ...siteConfig, reportingIntervalInSec: interval }));
+    }
+    t.services.pubsub.publish(channels.outbox, { deviceId: site.deviceId });
+    for (const id of ids) {
+      expect((await answers(site.deviceId, id, 2)).map((row) => row.type).sort()).toEqual(['ack', 'config']);
+    }
+    expect(site.agent.config?.reportingIntervalInSec).toBe(12);
+    expect(JSON.parse(readFileSync(path.join(site.directory, stateFiles.config), 'utf8'))).toMatchObject({ reportingIntervalInSec: 12 });
+  });
+
   it('answers every cloud-to-device message: its report and an ack report, or an error report', async () => {
     const peer: RegisterServer = await startRegisterServer({ units: { '1': { holding: { '100': [7, 8, 9] } } } });
     try {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ValidationError } from 'yup';
@@ -132,6 +133,8 @@ export class Agent {
   /** Kept across configs: the arbiter starts afresh with each, the schedules of assets and loops still there carry on. */
   private arbiter: SetpointArbiter | null = null;
   private schedule: ScheduleRunner | null = null;
+  /** The message being carried out; the next one waits for it. */
+  private messages: Promise<void> = Promise.resolve();
   /** The schedules taken, by target, as persisted in schedules.json. */
   private readonly schedulesHeld = new Map<string, HeldSchedule>();
   private cancelTimer: (() => void) | null = null;
@@ -256,8 +259,9 @@ export class Agent {
   /** Writes a file of the state directory whole or not at all. */
   private async writeStateFile(name: string, value: unknown): Promise<void> {
     const file = path.join(this.options.stateDirectory, name);
-    await writeFile(`${file}.tmp`, JSON.stringify(value));
-    await rename(`${file}.tmp`, file);
+    const temporary = `${file}.${randomUUID()}.tmp`;
+    await writeFile(temporary, JSON.stringify(value));
+    await rename(temporary, file);
   }
 
   /** Keeps the schedules held on disk, without the items that have ended. */
@@ -560,7 +564,18 @@ export class Agent {
   // -------------------------------------------------------------------------------------------
 
   /** Carries out one message and answers it with its report, an ack report, or an error report; resolves once answered (then the client acknowledges the envelope). */
-  private async onMessage(incoming: IncomingMessage): Promise<void> {
+  /**
+   * Messages are carried out one at a time, in the order they arrive (the outbox's order): the
+   * hub sends a window of them at once, and two configs applied side by side could leave the
+   * older one stored.
+   */
+  private onMessage(incoming: IncomingMessage): Promise<void> {
+    const handled = this.messages.then(() => this.handleMessage(incoming));
+    this.messages = handled.catch(() => undefined);
+    return handled;
+  }
+
+  private async handleMessage(incoming: IncomingMessage): Promise<void> {
     try {
       await this.answer(incoming);
     } finally {
