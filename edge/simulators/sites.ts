@@ -163,7 +163,7 @@ export async function startEvChargingSite(options: DemoSiteOptions = {}): Promis
       reportingIntervalInSec: 10,
       assets: [
         { type: 'demo-meter', identifier: 'grid-meter', communication: simulator.connection(), slaveId: 1, enableFlashReport: { reportingInterval: 1, additionalProperties: ['phaseCurrent'] } },
-        { type: 'demo-ev', identifier: 'chargers', communication: simulator.connection(), slaveId: 2, nominalPhaseCurrent: 32, staticLimit: { phaseCurrent: -160 } },
+        { type: 'demo-ev', identifier: 'chargers', communication: simulator.connection(), slaveId: 2, nominalActivePower: 8 * 3 * 230 * 32, nominalPhaseCurrent: 32, staticLimit: { phaseCurrent: -160 } },
         {
           type: 'demo-relay',
           identifier: 'relays',
