@@ -358,6 +358,44 @@ describe('ModbusLinkPool when the peer hangs up mid-request', () => {
   });
 });
 
+describe('ModbusLinkPool reading device identification', () => {
+  it('fails as a timeout, without crashing the process, when a unit announces more objects and then never sends them', async () => {
+    // A raw Modbus TCP peer: the first 43/14 request is answered with one object and "more follows"; the follow-up never.
+    let requests = 0;
+    const sockets = new Set<net.Socket>();
+    const server = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('data', (frame) => {
+        requests += 1;
+        if (requests > 1) {
+          return;
+        }
+        const pdu = Buffer.from([0x2b, 0x0e, 0x01, 0x01, 0xff, 0x01, 0x01, 0x00, 0x04, ...Buffer.from('Acme')]);
+        const header = Buffer.alloc(7);
+        frame.copy(header, 0, 0, 2);
+        header.writeUInt16BE(0, 2);
+        header.writeUInt16BE(pdu.length + 1, 4);
+        header.writeUInt8(frame.readUInt8(6), 6);
+        socket.write(Buffer.concat([header, pdu]));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    const pool = new ModbusLinkPool();
+    try {
+      const unit = pool.unit({ type: 'tcp', ip: '127.0.0.1', port }, 1, { timeoutMs: 300, retries: 0 }) as ReturnType<ModbusLinkPool['unit']> & { readDeviceIdentification(code: number, objectId: number): Promise<unknown> };
+      expect((await failureOf(unit.readDeviceIdentification(1, 0))).failure).toBe('timeout');
+      expect(requests).toBe(2);
+    } finally {
+      await pool.close();
+      for (const socket of sockets) {
+        socket.destroy();
+      }
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe('planBlocks', () => {
   it('keeps requests within a shorter length a unit asks for', () => {
     expect(planBlocks([{ address: 0, length: 76 }, { address: 200, length: 6 }], 40, 40).map(({ block }) => block)).toEqual([

@@ -251,6 +251,7 @@ class Link {
       throw this.notReady();
     }
     const client = new ModbusRTU();
+    guardIdentificationFollowUps(client);
     // modbus-serial re-emits port errors; the request in flight sees them as its own failure.
     client.on('error', () => undefined);
     let timer: NodeJS.Timeout | undefined;
@@ -331,6 +332,21 @@ class Link {
       closeQuietly(client);
     }
   }
+}
+
+type Fc43Callback = (error: unknown, answer?: { data: Record<number, string> }) => void;
+
+/**
+ * modbus-serial reads device identification objects that "follow" with further 43/14 requests
+ * through the client's own writeFC43, and its callback reads the answer's data even when the
+ * follow-up failed (a timeout): a TypeError thrown from a timer, which would end the process.
+ * The client's writeFC43 hands that callback an empty answer with the error, so the request
+ * fails as the error says.
+ */
+function guardIdentificationFollowUps(client: ModbusRTU): void {
+  const instance = client as unknown as { writeFC43: (address: number, code: number, objectId: number, next: Fc43Callback) => void };
+  const writeFC43 = instance.writeFC43.bind(client);
+  instance.writeFC43 = (address, code, objectId, next) => writeFC43(address, code, objectId, (error, answer) => next(error, answer ?? { data: {} }));
 }
 
 /**
