@@ -30,15 +30,22 @@ function peerInstalled(peer: Peer): boolean {
   return found;
 }
 
-/**
- * `describe` when the peers are installed (or REQUIRE_SERVICES is set, so that a missing one
- * fails); otherwise `describe.skip`, saying which are missing.
- */
-export function describeWithPeers(peers: readonly Peer[], file: string): jest.Describe {
+/** Whether the tests needing `peers` run: all installed, or REQUIRE_SERVICES set (a missing one then fails); says what is missing otherwise. */
+function peersRun(peers: readonly Peer[], file: string): boolean {
   const missing = peers.filter((peer) => !peerInstalled(peer));
   if (missing.length === 0 || requireServices) {
-    return describe;
+    return true;
   }
   process.stderr.write(`${file}: skipped, ${missing.join(' and ')} not installed (apt-get install; REQUIRE_SERVICES=1 makes this a failure)\n`);
-  return describe.skip;
+  return false;
+}
+
+/** `describe` when the peers are installed (or REQUIRE_SERVICES is set); otherwise `describe.skip`. */
+export function describeWithPeers(peers: readonly Peer[], file: string): jest.Describe {
+  return peersRun(peers, file) ? describe : describe.skip;
+}
+
+/** `it` when the peers are installed (or REQUIRE_SERVICES is set); otherwise `it.skip`. */
+export function itWithPeers(peers: readonly Peer[], file: string): jest.It {
+  return peersRun(peers, file) ? it : it.skip;
 }

@@ -19,6 +19,7 @@ import type { AgentParts } from './parts';
 import { runEdgeCommand, startEdgeAgent } from './run';
 import type { SystemProbes } from './system';
 import { startRegisterServer, type RegisterServer } from '../modbus/test-peers/register-server';
+import { itWithPeers } from '../../test-support/services';
 
 /** The test site: a grid meter with flash reports every second, a battery, a peak shaver, and a loop this agent has no implementation of. */
 const siteConfig = {
@@ -393,7 +394,7 @@ describe('the edge agent against the real hub', () => {
     expect(JSON.parse(readFileSync(path.join(site.directory, stateFiles.config), 'utf8'))).toMatchObject({ reportingIntervalInSec: 12 });
   });
 
-  it('answers every cloud-to-device message: its report and an ack report, or an error report', async () => {
+  itWithPeers(['pymodbus'], 'agent.test.ts')('answers every cloud-to-device message: its report and an ack report, or an error report', async () => {
     const peer: RegisterServer = await startRegisterServer({ units: { '1': { holding: { '100': [7, 8, 9] } } } });
     try {
       const site = await aSite({ system: { scanNetworks: () => ['127.0.0'], scanPorts: [peer.port], probeTimeoutMs: 300 } });
