@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Form, Formik } from 'formik';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import styled from 'styled-components';
 import type { UserInviteView } from '../../../../contracts/user-invite';
 import { userInviteConvertSchema } from '../../../../contracts/user-invite';
 import { isApiError } from '../../api/api-error';
@@ -11,6 +10,7 @@ import { useErrorSnackbar } from '../../components/useErrorSnackbar';
 import { useMessages } from '../../i18n/messages';
 import { useConsoleServices } from '../../shell/console-services';
 import { Actions, FormMessage } from './PublicLayout';
+import { TwoFactorSecret, RecoveryCodeList } from '../../components/two-factor';
 
 type Challenge = { secret: string; keyuri: string };
 
@@ -71,11 +71,11 @@ export function UserInviteScreen() {
       <>
         <h1>{t('userInvite.recoveryCodes')}</h1>
         <p>{t('userInvite.recoveryCodesHelp')}</p>
-        <Codes aria-label={t('userInvite.recoveryCodes')}>
+        <RecoveryCodeList aria-label={t('userInvite.recoveryCodes')}>
           {step.recoveryCodes.map((recoveryCode) => (
             <li key={recoveryCode}>{recoveryCode}</li>
           ))}
-        </Codes>
+        </RecoveryCodeList>
         <Button
           onClick={async () => {
             await session.check();
@@ -119,11 +119,11 @@ export function UserInviteScreen() {
             <h2>{t('userInvite.twoFactor')}</h2>
             {renewed && <FormMessage tone="warning">{t('userInvite.secretExpired')}</FormMessage>}
             <p>{t('userInvite.twoFactorHelp')}</p>
-            <Secret>
+            <TwoFactorSecret>
               <span>{t('userInvite.secret')}</span>
               <code data-testid="two-factor-secret">{challenge.secret}</code>
               <a href={challenge.keyuri}>{t('userInvite.openApp')}</a>
-            </Secret>
+            </TwoFactorSecret>
             <TextField name="twoFactorCode" label={t('userInvite.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
             <Actions>
               <Button type="submit" loading={isSubmitting}>
@@ -136,22 +136,3 @@ export function UserInviteScreen() {
     </>
   );
 }
-
-const Secret = styled.div`
-  display: flex;
-  flex-direction: column;
-  gap: 4px;
-  margin-bottom: 14px;
-  code {
-    font-size: 15px;
-    letter-spacing: 0.08em;
-    word-break: break-all;
-  }
-`;
-
-const Codes = styled.ul`
-  columns: 2;
-  padding-left: 18px;
-  font-family: monospace;
-  font-size: 15px;
-`;

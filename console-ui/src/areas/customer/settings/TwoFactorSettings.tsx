@@ -12,6 +12,7 @@ import { useErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { useMessages } from '../../../i18n/messages';
 import { useConsoleServices } from '../../../shell/console-services';
 import { twoFactorApi, type TwoFactorChallenge } from './two-factor-api';
+import { TwoFactorSecret, RecoveryCodeList } from '../../../components/two-factor';
 
 /**
  * Where the two-factor set-up stands: proving the current app (once two-factor is on), adding
@@ -153,11 +154,11 @@ export function TwoFactorSettings() {
           {() => (
             <>
               <p>{t('settings.twoFactor.confirmHelp', { minutes: twoFactorChallengeMinutes })}</p>
-              <Secret>
+              <TwoFactorSecret>
                 <span>{t('settings.twoFactor.secret')}</span>
                 <code data-testid="two-factor-secret">{step.challenge.secret}</code>
                 <a href={step.challenge.keyuri}>{t('settings.twoFactor.openApp')}</a>
-              </Secret>
+              </TwoFactorSecret>
               <TextField name="twoFactorCode" label={t('settings.twoFactor.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
             </>
           )}
@@ -172,11 +173,11 @@ export function TwoFactorSettings() {
           actions={<Button onClick={() => close('codes')}>{t('settings.twoFactor.codesDone')}</Button>}
         >
           <Notice role="note">{t('settings.twoFactor.codesWarning')}</Notice>
-          <Codes aria-label={t('settings.twoFactor.codesTitle')}>
+          <RecoveryCodeList aria-label={t('settings.twoFactor.codesTitle')}>
             {step.recoveryCodes.map((code) => (
               <li key={code}>{code}</li>
             ))}
-          </Codes>
+          </RecoveryCodeList>
         </Dialog>
       )}
     </>
@@ -194,23 +195,4 @@ const Notice = styled.p`
   border-radius: 6px;
   border-left: 4px solid ${({ theme }) => theme.colors.warning};
   background: ${({ theme }) => theme.colors.surface};
-`;
-
-const Secret = styled.div`
-  display: flex;
-  flex-direction: column;
-  gap: 4px;
-  margin-bottom: 14px;
-  code {
-    font-size: 15px;
-    letter-spacing: 0.08em;
-    word-break: break-all;
-  }
-`;
-
-const Codes = styled.ul`
-  columns: 2;
-  padding-left: 18px;
-  font-family: monospace;
-  font-size: 15px;
 `;
