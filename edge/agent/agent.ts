@@ -133,8 +133,6 @@ export class Agent {
   /** Kept across configs: the arbiter starts afresh with each, the schedules of assets and loops still there carry on. */
   private arbiter: SetpointArbiter | null = null;
   private schedule: ScheduleRunner | null = null;
-  /** The message being carried out; the next one waits for it. */
-  private messages: Promise<void> = Promise.resolve();
   /** The schedules taken, by target, as persisted in schedules.json. */
   private readonly schedulesHeld = new Map<string, HeldSchedule>();
   private cancelTimer: (() => void) | null = null;
@@ -564,18 +562,8 @@ export class Agent {
   // -------------------------------------------------------------------------------------------
 
   /** Carries out one message and answers it with its report, an ack report, or an error report; resolves once answered (then the client acknowledges the envelope). */
-  /**
-   * Messages are carried out one at a time, in the order they arrive (the outbox's order): the
-   * hub sends a window of them at once, and two configs applied side by side could leave the
-   * older one stored.
-   */
-  private onMessage(incoming: IncomingMessage): Promise<void> {
-    const handled = this.messages.then(() => this.handleMessage(incoming));
-    this.messages = handled.catch(() => undefined);
-    return handled;
-  }
-
-  private async handleMessage(incoming: IncomingMessage): Promise<void> {
+  /** One message at a time, in their order (the gateway client hands them so). */
+  private async onMessage(incoming: IncomingMessage): Promise<void> {
     try {
       await this.answer(incoming);
     } finally {

@@ -26,7 +26,7 @@ export interface GatewayClientOptions {
   storeDirectory: string;
   version?: string;
   networkInterface?: string;
-  /** Applies a message; the client acknowledges it once this resolves (a message sent again after that is acknowledged without a second call). */
+  /** Applies a message; called one message at a time, in their order; the client acknowledges it once this resolves (a message sent again is acknowledged without a second call). */
   onMessage?: (message: IncomingMessage) => Promise<void> | void;
   /** Told of errors the cloud sends (a refused report, say) and of connection trouble. */
   onError?: (error: { key: string; message: string; ids?: string[]; details?: unknown }) => void;
@@ -57,6 +57,8 @@ export class GatewayClient {
   private backoff: number;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private readonly applied = new Set<string>();
+  /** The message being applied; the next one waits for it. */
+  private messages: Promise<void> = Promise.resolve();
   private tokens: number = reportBurst;
   private refilledAt = Date.now();
   private readonly paced = new Set<string>();
@@ -289,9 +291,14 @@ export class GatewayClient {
         await this.settle(ids);
         return;
       }
-      case 'message':
-        await this.onMessage(envelope.id, envelope.payload);
+      case 'message': {
+        // One at a time, in the order they arrive (the outbox's order), though the cloud sends a
+        // window of them at once; a message sent again while it is applied waits, then is only acknowledged.
+        const applied = this.messages.then(() => this.onMessage(envelope.id, envelope.payload));
+        this.messages = applied.catch(() => undefined);
+        await applied;
         return;
+      }
       case 'error': {
         const error = envelope.payload as { key: string; message: string; ids?: string[] };
         this.options.onError?.(error);
