@@ -1,4 +1,5 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
+import { apiErrorOfApollo } from '../api/apollo';
 import { isApiError, isSessionFailure } from '../api/api-error';
 import { snackbarForError } from '../api/error-snackbar';
 import { useMessages } from '../i18n/messages';
@@ -28,4 +29,20 @@ export function useErrorSnackbar(): (error: unknown) => void {
     },
     [snackbar, t],
   );
+}
+
+/** The error snackbar for a failed Apollo operation: sorted into its ApiError first. */
+export function useApolloErrorSnackbar(): (error: unknown) => void {
+  const showError = useErrorSnackbar();
+  return useCallback((error: unknown) => showError(apiErrorOfApollo(error) ?? error), [showError]);
+}
+
+/** Shows a query's error as its snackbar when one arrives (`useQuery(...).error`). */
+export function useQueryErrorSnackbar(error: unknown): void {
+  const showError = useApolloErrorSnackbar();
+  useEffect(() => {
+    if (error !== undefined) {
+      showError(error);
+    }
+  }, [error, showError]);
 }

@@ -7,7 +7,7 @@ import { formatPower } from '../../../format/power';
 import { AdminDeviceListDocument, type AdminDeviceListQueryVariables, type AdminDeviceRowFragment } from '../../../graphql/operations';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
 import { pageSizeAt } from '../../customer/devices/DeviceListScreen';
-import { useApolloErrorSnackbar } from '../../customer/devices/useApolloErrorSnackbar';
+import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { usePagedRows } from '../../customer/devices/usePagedRows';
 import { OnlineState, VirtualDeviceList, type DeviceColumn } from '../../customer/devices/VirtualDeviceList';
 

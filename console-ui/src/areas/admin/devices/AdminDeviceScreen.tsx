@@ -1,11 +1,10 @@
 import { useQuery } from '@apollo/client/react';
-import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import { AdminDeviceSettingsDocument } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
 import { useOnline } from '../../customer/devices/CustomerDeviceScreen';
 import { DeviceFrame, Panel } from '../../customer/devices/DeviceFrame';
-import { useApolloErrorSnackbar } from '../../customer/devices/useApolloErrorSnackbar';
+import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { DebuggingTab } from './DebuggingTab';
 import { DeviceTimeline } from './DeviceTimeline';
 import { SettingsTab } from './SettingsTab';
@@ -16,13 +15,8 @@ export type AdminDeviceTab = 'timeline' | 'settings' | 'debugging';
 export function AdminDeviceScreen({ tab }: { tab: AdminDeviceTab }) {
   const t = useMessages();
   const { hashId = '' } = useParams();
-  const showError = useApolloErrorSnackbar();
   const { data, error } = useQuery(AdminDeviceSettingsDocument, { variables: { hashId } });
-  useEffect(() => {
-    if (error !== undefined) {
-      showError(error);
-    }
-  }, [error, showError]);
+  useQueryErrorSnackbar(error);
   const online = useOnline(hashId, data?.device.isOnline);
   const device = data?.device;
   if (device === undefined) {

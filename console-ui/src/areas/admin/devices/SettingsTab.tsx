@@ -11,7 +11,7 @@ import { LazyConfigEditor } from '../../customer/devices/LazyConfigEditor';
 import { issuesOfRefusal } from '../../customer/devices/refusals';
 import { Panel } from '../../customer/devices/DeviceFrame';
 import { deviceWriters } from '../../customer/devices/device-rights';
-import { useApolloErrorSnackbar } from '../../customer/devices/useApolloErrorSnackbar';
+import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { useUpdateDeviceSettings } from './useUpdateDeviceSettings';
 
 /** The switches of a device the settings tab edits. */

@@ -1,10 +1,9 @@
 import { useQuery } from '@apollo/client/react';
-import { useEffect } from 'react';
 import { NavLink } from 'react-router-dom';
 import styled from 'styled-components';
 import { DeviceCountsDocument, MyOrganizationDocument } from '../../../graphql/operations';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
-import { useApolloErrorSnackbar } from '../devices/useApolloErrorSnackbar';
+import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { Facts } from './Facts';
 import { PartnershipList } from './PartnershipList';
 
@@ -45,19 +44,10 @@ export function AccessManagementScreen({ tab }: { tab: AccessTab }) {
 
 function MyOrganization() {
   const t = useMessages();
-  const showError = useApolloErrorSnackbar();
   const me = useQuery(MyOrganizationDocument, { fetchPolicy: 'cache-and-network' });
   const counts = useQuery(DeviceCountsDocument, { fetchPolicy: 'cache-and-network' });
-  useEffect(() => {
-    if (me.error !== undefined) {
-      showError(me.error);
-    }
-  }, [me.error, showError]);
-  useEffect(() => {
-    if (counts.error !== undefined) {
-      showError(counts.error);
-    }
-  }, [counts.error, showError]);
+  useQueryErrorSnackbar(me.error);
+  useQueryErrorSnackbar(counts.error);
 
   const actor = me.data?.me;
   if (actor === undefined) {

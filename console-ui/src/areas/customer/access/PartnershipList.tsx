@@ -5,7 +5,7 @@ import styled from 'styled-components';
 import { Button } from '../../../components/Button';
 import { CustomerPartnershipsDocument, type PartnershipKind, type PartnershipRowFragment } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
-import { useApolloErrorSnackbar } from '../devices/useApolloErrorSnackbar';
+import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 
 /** Rows asked per page: the API's most, so an organisation's partnerships rarely take two calls. */
 export const partnershipPageSize = 500;

@@ -2,7 +2,7 @@ import { useDeferredValue, useId, useMemo, useState } from 'react';
 import styled from 'styled-components';
 import { Button } from '../../../components/Button';
 import { useSnackbar } from '../../../components/Snackbars';
-import { useApolloErrorSnackbar } from './useApolloErrorSnackbar';
+import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import type { ConfigEditorFragment } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
 import { checkConfigText, credentialsWithheld, type ConfigIssue } from './config-issues';

@@ -1,8 +1,7 @@
 import { useQuery, useSubscription } from '@apollo/client/react';
-import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import { hasAnyRight } from '../../../../../contracts/rights';
-import { useApolloErrorSnackbar } from './useApolloErrorSnackbar';
+import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { DevicePresenceDocument, DeviceScreenDocument } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
 import { useSession } from '../../../session/useSession';
@@ -24,13 +23,8 @@ export function CustomerDeviceScreen({ tab }: { tab: CustomerDeviceTab }) {
   const t = useMessages();
   const { hashId = '' } = useParams();
   const { profile } = useSession();
-  const showError = useApolloErrorSnackbar();
   const { data, error } = useQuery(DeviceScreenDocument, { variables: { hashId } });
-  useEffect(() => {
-    if (error !== undefined) {
-      showError(error);
-    }
-  }, [error, showError]);
+  useQueryErrorSnackbar(error);
   const online = useOnline(hashId, data?.device.isOnline);
   const device = data?.device;
   if (device === undefined) {

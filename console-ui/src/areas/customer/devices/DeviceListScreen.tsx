@@ -2,7 +2,7 @@ import { useApolloClient, useQuery } from '@apollo/client/react';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
-import { useApolloErrorSnackbar } from './useApolloErrorSnackbar';
+import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { formatPower } from '../../../format/power';
 import { CustomerDeviceListDocument, DeviceCountsDocument, type DeviceListRowFragment, type DeviceStatus } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
