@@ -42,9 +42,9 @@ export async function startDemoGateways({ services, deviceHashIds, baseUrl, data
       if (hashId === undefined) {
         break;
       }
-      const site = await start();
-      sites.push(site);
       const device = await services.devices.find(actor, hashId);
+      const site = await startOnPreviousPort(start, device.config);
+      sites.push(site);
       if (!sameJson(device.config, site.config)) {
         await services.devices.update(actor, hashId, { config: site.config });
       }
@@ -58,6 +58,23 @@ export async function startDemoGateways({ services, deviceHashIds, baseUrl, data
     throw error;
   }
   return { sites, agents, close };
+}
+
+/**
+ * The site with its simulator on the port the device's config already names (the previous
+ * start's), so that a restart leaves the config, its audit trail and the outbox as they are; on a
+ * free port when there is none or it is taken.
+ */
+async function startOnPreviousPort(start: (typeof demoSiteStarters)[number], config: unknown): Promise<DemoSite> {
+  const communication = (config as { assets?: { communication?: { type?: unknown; ip?: unknown; port?: unknown } }[] } | null)?.assets?.[0]?.communication;
+  if (communication?.type === 'tcp' && communication.ip === '127.0.0.1' && typeof communication.port === 'number') {
+    try {
+      return await start({ port: communication.port });
+    } catch {
+      // Taken by something else since: a free port, and the config follows.
+    }
+  }
+  return start();
 }
 
 /**
