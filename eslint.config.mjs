@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import layers from './lint/layers.cjs';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'console-ui/src/graphql/', '**/*.d.ts'] },
@@ -17,6 +18,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
+  },
+  {
+    // The layers of docs/architecture.md (lint/layers.cjs).
+    files: ['**/*.{ts,tsx,js,cjs,mjs}'],
+    plugins: { gridport: layers.plugin },
+    rules: { 'gridport/layers': 'error' },
   },
   {
     // The browser console: DOM globals; its generated GraphQL types are not linted.

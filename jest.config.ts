@@ -7,7 +7,7 @@ const transform: Config['transform'] = {
   '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
   '^.+\\.m?js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', isolatedModules: true } }],
 };
-const esmOnly = ['@scure/base', '@noble/hashes', 'content-disposition'];
+const esmOnly = ['@scure/base', '@noble/hashes'];
 const common = {
   transform,
   testEnvironment: '<rootDir>/test-support/environment.js',

@@ -36,7 +36,9 @@ function kb(bytes: number): string {
 /** The scripts index.html loads at once: its module entry and the chunks it preloads. */
 export function initialScripts(folder: string): string[] {
   const html = readFileSync(path.join(folder, 'index.html'), 'utf8');
-  const sources = [...html.matchAll(/<script[^>]+src="([^"]+\.js)"/g), ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g)].map((match) => match[1] ?? '');
+  const sources = [...html.matchAll(/<script[^>]+src="([^"]+\.js)"/g), ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g)].map(
+    (match) => match[1] ?? '',
+  );
   return [...new Set(sources)].map((source) => path.join(folder, source.replace(/^\//, '')));
 }
 
@@ -51,17 +53,27 @@ async function seed(server: RunningServer): Promise<Seeded> {
   const { services } = server;
   const operator = systemActor('benchmark');
   const started = performance.now();
-  const organization = await services.organizations.create(operator, validate(organizationCreateSchema, { name: 'Bench console', type: 'asset-owner' }, 'payload_invalid'));
+  const organization = await services.organizations.create(
+    operator,
+    validate(organizationCreateSchema, { name: 'Bench console', type: 'asset-owner' }, 'payload_invalid'),
+  );
   const shipped: string[] = [];
   for (let index = 0; index < deviceCount; index += 1) {
-    shipped.push((await services.devices.ship(operator, { organizationHashId: organization.hashId, name: `Bench device ${String(index).padStart(5, '0')}` })).hashId);
+    shipped.push(
+      (await services.devices.ship(operator, { organizationHashId: organization.hashId, name: `Bench device ${String(index).padStart(5, '0')}` })).hashId,
+    );
   }
   // Exposing each device to its customer through the service would validate the config 10,000
   // times over; one statement gives every shipped device the example config and exposes it.
   await server.database.db('devices').update({ config: JSON.stringify(exampleDeviceConfig), is_exposed_to_customer: true });
   const seedMs = Math.round(performance.now() - started);
 
-  await services.users.create(operator, { organizationHashId: organization.hashId, email: 'customer@bench.example', name: 'Bench customer', rights: ['customer.read', 'customer.write'] });
+  await services.users.create(operator, {
+    organizationHashId: organization.hashId,
+    email: 'customer@bench.example',
+    name: 'Bench customer',
+    rights: ['customer.read', 'customer.write'],
+  });
   const provider = await services.organizations.provider();
   await services.users.create(operator, { organizationHashId: provider.hashId, email: 'ops@bench.example', name: 'Bench ops', rights: ['gridport.ops'] });
   const cookieOf = async (email: string) => {
@@ -114,7 +126,11 @@ async function main(): Promise<void> {
   let context: BrowserContext | null = null;
   try {
     const seeded = await seed(server);
-    context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: chromiumPath,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
     const { hostname } = new URL(server.url);
     const signIn = async (token: string) => {
       await context?.clearCookies();
@@ -133,8 +149,12 @@ async function main(): Promise<void> {
     if (chart !== undefined) {
       process.stdout.write(`| uPlot chart chunk, loaded with the first chart, gzip -9 | ${kb(gzipped(path.join(assets, chart)))} |\n`);
     }
-    process.stdout.write(`| /teleports (customer, ${deviceCount} devices): page load to first rows, median of ${loads} (ms each) | ${Math.round(median(customer))} ms (${ms(customer)}) |\n`);
-    process.stdout.write(`| /admin/devices (ops, ${deviceCount} devices): page load to first rows, median of ${loads} (ms each) | ${Math.round(median(admin))} ms (${ms(admin)}) |\n`);
+    process.stdout.write(
+      `| /teleports (customer, ${deviceCount} devices): page load to first rows, median of ${loads} (ms each) | ${Math.round(median(customer))} ms (${ms(customer)}) |\n`,
+    );
+    process.stdout.write(
+      `| /admin/devices (ops, ${deviceCount} devices): page load to first rows, median of ${loads} (ms each) | ${Math.round(median(admin))} ms (${ms(admin)}) |\n`,
+    );
   } finally {
     await context?.close();
     await server.stop();

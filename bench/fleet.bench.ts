@@ -4,11 +4,13 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { parseDeviceConfig, type DeviceConfig } from '../contracts/device/config';
 import { exampleDeviceConfig } from '../contracts/device/examples';
+import { providerOrganizationId } from '../contracts/limits';
 import { organizationCreateSchema } from '../contracts/organization';
 import { validate } from '../contracts/validation';
-import { systemActor } from '../graph/common/context';
+import { systemActor, type Actor } from '../graph/common/context';
 import { HashIds } from '../graph/common/hash-ids';
-import { componentColumns, componentsOf, nominalActivePowerOf } from '../graph/fleet/services/device.service';
+import { DeviceModel } from '../graph/fleet/models/device.model';
+import { componentColumns, componentsOf, nominalActivePowerOf } from '../graph/fleet/services/device-config';
 import { sessionCookieName } from '../graph/identity/services/session.service';
 import { loadConfig } from '../server/config';
 import { createLogger } from '../server/logger';
@@ -34,6 +36,8 @@ export interface FleetBenchmark {
   devices: number;
   componentRows: number;
   scheduleRows: number;
+  partnerships: number;
+  partnershipDeviceRows: number;
   seedMs: number;
   passes: number;
   results: ListResult[];
@@ -46,6 +50,9 @@ const batchSize = 500;
 const passes = 2;
 /** Every tenth device keeps the example's `pv-roof` identifier and stays out of the device group, so two filters are selective. */
 const selectiveEvery = 10;
+/** Partner organisations of the fleet's owner: the first sees every device, each other a list of one device in `listingPartners`. */
+const partnerCount = 100;
+const listingPartners = partnerCount - 1;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -70,20 +77,38 @@ interface Seeded {
   cookie: string;
   componentRows: number;
   scheduleRows: number;
+  partnerships: number;
+  partnershipDeviceRows: number;
+  organizationId: number;
+  /** The ops user of the cookie, and a partner organisation that lists devices, for presenting in process. */
+  opsUserId: number;
+  partnerOrganizationId: number;
 }
 
-/** One customer organisation with 10,000 exposed devices (cloud API read-write), an API key, a device group, and a staff (ops) session. */
+/**
+ * One customer organisation with 10,000 exposed devices (cloud API read-write), an API key, a
+ * device group, 100 partner organisations (one with every device, each other with a list), and a
+ * staff (ops) session.
+ */
 async function seed(server: RunningServer, hashIds: HashIds): Promise<Seeded> {
   const { services } = server;
   const db = server.database.db;
   const operator = systemActor('benchmark');
-  const organization = await services.organizations.create(operator, validate(organizationCreateSchema, { name: 'Bench fleet', type: 'asset-owner' }, 'payload_invalid'));
+  const organization = await services.organizations.create(
+    operator,
+    validate(organizationCreateSchema, { name: 'Bench fleet', type: 'asset-owner' }, 'payload_invalid'),
+  );
   const organizationId = hashIds.decode('organization', organization.hashId);
   if (organizationId === null) {
     throw new Error('the benchmark organisation hash id does not decode');
   }
   const { apiKey } = await services.apiKeys.create(operator, { organizationHashId: organization.hashId, name: 'Bench', ipRanges: [], publicKey: null });
-  const group = await services.deviceGroups.create(operator, { name: 'Bench group', organizationHashId: organization.hashId, deviceOutageEmails: [], deviceOutageUsersHashIds: [] });
+  const group = await services.deviceGroups.create(operator, {
+    name: 'Bench group',
+    organizationHashId: organization.hashId,
+    deviceOutageEmails: [],
+    deviceOutageUsersHashIds: [],
+  });
   const groupId = hashIds.decode('deviceGroup', group.hashId);
 
   const provider = await services.organizations.provider();
@@ -126,22 +151,50 @@ async function seed(server: RunningServer, hashIds: HashIds): Promise<Seeded> {
   const components = componentColumns(rows.flatMap((row) => componentsOf(Number(row.id), row.config)));
   await insertInBatches(db, 'device_components', components);
   const start = new Date(Date.UTC(2026, 11, 1, 12));
-  const schedules = rows.filter((_, index) => index % 100 === 0).map((row) => ({
-    device_id: Number(row.id),
-    kind: 'asset',
-    identifier: 'bess-1',
-    items: JSON.stringify(
-      Array.from({ length: 4 }, (_, hour) => ({
-        startAt: new Date(start.getTime() + hour * 3_600_000).toISOString(),
-        endAt: new Date(start.getTime() + (hour + 1) * 3_600_000).toISOString(),
-        command: { type: 'limitPower', feedIn: 100000, consume: null },
-      })),
-    ),
-  }));
+  const schedules = rows
+    .filter((_, index) => index % 100 === 0)
+    .map((row) => ({
+      device_id: Number(row.id),
+      kind: 'asset',
+      identifier: 'bess-1',
+      items: JSON.stringify(
+        Array.from({ length: 4 }, (_, hour) => ({
+          startAt: new Date(start.getTime() + hour * 3_600_000).toISOString(),
+          endAt: new Date(start.getTime() + (hour + 1) * 3_600_000).toISOString(),
+          command: { type: 'limitPower', feedIn: 100000, consume: null },
+        })),
+      ),
+    }));
   await insertInBatches(db, 'device_schedules', schedules);
+  const partners = (await db('organizations')
+    .insert(Array.from({ length: partnerCount }, (_, index) => ({ name: `Bench partner ${index}`, type: 'installer' })))
+    .returning('id')) as { id: number | string }[];
+  const partnerships = (await db('partnerships')
+    .insert(
+      partners.map((partner, index) => ({
+        owner_organization_id: organizationId,
+        partner_organization_id: Number(partner.id),
+        role: index % 2 === 0 ? 'viewer' : 'operator',
+        all_devices: index === 0,
+      })),
+    )
+    .returning('id')) as { id: number | string }[];
+  const listing = partnerships.slice(1);
+  const links = rows.map((row, index) => ({ partnership_id: Number(listing[index % listingPartners]?.id), device_id: Number(row.id) }));
+  await insertInBatches(db, 'partnership_devices', links);
   // Fresh statistics, as autovacuum would have them on a fleet that grew over time.
   await db.raw('analyze');
-  return { apiKey, cookie: `${sessionCookieName}=${session.token}`, componentRows: components.length, scheduleRows: schedules.length };
+  return {
+    apiKey,
+    cookie: `${sessionCookieName}=${session.token}`,
+    componentRows: components.length,
+    scheduleRows: schedules.length,
+    partnerships: partnerships.length,
+    partnershipDeviceRows: links.length,
+    organizationId,
+    opsUserId: user.id,
+    partnerOrganizationId: Number(partners[1]?.id),
+  };
 }
 
 interface Sample {
@@ -206,6 +259,28 @@ async function pageThrough(send: Send, url: string, headers: Record<string, stri
   return samples;
 }
 
+/**
+ * `DeviceService.present` called in process, `times` over, on one page of devices read once: the
+ * grouping of a page's rows without HTTP, authentication and JSON around it.
+ */
+function presentInProcess(server: RunningServer, devices: readonly DeviceModel[], actor: Actor, times: number) {
+  const db = server.database.db;
+  let queries = 0;
+  db.on('query', () => {
+    queries += 1;
+  });
+  return async (): Promise<Sample[]> => {
+    const samples: Sample[] = [];
+    for (let i = 0; i < times; i += 1) {
+      queries = 0;
+      const begin = performance.now();
+      const views = await server.services.devices.present(actor, devices);
+      samples.push({ ms: performance.now() - begin, queries, rows: views.length, ok: views.length === devices.length, next: null });
+    }
+    return samples;
+  };
+}
+
 /** One warm-up pass, then `passes` measured ones. */
 async function measure(name: string, pass: () => Promise<Sample[]>): Promise<ListResult> {
   await pass();
@@ -259,15 +334,35 @@ export async function fleetBenchmark(databaseUrl: string | null): Promise<FleetB
       await measure('GET /v2/device, first page of 50 (×10)', firstPage('/v2/device?rowsPerPage=50', key, 'devices', 10)),
       await measure('GET /console-admin/v1/device, all pages of 500', () => pageThrough(send, admin, ops, 'rows')),
       await measure('GET /console-admin/v1/device, first page of 50 (×10)', firstPage('/console-admin/v1/device?rowsPerPage=50', ops, 'rows', 10)),
-      await measure('admin list, assetType=sma-sunny-tripower (every device), all pages', () => pageThrough(send, `${admin}&assetType=sma-sunny-tripower`, ops, 'rows')),
+      await measure('admin list, assetType=sma-sunny-tripower (every device), all pages', () =>
+        pageThrough(send, `${admin}&assetType=sma-sunny-tripower`, ops, 'rows'),
+      ),
       await measure('admin list, assetIdentifier=pv-roof (1 in 10), all pages', () => pageThrough(send, `${admin}&assetIdentifier=pv-roof`, ops, 'rows')),
       await measure('admin list, deviceGroupHashId=none (1 in 10), all pages', () => pageThrough(send, `${admin}&deviceGroupHashId=none`, ops, 'rows')),
-      await measure('admin list, activeControlType=optimizer (every device), all pages', () => pageThrough(send, `${admin}&activeControlType=optimizer`, ops, 'rows')),
+      await measure('admin list, activeControlType=optimizer (every device), all pages', () =>
+        pageThrough(send, `${admin}&activeControlType=optimizer`, ops, 'rows'),
+      ),
     ];
+    const page = await DeviceModel.query(server.database.db).where('organization_id', seeded.organizationId).orderBy('id', 'desc').limit(500);
+    const opsActor: Actor = {
+      kind: 'user',
+      userId: seeded.opsUserId,
+      apiKeyId: null,
+      organizationId: providerOrganizationId,
+      rights: ['gridport.ops'],
+      name: 'Bench ops',
+    };
+    const partnerActor: Actor = { kind: 'user', userId: null, apiKeyId: null, organizationId: seeded.partnerOrganizationId, rights: [], name: 'Bench partner' };
+    results.push(
+      await measure('DeviceService.present, 500 devices in process, as ops (×10)', presentInProcess(server, page, opsActor, 10)),
+      await measure("DeviceService.present, 500 devices in process, as a partner's user (×10)", presentInProcess(server, page, partnerActor, 10)),
+    );
     return {
       devices: deviceCount,
       componentRows: seeded.componentRows,
       scheduleRows: seeded.scheduleRows,
+      partnerships: seeded.partnerships,
+      partnershipDeviceRows: seeded.partnershipDeviceRows,
       seedMs,
       passes,
       results,

@@ -143,7 +143,9 @@ function open(url: string, identity: LoadIdentity, privateKey: webcrypto.CryptoK
       const envelope = parseEnvelope(text);
       if (envelope?.type === 'challenge') {
         void signChallenge(privateKey, String((envelope.payload as { nonce?: unknown }).nonce)).then((signature) =>
-          socket.send(JSON.stringify({ id: 'auth', type: 'authenticate', payload: { certificate: identity.certificatePem, signature, networkInterface: 'eth0' } })),
+          socket.send(
+            JSON.stringify({ id: 'auth', type: 'authenticate', payload: { certificate: identity.certificatePem, signature, networkInterface: 'eth0' } }),
+          ),
         );
       } else if (envelope?.type === 'welcome') {
         welcomed = true;
@@ -177,7 +179,13 @@ async function connect(command: Extract<LoadCommand, { kind: 'connect' }>): Prom
         const identity = identities[next] as LoadIdentity;
         next += 1;
         try {
-          const key = await webcrypto.subtle.importKey('pkcs8', Buffer.from(identity.privateKeyPkcs8, 'base64'), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
+          const key = await webcrypto.subtle.importKey(
+            'pkcs8',
+            Buffer.from(identity.privateKeyPkcs8, 'base64'),
+            { name: 'ECDSA', namedCurve: 'P-256' },
+            false,
+            ['sign'],
+          );
           gateways.push(await open(url, identity, key));
         } catch (error) {
           failed += 1;
@@ -188,7 +196,13 @@ async function connect(command: Extract<LoadCommand, { kind: 'connect' }>): Prom
       }
     }),
   );
-  emit({ kind: 'connected', connected: gateways.length, failed, ms: Math.round(performance.now() - started), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) });
+  emit({
+    kind: 'connected',
+    connected: gateways.length,
+    failed,
+    ms: Math.round(performance.now() - started),
+    rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+  });
 }
 
 /** Sends `reportsPerSecond` in all, round-robin, in ticks of 10 ms; measures after the warm-up. */
@@ -255,7 +269,11 @@ async function load(command: Extract<LoadCommand, { kind: 'load' }>): Promise<Lo
 /** Seeds the gateways on the server's database (bench/ingest.bench.ts, seedGateways) from this process, then reports their device ids. */
 async function seed(command: Extract<LoadCommand, { kind: 'seed' }>): Promise<void> {
   const started = performance.now();
-  const [{ loadConfig }, { openDatabase }, { seedGateways }] = await Promise.all([import('../server/config'), import('../server/database'), import('./ingest.bench')]);
+  const [{ loadConfig }, { openDatabase }, { seedGateways }] = await Promise.all([
+    import('../server/config'),
+    import('../server/database'),
+    import('./ingest.bench'),
+  ]);
   const config = loadConfig(command.env);
   const database = openDatabase({ url: config.databaseUrl, pgliteDir: `${config.dataDir}/pglite` });
   try {

@@ -5,7 +5,7 @@ import type { MeasurementQuery } from '../contracts/measurement';
 import { rollUp } from '../device-hub/rollups';
 import { MeasurementService, planMeasurementQuery, type MeasurementPlan } from '../graph/fleet/services/measurement.service';
 import type { DeviceService } from '../graph/fleet/services/device.service';
-import { defaultHistorySettings } from '../device-hub/rollups';
+import { defaultHistorySettings } from '../contracts/history';
 import { migrateLatest, openDatabase } from '../server/database';
 
 export interface HistoryBenchmark {
@@ -51,7 +51,16 @@ export async function historyBenchmark(databaseUrl: string | null): Promise<Hist
 
     // The device access check is one primary-key lookup; the benchmark reads by id.
     const service = new MeasurementService(db, {} as DeviceService);
-    const query: MeasurementQuery = { hashId: 'bench', field: 'activePower', reportType: 'meterPower', assetIndex: 0, controllerIndex: null, from, to, points: 500 };
+    const query: MeasurementQuery = {
+      hashId: 'bench',
+      field: 'activePower',
+      reportType: 'meterPower',
+      assetIndex: 0,
+      controllerIndex: null,
+      from,
+      to,
+      points: 500,
+    };
     const planned = planMeasurementQuery(query, new Date(), defaultHistorySettings);
     const cases: { name: string; plan: MeasurementPlan }[] = [
       { name: '7 days, 500 points, as planned', plan: planned },

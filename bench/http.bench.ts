@@ -64,7 +64,12 @@ async function seed(dataDir: string, databaseUrl: string | null, organizations: 
   const database = openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
   try {
     await migrateLatest(database.db);
-    const services = createServices({ db: database.db, hashIds: new HashIds(config.secrets.hashIdSecret), sessionSecret: config.secrets.sessionSecret, encryptionKey: config.secrets.encryptionKey });
+    const services = createServices({
+      db: database.db,
+      hashIds: new HashIds(config.secrets.hashIdSecret),
+      sessionSecret: config.secrets.sessionSecret,
+      encryptionKey: config.secrets.encryptionKey,
+    });
     const operator = systemActor('benchmark');
     for (let i = 0; i < organizations; i += 1) {
       await services.organizations.create(operator, validate(organizationCreateSchema, { name: `Organisation ${i}`, type: 'asset-owner' }, 'payload_invalid'));
@@ -99,7 +104,16 @@ export async function httpBenchmark(databaseUrl: string | null): Promise<{ resul
 
   const port = 18000 + Math.floor(Math.random() * 1000);
   const server = spawn(process.execPath, [path.join(__dirname, '..', 'server', 'main.js')], {
-    env: { ...process.env, GRIDPORT_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', GRIDPORT_DEMO: 'false', DATABASE_URL: databaseUrl ?? '' },
+    env: {
+      ...process.env,
+      GRIDPORT_DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      GRIDPORT_DEMO: 'false',
+      DATABASE_URL: databaseUrl ?? '',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;

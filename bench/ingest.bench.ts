@@ -9,8 +9,8 @@ import { runInNewContext } from 'node:vm';
 import type { Knex } from 'knex';
 import { organizationCreateSchema } from '../contracts/organization';
 import { validate } from '../contracts/validation';
-import { channels } from '../device-hub/pubsub';
-import type { StoredReport } from '../device-hub/ingest';
+import { channels } from '../graph/common/pubsub';
+import type { StoredReport } from '../contracts/hub/reports';
 import { systemActor } from '../graph/common/context';
 import { HashIds } from '../graph/common/hash-ids';
 import { createServices } from '../graph/services';
@@ -98,7 +98,10 @@ function machineJiffies(): { busy: number; total: number } {
 export async function seedGateways(db: Knex, config: Config, count: number, identitiesFile: string): Promise<number[]> {
   const hashIds = new HashIds(config.secrets.hashIdSecret);
   const services = createServices({ db, hashIds, sessionSecret: config.secrets.sessionSecret, encryptionKey: config.secrets.encryptionKey });
-  const organization = await services.organizations.create(systemActor('benchmark'), validate(organizationCreateSchema, { name: 'Ingest bench', type: 'asset-owner' }, 'payload_invalid'));
+  const organization = await services.organizations.create(
+    systemActor('benchmark'),
+    validate(organizationCreateSchema, { name: 'Ingest bench', type: 'asset-owner' }, 'payload_invalid'),
+  );
   const organizationId = hashIds.decode('organization', organization.hashId);
   const authority = await services.provisioning.authority();
   const identities: LoadIdentity[] = [];

@@ -64,7 +64,9 @@ function countSteered(solution: OptimizerSolution | null, site: SyntheticSite, t
   if (solution === null) {
     return 0;
   }
-  return solution.model.steered.filter((asset) => site.device.assets[asset.asset]?.type === type && moved(solution.setpoints.get(asset.asset) ?? asset.target, asset.target)).length;
+  return solution.model.steered.filter(
+    (asset) => site.device.assets[asset.asset]?.type === type && moved(solution.setpoints.get(asset.asset) ?? asset.target, asset.target),
+  ).length;
 }
 
 /** HiGHS reading the LP text alone, ms. */

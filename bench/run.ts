@@ -2,17 +2,21 @@ import 'reflect-metadata';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { fleetBenchmark } from './fleet.bench';
+import { fuzzSummary } from './fuzz';
+import { fuzzBenchmark } from './fuzz.bench';
 import { httpBenchmark } from './http.bench';
 import { ingestBenchmark } from './ingest.bench';
 import { optimizerBenchmark } from './optimizer.bench';
 
-const benchmarks = ['http', 'fleet', 'ingest', 'optimizer'] as const;
+const benchmarks = ['http', 'fleet', 'ingest', 'optimizer', 'fuzz'] as const;
 type BenchmarkName = (typeof benchmarks)[number];
 
-const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [optimizer] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile]
+const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [optimizer] [fuzz] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--seed N] [--runs 200]
 Runs the benchmarks named (all of them when none is), printing the tables of docs/performance.md.
 Ingest: --connections the gateway connections of each run, --rate the reports per second sent in
-all, --seconds the measured window (after a 5 s warm-up), --profile where the server's CPU goes.`;
+all, --seconds the measured window (after a 5 s warm-up), --profile where the server's CPU goes.
+Fuzz: the HTTP fuzz of the test suite at length, --runs requests per REST operation (half as
+many per GraphQL root field), --seed to repeat a run; it exits 1 at the first rule broken.`;
 
 async function http(databaseUrl: string | null): Promise<void> {
   const result = await httpBenchmark(databaseUrl);
@@ -26,14 +30,21 @@ async function http(databaseUrl: string | null): Promise<void> {
 async function fleet(databaseUrl: string | null): Promise<void> {
   const result = await fleetBenchmark(databaseUrl);
   process.stdout.write(
-    `Fleet lists: ${result.devices} devices (${result.componentRows} component rows, ${result.scheduleRows} schedule rows) seeded in ${result.seedMs} ms; ` +
+    `Fleet lists: ${result.devices} devices (${result.componentRows} component rows, ${result.scheduleRows} schedule rows, ` +
+      `${result.partnerships} partnerships listing ${result.partnershipDeviceRows} devices) seeded in ${result.seedMs} ms; ` +
       `one warm-up pass, then the mean of ${result.passes} passes; requests one at a time.\n\n`,
   );
-  process.stdout.write('| request | pages | rows | total ms | p50 ms per page | p99 ms per page | queries per page | failures |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n');
+  process.stdout.write(
+    '| request | pages | rows | total ms | p50 ms per page | p99 ms per page | queries per page | failures |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n',
+  );
   for (const line of result.results) {
-    process.stdout.write(`| ${line.name} | ${line.pages} | ${line.rows} | ${line.totalMs} | ${line.p50Ms} | ${line.p99Ms} | ${line.queriesPerPage} | ${line.failures} |\n`);
+    process.stdout.write(
+      `| ${line.name} | ${line.pages} | ${line.rows} | ${line.totalMs} | ${line.p50Ms} | ${line.p99Ms} | ${line.queriesPerPage} | ${line.failures} |\n`,
+    );
   }
-  process.stdout.write(`\nBenchmark process resident memory (server and, on PGlite, the database): ${result.rssMb.afterSeed} MB after seeding, ${result.rssMb.afterPaging} MB after paging.\n\n`);
+  process.stdout.write(
+    `\nBenchmark process resident memory (server and, on PGlite, the database): ${result.rssMb.afterSeed} MB after seeding, ${result.rssMb.afterPaging} MB after paging.\n\n`,
+  );
 }
 
 async function ingest(databaseUrl: string | null, options: { connections: number[]; rate: number; seconds: number; profile: boolean }): Promise<void> {
@@ -44,7 +55,9 @@ async function ingest(databaseUrl: string | null, options: { connections: number
     measureMs: options.seconds * 1000,
     profile: options.profile,
   });
-  process.stdout.write(`Ingest: ${result.devices} gateways seeded (device rows and certificates) in ${result.seedMs} ms; meter reports of 10 measurements at ${options.rate} a second in all, 5 s warm-up, ${options.seconds} s measured.\n\n`);
+  process.stdout.write(
+    `Ingest: ${result.devices} gateways seeded (device rows and certificates) in ${result.seedMs} ms; meter reports of 10 measurements at ${options.rate} a second in all, 5 s warm-up, ${options.seconds} s measured.\n\n`,
+  );
   process.stdout.write(
     '| connections | connect s | sent/s | acked/s | observations/s | ack p50 ms | ack p99 ms | ack max ms | unacked at end | subscriber p99 ms | mean batch | RSS idle MB | RSS connected MB | KB per connection | RSS after load MB | CPU server | CPU load gen | CPU rest | errors |\n' +
       '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n',
@@ -67,6 +80,19 @@ async function ingest(databaseUrl: string | null, options: { connections: number
     for (const { name, percent } of run.profile.top) {
       process.stdout.write(`- ${percent} % ${name}\n`);
     }
+  }
+  process.stdout.write('\n');
+}
+
+async function fuzz(databaseUrl: string | null, options: { seed: number; runs: number }): Promise<void> {
+  const result = await fuzzBenchmark(databaseUrl, {
+    seed: options.seed,
+    runsPerOperation: options.runs,
+    runsPerField: Math.max(1, Math.round(options.runs / 2)),
+  });
+  process.stdout.write(`${fuzzSummary(result.counts)}; ${result.seconds} s\n`);
+  if (result.unexpectedLogLines.length > 0) {
+    throw new Error(`the server logged what it must not (seed ${options.seed}):\n${result.unexpectedLogLines.join('\n')}`);
   }
   process.stdout.write('\n');
 }
@@ -96,6 +122,8 @@ async function main(): Promise<void> {
       rate: { type: 'string', default: '10000' },
       seconds: { type: 'string', default: '30' },
       profile: { type: 'boolean', default: false },
+      seed: { type: 'string' },
+      runs: { type: 'string', default: '200' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -118,7 +146,10 @@ async function main(): Promise<void> {
   }
   if (selected.has('ingest')) {
     await ingest(databaseUrl, {
-      connections: values.connections.split(',').map(Number).filter((count) => Number.isInteger(count) && count > 0),
+      connections: values.connections
+        .split(',')
+        .map(Number)
+        .filter((count) => Number.isInteger(count) && count > 0),
       rate: Number(values.rate),
       seconds: Number(values.seconds),
       profile: values.profile,
@@ -126,6 +157,9 @@ async function main(): Promise<void> {
   }
   if (selected.has('optimizer')) {
     await optimizer();
+  }
+  if (selected.has('fuzz')) {
+    await fuzz(databaseUrl, { seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed), runs: Number(values.runs) });
   }
 }
 

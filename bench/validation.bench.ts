@@ -69,7 +69,15 @@ function mixedReport(i: number): DeviceReport {
         type: 'solarPower',
         at,
         asset: 1,
-        observations: { activePower: jitter(80000, 5000, i), reactivePower: 0, dcPower: jitter(82000, 5000, i), energyProduced: 1e9 + i, activePowerLimitPercentage: 100, setpoints, connectionStatistics: statistics(i) },
+        observations: {
+          activePower: jitter(80000, 5000, i),
+          reactivePower: 0,
+          dcPower: jitter(82000, 5000, i),
+          energyProduced: 1e9 + i,
+          activePowerLimitPercentage: 100,
+          setpoints,
+          connectionStatistics: statistics(i),
+        },
       };
     case 6:
       return {
@@ -105,7 +113,12 @@ function mixedReport(i: number): DeviceReport {
         },
       };
     default:
-      return { type: 'powerLimiterStatus', at, controller: 0, observations: { state: 'active', monitoredPower: jitter(-400000, 1000, i), feedInLimit: 350000, consumptionLimit: null, iterationMs: 12 } };
+      return {
+        type: 'powerLimiterStatus',
+        at,
+        controller: 0,
+        observations: { state: 'active', monitoredPower: jitter(-400000, 1000, i), feedInLimit: 350000, consumptionLimit: null, iterationMs: 12 },
+      };
   }
 }
 

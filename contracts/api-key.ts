@@ -2,6 +2,7 @@ import * as yup from 'yup';
 import { limits } from './limits';
 import { filterQuery, pageSchema, paginationQuery } from './pagination';
 import { rights, type Right } from './rights';
+import type { UserReference } from './references';
 
 /** Values of the api-key list's organisation filter (spec README, "Name"). */
 export const apiKeyOrganizationFilters = ['gridport', 'customer'] as const;
@@ -15,7 +16,10 @@ export const ipv4CidrSchema = yup.string().trim().matches(ipv4Cidr, '${path} mus
 const name = yup.string().trim().min(1).max(limits.apiKeyNameLength);
 const ipRanges = yup.array(ipv4CidrSchema.required()).max(limits.apiKeyIpRanges);
 /** A hash id as it appears in a path or query: letters and digits. */
-const hashId = yup.string().trim().matches(/^[A-Za-z0-9]{1,64}$/, '${path} must be a hash id');
+const hashId = yup
+  .string()
+  .trim()
+  .matches(/^[A-Za-z0-9]{1,64}$/, '${path} must be a hash id');
 const pemPublicKey = /^-----BEGIN PUBLIC KEY-----\r?\n[A-Za-z0-9+/=\r\n]+-----END PUBLIC KEY-----\s*$/;
 /**
  * An SPKI public key in PEM (RSA, or EC P-256), with which a client signs short-lived JWTs instead
@@ -58,16 +62,12 @@ export const apiKeyListQuerySchema = yup
   })
   .exact();
 
-
 export type ApiKeyCreate = yup.InferType<typeof apiKeyCreateSchema>;
 export type ApiKeyUpdate = yup.InferType<typeof apiKeyUpdateSchema>;
 export type ApiKeyListQuery = yup.InferType<typeof apiKeyListQuerySchema>;
 
-export interface ApiKeyUserView {
-  hashId: string;
-  email: string;
-  name: string;
-}
+/** The user who made a key. */
+export type ApiKeyUserView = UserReference;
 
 /** GET /v1/api-key/:hashId. */
 export interface ApiKeyView {
@@ -90,10 +90,7 @@ export interface ApiKeySecretView {
   apiKey: string;
 }
 
-const userView = yup
-  .object({ hashId: yup.string().required(), email: yup.string().required(), name: yup.string().required() })
-  .nullable()
-  .defined();
+const userView = yup.object({ hashId: yup.string().required(), email: yup.string().required(), name: yup.string().required() }).nullable().defined();
 
 export const apiKeyViewSchema = yup.object({
   hashId: yup.string().required(),

@@ -1,8 +1,19 @@
 import * as yup from 'yup';
 import { paginationQuery } from './pagination';
+import type { NamedReference } from './references';
 
 /** Kinds of objects the audit log records changes of; plural snake_case as their tables. */
-export const auditObjectTypes = ['devices', 'message_destinations', 'issues', 'organizations', 'users', 'api_keys', 'contacts', 'device_groups', 'partnerships'] as const;
+export const auditObjectTypes = [
+  'devices',
+  'message_destinations',
+  'issues',
+  'organizations',
+  'users',
+  'api_keys',
+  'contacts',
+  'device_groups',
+  'partnerships',
+] as const;
 export type AuditObjectType = (typeof auditObjectTypes)[number];
 
 /** Change types (console.md section 3, "Audit log row"). */
@@ -59,7 +70,7 @@ export interface AuditLogRowView {
   objectType: AuditObjectType;
   changeType: AuditChangeType;
   diff: DiffEntry[];
-  user: { hashId: string; name: string } | null;
+  user: NamedReference | null;
   actorName: string;
   createdAt: string;
 }

@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { integer } from './numbers';
 import { limits } from './limits';
 import { emailSchema } from './user';
 
@@ -14,7 +15,7 @@ const phone = yup
 const name = yup.string().trim().min(1).max(limits.contactFieldLength);
 const email = emailSchema.max(limits.contactFieldLength);
 const roles = yup.array(yup.string().oneOf(contactRoles).required());
-const organizationId = yup.number().integer().min(1);
+const organizationId = integer().min(1);
 
 /** POST /v1/contact (api.md section 7). */
 export const contactCreateSchema = yup
@@ -39,12 +40,12 @@ export const contactUpdateSchema = yup
   .exact();
 
 /** The contactId path parameter, converted to a number. */
-export const contactIdParams = yup.object({ contactId: yup.number().integer().min(1).required() }).exact();
+export const contactIdParams = yup.object({ contactId: integer().min(1).required() }).exact();
 
 /** GET /v1/contact: optionally only the contacts for a device (deviceId, a number) and a destination. */
 export const contactListQuerySchema = yup
   .object({
-    deviceId: yup.number().integer().min(1).optional(),
+    deviceId: integer().min(1).optional(),
     destination: yup.string().trim().max(limits.contactFieldLength).optional(),
   })
   .exact();

@@ -2,6 +2,7 @@ import * as yup from 'yup';
 import { fleetLimits } from './fleet';
 import { filterQuery, pageSchema, paginationQuery } from './pagination';
 import { emailSchema } from './user';
+import type { NamedReference, UserReference } from './references';
 
 const hashId = yup.string().trim().min(1).max(64);
 const name = yup.string().trim().min(1).max(fleetLimits.deviceGroupNameLength);
@@ -55,12 +56,12 @@ export interface DeviceGroupView {
   hashId: string;
   name: string;
   organizationHashId: string;
-  organization: { hashId: string; name: string };
+  organization: NamedReference;
   deviceOutageEmails: string[];
-  deviceOutageUsers: { hashId: string; name: string; email: string }[];
+  deviceOutageUsers: UserReference[];
   deviceCount: number;
   /** Keys linked to the group: such a key sees only the devices of its linked groups. */
-  apiKeys: { hashId: string; name: string }[];
+  apiKeys: NamedReference[];
 }
 
 const named = yup.object({ hashId: yup.string().required(), name: yup.string().required() });

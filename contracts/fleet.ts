@@ -1,6 +1,9 @@
 import * as yup from 'yup';
+import { plausibleDate } from './dates';
+import { integer, numberLimits } from './numbers';
 import { filterQuery, pageSchema, paginationQuery } from './pagination';
 import { emailSchema } from './user';
+import type { NamedReference, UserReference } from './references';
 
 /** A device's cloud API level (device-model.md section 4): schedules and parameters need READ_WRITE. */
 export const cloudApiLevels = ['OFF', 'READ', 'READ_WRITE'] as const;
@@ -35,15 +38,20 @@ export const monitorSettingsSchema = yup
   .object({
     thresholdPercentage: yup.number().min(0).max(100).optional(),
     acceptableBadConnectionCount: yup.number().integer().min(1).max(10).optional(),
-    disconnectIntervalSeconds: yup.number().integer().min(1).max(24 * 60 * 60).optional(),
+    disconnectIntervalSeconds: yup
+      .number()
+      .integer()
+      .min(1)
+      .max(24 * 60 * 60)
+      .optional(),
     disabledMonitors: yup.array(yup.string().trim().min(1).max(100).required()).max(100).optional(),
   })
   .exact();
 
 const subscriptionTerms = {
   usage: yup.boolean().required(),
-  chargePeriod: yup.number().integer().min(1).required(),
-  runtime: yup.number().integer().min(1).required(),
+  chargePeriod: integer().min(1).max(numberLimits.subscriptionMonthsMax).required(),
+  runtime: integer().min(1).max(numberLimits.subscriptionMonthsMax).required(),
 };
 
 /** A device's subscription (console.md section 3): billed by usage or not, charge period and runtime in months, what follows expiry. */
@@ -51,7 +59,7 @@ export const subscriptionSchema = yup
   .object({
     ...subscriptionTerms,
     afterExpiration: yup.object(subscriptionTerms).exact().nullable().default(null),
-    startAt: yup.date().required(),
+    startAt: plausibleDate().required(),
   })
   .exact();
 
@@ -105,7 +113,7 @@ export const deviceInvoiceDetailsSchema = yup
   .object({
     invoiceCustomerReference: yup.string().trim().max(255).nullable().optional(),
     subscription: subscriptionSchema.nullable().optional().default(undefined),
-    subscriptionChargedUntil: yup.date().nullable().optional(),
+    subscriptionChargedUntil: plausibleDate().nullable().optional(),
   })
   .exact();
 
@@ -165,9 +173,23 @@ export interface DevicePartnershipView {
   role: PartnershipRole;
   description: string;
   allDevices: boolean;
-  owner: { hashId: string; name: string };
-  partner: { hashId: string; name: string };
+  owner: NamedReference;
+  partner: NamedReference;
 }
+
+/** A device's gateway session; none while it is offline. */
+export interface DeviceSessionView {
+  /** eth0, eth1 or cellular. */
+  networkInterface: string | null;
+}
+
+/** How many devices a caller may see: in all, operational (online) and inactive (GET /console/v1/device/count, GraphQL deviceCount). */
+export const deviceCountViewSchema = yup.object({
+  totalCount: yup.number().required(),
+  operationalCount: yup.number().required(),
+  inactiveCount: yup.number().required(),
+});
+export type DeviceCountView = yup.InferType<typeof deviceCountViewSchema>;
 
 /** A device with every field of console.md section 3. */
 export interface DeviceView {
@@ -193,9 +215,9 @@ export interface DeviceView {
   cloudApi: CloudApiLevel;
   openForProvisioning: boolean;
   outageEmails: string[];
-  outageUsers: { hashId: string; name: string; email: string }[];
+  outageUsers: UserReference[];
   reportingInterval: number | null;
-  activeSession: { networkInterface: string | null } | null;
+  activeSession: DeviceSessionView | null;
   isOnline: boolean;
   isExposedToCustomer: boolean;
   inProduction: boolean;

@@ -22,6 +22,8 @@ export const limits = {
   apiKeyPublicKeyLength: 4096,
   /** Longest lifetime (exp minus iat) of a JWT signed with an API key's private key, in seconds. */
   apiKeyJwtMaxLifetimeSeconds: 3600,
+  /** Clock skew allowed when checking such a JWT's iat, nbf and exp against the server's clock, in seconds. */
+  apiKeyJwtClockSkewSeconds: 60,
   /** Contact name and email (api.md section 9). */
   contactFieldLength: 255,
   /** Nominal active power, in W, one user's dangerous actions may touch per rolling 24 hours (spec README). */

@@ -1,4 +1,6 @@
 import * as yup from 'yup';
+import { plausibleDate } from './dates';
+import { configIndex } from './numbers';
 import { reportTypes } from './hub/reports';
 
 /**
@@ -26,11 +28,10 @@ export const measurementQuerySchema = yup.object({
     .matches(/^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*){0,2}$/, '${path} must be an observation field such as activePower or phaseVoltage.l1')
     .required(),
   reportType: yup.string().oneOf(reportTypes, '${path} must be a report type').required(),
-  assetIndex: yup.number().integer().min(0).nullable().default(null),
-  controllerIndex: yup.number().integer().min(0).nullable().default(null),
-  from: yup.date().required(),
-  to: yup
-    .date()
+  assetIndex: configIndex().nullable().default(null),
+  controllerIndex: configIndex().nullable().default(null),
+  from: plausibleDate().required(),
+  to: plausibleDate()
     .required()
     .test('after-from', '${path} must be after from', function afterFrom(to) {
       const from = this.parent.from as unknown;

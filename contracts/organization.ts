@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { integer, numberLimits } from './numbers';
 import { limits } from './limits';
 import { paginationQuery, filterQuery, pageSchema } from './pagination';
 import { pricingSchema, type Pricing } from './pricing';
@@ -11,8 +12,8 @@ export type InvoiceFrequency = (typeof invoiceFrequencies)[number];
 
 export const subscriptionDefaultsSchema = yup
   .object({
-    chargePeriod: yup.number().integer().min(1).required(),
-    runtime: yup.number().integer().min(1).required(),
+    chargePeriod: integer().min(1).max(numberLimits.subscriptionMonthsMax).required(),
+    runtime: integer().min(1).max(numberLimits.subscriptionMonthsMax).required(),
   })
   .exact();
 

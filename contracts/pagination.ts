@@ -4,12 +4,7 @@ import { limits } from './limits';
 /** Query fields every paginated list takes: an opaque cursor and a page size. */
 export const paginationQuery = {
   offset: yup.string().trim().max(1000).optional(),
-  rowsPerPage: yup
-    .number()
-    .integer()
-    .min(1)
-    .max(limits.rowsPerPageMax)
-    .default(limits.rowsPerPageDefault),
+  rowsPerPage: yup.number().integer().min(1).max(limits.rowsPerPageMax).default(limits.rowsPerPageDefault),
 };
 
 /** Path parameters of a route about one object: its hash id. */

@@ -1,6 +1,7 @@
 import * as yup from 'yup';
 import { fleetLimits, partnershipRoles, type PartnershipRole } from './fleet';
 import { filterQuery, pageSchema, paginationQuery } from './pagination';
+import type { NamedReference } from './references';
 
 const hashId = yup.string().trim().min(1).max(64);
 const description = yup.string().trim().max(fleetLimits.partnershipDescriptionLength);
@@ -64,8 +65,8 @@ export type CustomerPartnershipListQuery = yup.InferType<typeof customerPartners
 /** A partnership (console.md section 3). */
 export interface PartnershipView {
   hashId: string;
-  owner: { hashId: string; name: string };
-  partner: { hashId: string; name: string };
+  owner: NamedReference;
+  partner: NamedReference;
   role: PartnershipRole;
   description: string;
   allDevices: boolean;

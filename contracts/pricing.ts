@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { quantity } from './numbers';
 
 /** Rate keys of usage pricing with their default monthly rate per unit (console.md sections 3 and 9). */
 export const defaultMonthlyRates = {
@@ -42,24 +43,22 @@ export const defaultDiscountAboveTiers = 25;
 
 export const tierSchema = yup
   .object({
-    volume: yup.number().moreThan(0, 'Tier volume must be positive').required(),
-    discount: yup.number().min(0, 'Tier discount must not be negative').required(),
+    volume: quantity().moreThan(0, 'Tier volume must be positive').required(),
+    discount: yup.number().min(0, 'Tier discount must not be negative').max(100, 'Tier discount is a percentage, at most 100').required(),
   })
   .exact();
 
 const ratesSchema = yup
-  .object(
-    Object.fromEntries(rateKeys.map((key) => [key, yup.number().min(0).optional()])) as Record<
-      RateKey,
-      yup.NumberSchema<number | undefined>
-    >,
-  )
+  .object(Object.fromEntries(rateKeys.map((key) => [key, quantity().min(0).optional()])) as Record<RateKey, yup.NumberSchema<number | undefined>>)
   .exact()
   .default(undefined);
 
 export const usagePricingSchema = yup
   .object({
-    type: yup.string().oneOf(['usage'] as const).required(),
+    type: yup
+      .string()
+      .oneOf(['usage'] as const)
+      .required(),
     tiers: yup.array(tierSchema).optional(),
     rates: ratesSchema.optional(),
     expiresAt: yup.string().datetime().nullable().optional(),
@@ -67,7 +66,12 @@ export const usagePricingSchema = yup
   .exact();
 
 export const legacyPricingSchema = yup
-  .object({ type: yup.string().oneOf(['legacy'] as const).required() })
+  .object({
+    type: yup
+      .string()
+      .oneOf(['legacy'] as const)
+      .required(),
+  })
   .exact();
 
 export type UsagePricing = yup.InferType<typeof usagePricingSchema>;
@@ -91,11 +95,7 @@ export const pricingSchema = yup
       return true;
     } catch (error) {
       if (error instanceof yup.ValidationError) {
-        return new yup.ValidationError(
-          error.inner.map(
-            (inner) => new yup.ValidationError(inner.message, inner.value, `${this.path}.${inner.path ?? ''}`),
-          ),
-        );
+        return new yup.ValidationError(error.inner.map((inner) => new yup.ValidationError(inner.message, inner.value, `${this.path}.${inner.path ?? ''}`)));
       }
       throw error;
     }

@@ -18,11 +18,25 @@ export const deviceIdentifierPattern = /^[a-z0-9-]{1,100}$/;
 /** Longest CSR (PEM) and token accepted: a P-256 CSR is under 1 KiB. */
 export const provisioningLimits = { csrLength: 16_384, tokenLength: 256 } as const;
 
+/**
+ * A trimmed string and nothing else: yup casts a number to its digits, which would make
+ * `token: 123` a wrong token (401) instead of a wrong body (400). Anything but a string is
+ * given back as sent, so its type is checked (and never reaches a string method).
+ */
+function text(field: string, maxLength: number) {
+  return yup
+    .string()
+    .transform((_value: unknown, original: unknown) => (typeof original === 'string' ? original.trim() : original))
+    .min(1)
+    .max(maxLength)
+    .typeError(`${field} must be a string`);
+}
+
 /** POST /v1/device/provision/cert. */
 export const provisionCertificateBodySchema = yup
   .object({
-    csr: yup.string().trim().min(1).max(provisioningLimits.csrLength).required(),
-    token: yup.string().trim().min(1).max(provisioningLimits.tokenLength).required(),
+    csr: text('csr', provisioningLimits.csrLength).required(),
+    token: text('token', provisioningLimits.tokenLength).required(),
   })
   .exact();
 

@@ -3,6 +3,7 @@ import { twoFactorCodeSchema } from './login';
 import { filterQuery, pageSchema, paginationQuery } from './pagination';
 import { rights, type Right } from './rights';
 import { emailSchema, newPasswordSchema } from './user';
+import type { NamedReference } from './references';
 
 /** Invites expire after 7 days (spec README, "Invites"); 1 to 20 emails per request (console.md section 5). */
 export const userInvite = { validDays: 7, maxEmails: 20 } as const;
@@ -33,6 +34,7 @@ export const userInviteConvertSchema = yup
   .exact();
 
 export type UserInviteCreate = yup.InferType<typeof userInviteCreateSchema>;
+export type UserInviteConvert = yup.InferType<typeof userInviteConvertSchema>;
 export type UserInviteListQuery = yup.InferType<typeof userInviteListQuerySchema>;
 
 /** A user invite (console.md section 3): hashId, email, expiresAt, organization. */
@@ -41,7 +43,7 @@ export interface UserInviteView {
   email: string;
   expiresAt: string;
   rights: Right[];
-  organization: { hashId: string; name: string };
+  organization: NamedReference;
 }
 
 export const userInviteViewSchema = yup.object({

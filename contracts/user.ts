@@ -2,6 +2,7 @@ import * as yup from 'yup';
 import { rights, type Right } from './rights';
 import { filterQuery, pageSchema, paginationQuery } from './pagination';
 import type { OrganizationView } from './organization';
+import type { NamedReference } from './references';
 
 /** Zero-width characters and special white space, stripped from emails (console.md section 5). */
 const invisible = /[\u200B-\u200D\u2060\uFEFF\u00A0\u1680\u180E\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]/g;
@@ -47,7 +48,7 @@ export interface UserView {
   name: string;
   email: string;
   rights: Right[];
-  organization: { hashId: string; name: string };
+  organization: NamedReference;
 }
 
 /** GET /console-shared/v1/authentication/whoami (console.md section 3, "Whoami result"). */

@@ -40,7 +40,9 @@ describe('validate', () => {
   });
 
   it('refuses keys the schema does not know, so a misspelt field is not silently ignored', () => {
-    expect(refusal(() => validate(organizationCreateSchema, { name: 'Acme', type: 'installer', invoiceFrequncy: 'daily' }, 'payload_invalid')).toBody()).toEqual({
+    expect(
+      refusal(() => validate(organizationCreateSchema, { name: 'Acme', type: 'installer', invoiceFrequncy: 'daily' }, 'payload_invalid')).toBody(),
+    ).toEqual({
       key: 'payload_invalid',
       details: [{ path: '', message: 'this object contains unknown properties: invoiceFrequncy' }],
     });

@@ -8,14 +8,15 @@ import { exampleDeviceConfig } from '../contracts/device';
 import { closeCodes, gatewayPath, hubLimits } from '../contracts/hub/protocol';
 import { GatewayClient, type IncomingMessage } from '../edge/gateway-client/client';
 import { provision, signChallenge, type GatewayIdentity } from '../edge/gateway-client/provision';
-import { systemActor } from '../graph/common/context';
 import { testApp, type TestApp } from '../test-support/app';
 import { createDeviceHub } from './hub';
-import { anOrganization } from '../test-support/factories';
+import { anOrganization, buildDevice } from '../test-support/factories';
 
+/** Reports are dated an hour ago and on: within the window around the server's clock (reportTimeWindow). */
+const reportsFrom = Date.now() - 60 * 60 * 1000;
 const meterReport = (second: number, activePower = 1500) => ({
   type: 'meterPower',
-  at: new Date(Date.UTC(2026, 10, 22, 12, 0, second)).toISOString(),
+  at: new Date(reportsFrom + second * 1000).toISOString(),
   asset: 2,
   observations: {
     activePower,
@@ -33,7 +34,9 @@ function closed(socket: WebSocket): Promise<number> {
 
 /** The next envelope the socket receives. */
 function nextFrame(socket: WebSocket): Promise<{ id: string; type: string; payload: Record<string, unknown> }> {
-  return new Promise((resolve) => socket.once('message', (data) => resolve(JSON.parse(data.toString()) as { id: string; type: string; payload: Record<string, unknown> })));
+  return new Promise((resolve) =>
+    socket.once('message', (data) => resolve(JSON.parse(data.toString()) as { id: string; type: string; payload: Record<string, unknown> })),
+  );
 }
 
 /** Gateways over a real websocket: provisioning, the handshake, reports in, the outbox out, and the limits. */
@@ -61,17 +64,24 @@ describe('the device hub', () => {
   });
 
   /** A shipped, provisioned gateway with the example config: its hash id, id, identity and a store folder. */
-  async function aGateway(): Promise<{ hashId: string; deviceId: number; identifier: string; identity: GatewayIdentity; directory: string }> {
+  async function aGateway(
+    config: Record<string, unknown> = exampleDeviceConfig,
+  ): Promise<{ hashId: string; deviceId: number; identifier: string; identity: GatewayIdentity; directory: string }> {
     gateways += 1;
     const identifier = `gw-hub-${gateways}`;
-    const { hashId, provisioningToken } = await t.services.devices.ship(systemActor('test'), { organizationHashId, name: `Hub gateway ${gateways}` });
+    const { hashId, provisioningToken } = await buildDevice(t.services, { organizationHashId, name: `Hub gateway ${gateways}` });
     const directory = path.join(folder, identifier);
     const identity = await provision({ baseUrl, token: provisioningToken, identifier, directory: path.join(directory, 'identity') });
-    await t.app.inject({ method: 'PUT', url: `/console-admin/v1/device/${hashId}`, headers: { cookie: ops }, payload: { config: exampleDeviceConfig } });
+    const configured = await t.call('PUT', `/console-admin/v1/device/${hashId}`, ops, { config });
+    expect(configured.json()).toMatchObject({ hashId });
     return { hashId, deviceId: t.hashIds.decode('device', hashId) ?? 0, identifier, identity, directory };
   }
 
-  function aClient(gateway: { identity: GatewayIdentity; directory: string }, onMessage?: (message: IncomingMessage) => void, onError?: (error: { key: string }) => void): GatewayClient {
+  function aClient(
+    gateway: { identity: GatewayIdentity; directory: string },
+    onMessage?: (message: IncomingMessage) => void,
+    onError?: (error: { key: string }) => void,
+  ): GatewayClient {
     const client = new GatewayClient({
       baseUrl,
       identity: gateway.identity,
@@ -87,7 +97,8 @@ describe('the device hub', () => {
     return client;
   }
 
-  const device = (deviceId: number) => t.database.db('devices').where('id', deviceId).first() as Promise<{ online: boolean; network_interface: string | null; version: string | null }>;
+  const device = (deviceId: number) =>
+    t.database.db('devices').where('id', deviceId).first() as Promise<{ online: boolean; network_interface: string | null; version: string | null }>;
 
   it('lets a provisioned gateway in, tracks it online with its interface, stores its reports and acknowledges them after the commit', async () => {
     const gateway = await aGateway();
@@ -102,7 +113,11 @@ describe('the device hub', () => {
       await client.report(meterReport(second));
     }
     await client.drained();
-    const rows = (await t.database.db('device_reports').where('device_id', gateway.deviceId).orderBy('at')) as { type: string; asset_index: number; body: { observations: { activePower: number } } }[];
+    const rows = (await t.database.db('device_reports').where('device_id', gateway.deviceId).orderBy('at')) as {
+      type: string;
+      asset_index: number;
+      body: { observations: { activePower: number } };
+    }[];
     expect(rows).toHaveLength(50);
     expect(rows[0]).toMatchObject({ type: 'meterPower', asset_index: 2, body: { observations: { activePower: 1500 } } });
 
@@ -119,13 +134,74 @@ describe('the device hub', () => {
     await client.connected();
     const bad = await client.report({ ...meterReport(1), observations: { ...meterReport(1).observations, activePower: 'lots' } });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(errors).toEqual([{ key: 'payload_invalid', message: 'The report does not match its schema.', ids: [bad], details: [{ path: 'observations.activePower', message: 'observations.activePower must be a finite number or null' }] }]);
+    expect(errors).toEqual([
+      {
+        key: 'payload_invalid',
+        message: 'The report does not match its schema.',
+        ids: [bad],
+        details: [{ path: 'observations.activePower', message: 'observations.activePower must be a finite number or null' }],
+      },
+    ]);
     await client.report(meterReport(2));
     // The refused report is dropped by the gateway once told (it can never be stored); the good one is acknowledged.
     await client.drained();
     const rows = await t.database.db('device_reports').where('device_id', gateway.deviceId);
     expect(rows).toHaveLength(1);
     expect(client.connections).toBe(1);
+    await client.stop();
+  });
+
+  it('refuses reports dated 9999 or 0001, or for an asset or loop the running config lacks, stores nothing of them, and keeps the connection', async () => {
+    // A config of three assets and no control loop.
+    const standalone = exampleDeviceConfig.assets.filter((asset) => !/AssetIndex|environmentalSensors/.test(JSON.stringify(asset)));
+    const gateway = await aGateway({ ...exampleDeviceConfig, assets: standalone.slice(0, 3), activeControl: [] });
+    const errors: { key: string; message?: string; ids?: string[]; details?: unknown }[] = [];
+    const client = aClient(gateway, undefined, (error) => errors.push(error));
+    await client.start();
+    await client.connected();
+    const good = meterReport(10);
+    const outsideWindow = {
+      path: 'at',
+      message: expect.stringMatching(/^at must lie between \S+ and \S+ \(366 days before to 15 minutes after the server's clock\)$/) as unknown,
+    };
+    const probes = [
+      { report: { ...good, at: '9999-01-01T00:00:00Z' }, details: [outsideWindow] },
+      { report: { ...good, at: '0001-01-01T00:00:00Z' }, details: [outsideWindow] },
+      { report: { ...good, asset: 999 }, details: [{ path: 'asset', message: "asset must be an index of the running config's assets: 0 to 2" }] },
+      { report: { ...good, asset: 3 }, details: [{ path: 'asset', message: "asset must be an index of the running config's assets: 0 to 2" }] },
+      {
+        report: { type: 'powerLimiterStatus', at: good.at, controller: 0, observations: { state: 'idle' } },
+        details: [{ path: 'controller', message: "controller must be an index of the running config's control loops, and it has none" }],
+      },
+    ];
+    const ids: string[] = [];
+    for (const probe of probes) {
+      ids.push(await client.report(probe.report));
+    }
+    const kept = await client.report({ ...good, asset: 2 });
+    await client.drained();
+    expect(errors).toEqual(
+      probes.map((probe, index) => ({
+        key: 'payload_invalid',
+        message: 'The report cannot be true: its time or index is out of range.',
+        ids: [ids[index]],
+        details: probe.details,
+      })),
+    );
+    const rows = (await t.database.db('device_reports').where('device_id', gateway.deviceId).pluck('report_id')) as string[];
+    expect(rows).toEqual([kept]);
+    expect(client.connections).toBe(1);
+
+    // The device says it runs a config of four assets now: asset 3 is its own from then on.
+    await client.report({
+      type: 'config',
+      at: good.at,
+      observations: { source: 'local', config: { ...exampleDeviceConfig, assets: standalone.slice(0, 4), activeControl: [] } },
+    });
+    const fourth = await client.report({ ...good, asset: 3 });
+    await client.drained();
+    expect(errors).toHaveLength(probes.length);
+    expect(await t.database.db('device_reports').where({ device_id: gateway.deviceId, report_id: fourth }).first()).toMatchObject({ asset_index: 3 });
     await client.stop();
   });
 
@@ -139,14 +215,14 @@ describe('the device hub', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(received.map((message) => (message.payload as { type: string }).type)).toEqual(['setConfig']);
 
-    const reboot = await t.app.inject({ method: 'POST', url: `/console-admin/v1/device/${gateway.hashId}/send-message`, headers: { cookie: ops }, payload: { message: { type: 'getJournal', lines: 20 } } });
+    const reboot = await t.call('POST', `/console-admin/v1/device/${gateway.hashId}/send-message`, ops, { message: { type: 'getJournal', lines: 20 } });
     expect(reboot.statusCode).toBe(201);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(received.map((message) => (message.payload as { type: string }).type)).toEqual(['setConfig', 'getJournal']);
 
     await client.stop();
-    await t.app.inject({ method: 'POST', url: `/console-admin/v1/device/${gateway.hashId}/send-message`, headers: { cookie: ops }, payload: { message: { type: 'getSignalQuality' } } });
-    await t.app.inject({ method: 'POST', url: `/console-admin/v1/device/${gateway.hashId}/send-message`, headers: { cookie: ops }, payload: { message: { type: 'reboot', hard: false } } });
+    await t.call('POST', `/console-admin/v1/device/${gateway.hashId}/send-message`, ops, { message: { type: 'getSignalQuality' } });
+    await t.call('POST', `/console-admin/v1/device/${gateway.hashId}/send-message`, ops, { message: { type: 'reboot', hard: false } });
     const later = aClient(gateway, (message) => void received.push(message));
     await later.start();
     await later.connected();
@@ -204,13 +280,62 @@ describe('the device hub', () => {
     }
   });
 
+  it('takes its sessions back when its lease ran out while its connections lived (a stall), and announces them online again', async () => {
+    const gateway = await aGateway();
+    // A node with a one-second heartbeat, on the same database and pub/sub.
+    const stalled = createDeviceHub({ db: t.database.db, services: t.services, log: t.logs.log, presence: { heartbeatSeconds: 1, leaseSeconds: 2 } });
+    const server = createServer();
+    stalled.attach(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const announced: unknown[] = [];
+    const stop = t.services.pubsub.subscribe('device-presence', (message) => void announced.push(message));
+    try {
+      const socket = await rawAuthenticated(gateway.identity, `ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      expect(await device(gateway.deviceId)).toMatchObject({ online: true });
+      // As if the node had not renewed its lease for a minute: another node's sweep closes the session.
+      await t.database
+        .db('hub_nodes')
+        .where('id', stalled.node.nodeId)
+        .update({ lease_expires_at: new Date(Date.now() - 60_000) });
+      expect(await t.services.devicePresence.sweep()).toContain(gateway.deviceId);
+      expect(await device(gateway.deviceId)).toMatchObject({ online: false });
+      // Its next heartbeat finds the lease gone and takes the session back: the connection still lives.
+      const deadline = Date.now() + 5000;
+      while (!(await device(gateway.deviceId)).online && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await device(gateway.deviceId)).toMatchObject({ online: true, network_interface: null });
+      expect(announced).toEqual(
+        expect.arrayContaining([
+          { deviceId: gateway.deviceId, online: false, networkInterface: null },
+          expect.objectContaining({ deviceId: gateway.deviceId, online: true }),
+        ]),
+      );
+      expect(t.logs.lines.some((line) => line.msg === "presence: this node's lease had run out (a stall or the database away); taking its sessions back")).toBe(
+        true,
+      );
+      expect(socket.readyState).toBe(WebSocket.OPEN);
+      socket.close();
+    } finally {
+      stop();
+      await stalled.close();
+      await new Promise((resolve) => server.close(() => resolve(undefined)));
+    }
+  });
+
   it('refuses a wrong signature (4001), a frame that is not an envelope before authentication (1008) and oversized frames (1009)', async () => {
     const gateway = await aGateway();
     const url = `${baseUrl.replace('http', 'ws')}${gatewayPath}`;
 
     const forger = new WebSocket(url);
     await nextFrame(forger);
-    forger.send(JSON.stringify({ id: 'a1', type: 'authenticate', payload: { certificate: gateway.identity.certificatePem, signature: Buffer.alloc(64, 1).toString('base64') } }));
+    forger.send(
+      JSON.stringify({
+        id: 'a1',
+        type: 'authenticate',
+        payload: { certificate: gateway.identity.certificatePem, signature: Buffer.alloc(64, 1).toString('base64') },
+      }),
+    );
     expect(await closed(forger)).toBe(closeCodes.authenticationFailed);
 
     const rude = new WebSocket(url);

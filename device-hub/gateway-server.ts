@@ -2,21 +2,14 @@ import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
-import {
-  closeCodes,
-  gatewayPath,
-  hubLimits,
-  parseEnvelope,
-  type AuthenticatePayload,
-  type Envelope,
-  type EnvelopeType,
-} from '../contracts/hub/protocol';
+import { closeCodes, gatewayPath, hubLimits, parseEnvelope, type AuthenticatePayload, type Envelope, type EnvelopeType } from '../contracts/hub/protocol';
+import { implausibleReportIssues, runningConfigOf, type RunningConfig } from '../contracts/hub/reports';
 import type { DeviceOutboxService, PendingMessage } from '../graph/fleet/services/device-outbox.service';
+import type { DevicePresenceService } from '../graph/fleet/services/device-presence.service';
 import type { ReportIngest } from './ingest';
-import { channels, type PubSub } from './pubsub';
+import { channels, type PubSub } from '../graph/common/pubsub';
 import { closeWebSockets } from './upgrade';
 
 /** The device a certificate proves, as provisioning recorded it. */
@@ -32,10 +25,13 @@ export type ReportCheck =
   | { ok: false; issues: { path: string; message: string }[] };
 
 export interface GatewayServerOptions {
-  db: Knex;
   log: Logger;
   pubsub: PubSub;
   outbox: DeviceOutboxService;
+  /** Opens and closes device sessions (graph/fleet/services/device-presence.service.ts). */
+  presence: DevicePresenceService;
+  /** This node: sessions are tagged with its id, and open once its lease is taken. */
+  node: { nodeId: string; ready: Promise<void> };
   ingest: ReportIngest;
   /** The device behind a certificate: signed by the platform CA, valid now, the one provisioning recorded; null otherwise. */
   verifyCertificate(pem: string): Promise<CertifiedDevice | null>;
@@ -80,6 +76,10 @@ function cloudId(): string {
  */
 class GatewayConnection {
   device: CertifiedDevice | null = null;
+  /** The config the device runs, as far as report indices go; null while the cloud knows none. */
+  runningConfig: RunningConfig | null = null;
+  /** As the session opened, for taking it back after a lost lease. */
+  networkInterface: string | null = null;
   /** This connection's id, recorded on the device row while it holds the device. */
   readonly connectionId = randomUUID();
   private readonly nonce = randomBytes(32);
@@ -247,6 +247,16 @@ class GatewayConnection {
       return;
     }
     const { report } = check;
+    const implausible = implausibleReportIssues(report, Date.now(), this.runningConfig);
+    if (implausible.length > 0) {
+      this.options.log.warn({ device: device.identifier, reportId: envelope.id, issues: implausible }, 'gateway report refused as implausible');
+      this.sendError('payload_invalid', 'The report cannot be true: its time or index is out of range.', [envelope.id], implausible);
+      return;
+    }
+    if (report.type === 'config') {
+      // The device runs this config from now on: its later reports name its assets and loops.
+      this.runningConfig = runningConfigOf((report.observations as { config?: unknown } | undefined)?.config) ?? this.runningConfig;
+    }
     this.options.ingest
       .submit({
         deviceId: device.deviceId,
@@ -291,7 +301,13 @@ class GatewayConnection {
   private async onAck(envelope: Envelope): Promise<void> {
     const device = this.device;
     const ids = (envelope.payload as { ids?: unknown } | null)?.ids;
-    if (!device || !Array.isArray(ids) || ids.length > hubLimits.ackIdsMax || !ids.every((id) => typeof id === 'string' && /^\d{1,18}$/.test(id))) {
+    if (
+      !device ||
+      !Array.isArray(ids) ||
+      ids.length === 0 ||
+      ids.length > hubLimits.ackIdsMax ||
+      !ids.every((id) => typeof id === 'string' && /^\d{1,18}$/.test(id))
+    ) {
       this.sendError('payload_invalid', `An ack carries ids: 1 to ${hubLimits.ackIdsMax} message ids.`, [envelope.id]);
       return;
     }
@@ -340,7 +356,9 @@ class GatewayConnection {
     this.inFlight.set(message.id, { sentAt: Date.now() });
     this.lastQueuedId = Math.max(this.lastQueuedId, message.id);
     this.send('message', String(message.id), message.payload);
-    void this.options.db('device_outbox').where('id', message.id).update({ delivered_at: new Date(), attempts: this.options.db.raw('attempts + 1') }).catch(() => undefined);
+    this.options.outbox
+      .markDelivered(message.id)
+      .catch((error: unknown) => this.options.log.error({ err: error, device: this.device?.identifier, messageId: message.id }, 'recording a delivery failed'));
   }
 
   /** Messages not acknowledged in time are sent again (the device stores each once by its id). */
@@ -386,11 +404,17 @@ export class GatewayServer {
     }
     const tls = { certificatePem: peerCertificatePem(request), version: url.searchParams.get('version')?.slice(0, 64) ?? null };
     // The connection lives through the socket's own events from here on.
-    this.sockets.handleUpgrade(request, socket, head, (ws) => new GatewayConnection(ws, this, this.options, url.searchParams.get('networkInterface')?.slice(0, 32) ?? null, tls));
+    this.sockets.handleUpgrade(
+      request,
+      socket,
+      head,
+      (ws) => new GatewayConnection(ws, this, this.options, url.searchParams.get('networkInterface')?.slice(0, 32) ?? null, tls),
+    );
   };
 
   private readonly stopPresence: () => void;
   private readonly stopOutbox: () => void;
+  private closing = false;
 
   constructor(private readonly options: GatewayServerOptions) {
     // One subscription for every connection here: a notification wakes the device's connection, if it is here.
@@ -432,14 +456,18 @@ export class GatewayServer {
     if (previous && previous !== connection) {
       previous.close(closeCodes.replaced, 'replaced by a newer connection');
     }
-    const [row] = (await this.options
-      .db('devices')
-      .where('id', device.deviceId)
-      .update({ online: true, network_interface: networkInterface, last_seen_at: new Date(), hub_connection_id: connection.connectionId, ...(version ? { version } : {}) })
-      .returning('config')) as { config: { cloudKeepAliveIntervalInSec?: number } | null }[];
-    this.options.pubsub.publish(channels.presence, { deviceId: device.deviceId, online: true, networkInterface, connectionId: connection.connectionId });
+    connection.networkInterface = networkInterface;
+    await this.options.node.ready;
+    const opened = await this.options.presence.connected({
+      deviceId: device.deviceId,
+      nodeId: this.options.node.nodeId,
+      connectionId: connection.connectionId,
+      networkInterface,
+      version,
+    });
+    connection.runningConfig = opened.runningConfig;
     this.options.log.info({ device: device.identifier, networkInterface }, 'gateway connected');
-    return row?.config?.cloudKeepAliveIntervalInSec ?? hubLimits.defaultKeepAliveSeconds;
+    return opened.keepAliveSeconds ?? hubLimits.defaultKeepAliveSeconds;
   }
 
   async unregister(connection: GatewayConnection): Promise<void> {
@@ -448,20 +476,43 @@ export class GatewayServer {
       return;
     }
     this.connections.delete(device.deviceId);
-    // Only while this connection still holds the device: a newer one (here or on another node) has taken over otherwise.
-    const released = await this.options
-      .db('devices')
-      .where({ id: device.deviceId, hub_connection_id: connection.connectionId })
-      .update({ online: false, last_seen_at: new Date(), hub_connection_id: null })
-      .catch(() => 0);
-    if (released > 0) {
-      this.options.pubsub.publish(channels.presence, { deviceId: device.deviceId, online: false, networkInterface: null });
-    }
     this.options.log.info({ device: device.identifier }, 'gateway disconnected');
+    if (this.closing) {
+      // The node's stop closes every session it holds, after the connections.
+      return;
+    }
+    try {
+      // Only while this connection still holds the device: a newer one (here or on another node) has taken over otherwise.
+      await this.options.presence.disconnected(device.deviceId, connection.connectionId);
+    } catch (error) {
+      this.options.log.error({ err: error, device: device.identifier }, 'recording a disconnect failed; the session closes when the sweep finds it');
+    }
+  }
+
+  /** After this node's lease ran out: each connection here takes its device's session back, or yields to a newer one elsewhere. */
+  async retakeAll(): Promise<void> {
+    for (const connection of [...this.connections.values()]) {
+      const device = connection.device;
+      if (!device) {
+        continue;
+      }
+      const outcome = await this.options.presence.retake({
+        deviceId: device.deviceId,
+        nodeId: this.options.node.nodeId,
+        connectionId: connection.connectionId,
+        networkInterface: connection.networkInterface,
+        version: null,
+      });
+      if (outcome === 'lost' && this.connections.get(device.deviceId) === connection) {
+        this.connections.delete(device.deviceId);
+        connection.close(closeCodes.replaced, 'replaced by a newer connection');
+      }
+    }
   }
 
   /** Closes every gateway connection (they reconnect elsewhere or later) and stops serving. */
   async close(): Promise<void> {
+    this.closing = true;
     this.stopPresence();
     this.stopOutbox();
     for (const connection of this.connections.values()) {

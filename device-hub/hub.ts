@@ -2,10 +2,13 @@ import type { Server } from 'node:http';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { validateReport } from '../contracts/hub/reports';
+import { defaultPresenceSettings, type PresenceSettings } from '../graph/fleet/services/device-presence.service';
 import type { Services } from '../graph/services';
 import { GatewayServer } from './gateway-server';
 import { ReportIngest } from './ingest';
-import { defaultHistorySettings, ReportHistoryJob, type HistorySettings } from './rollups';
+import { NodePresence } from './presence';
+import { ReportHistoryJob } from './rollups';
+import { defaultHistorySettings, type HistorySettings } from '../contracts/history';
 import { TunnelServer } from './tunnels';
 
 /** The device hub of one node: gateway connections, report ingest, and delivery from the outbox. */
@@ -14,6 +17,8 @@ export interface DeviceHub {
   /** The device's end of TCP tunnels (the developer's end is server/developer-channel.ts). */
   tunnels: TunnelServer;
   ingest: ReportIngest;
+  /** This node's lease on presence, and its sweeps of dead nodes' sessions. */
+  node: NodePresence;
   /** Report partitions, roll-ups and retention, in the background. */
   history: ReportHistoryJob;
   /** Serves gateways on this HTTP server. */
@@ -22,16 +27,32 @@ export interface DeviceHub {
   close(): Promise<void>;
 }
 
-export function createDeviceHub({ db, services, log, history = defaultHistorySettings }: { db: Knex; services: Services; log: Logger; history?: HistorySettings }): DeviceHub {
+export function createDeviceHub({
+  db,
+  services,
+  log,
+  history = defaultHistorySettings,
+  presence = defaultPresenceSettings,
+}: {
+  db: Knex;
+  services: Services;
+  log: Logger;
+  history?: HistorySettings;
+  /** Node lease and heartbeat (HUB_LEASE_SECONDS, HUB_HEARTBEAT_SECONDS). */
+  presence?: PresenceSettings;
+}): DeviceHub {
   const historyJob = new ReportHistoryJob(db, history, log);
   // The first round (this month's partitions first) runs now, in the background; it logs its own failures.
   void historyJob.start();
   const ingest = new ReportIngest(db, services.pubsub);
-  const gateways = new GatewayServer({
-    db,
+  // The lease is taken at once; a lease found run out takes the sessions held here back.
+  const node: NodePresence = new NodePresence(services.devicePresence, presence, log, () => gateways.retakeAll());
+  const gateways: GatewayServer = new GatewayServer({
     log,
     pubsub: services.pubsub,
     outbox: services.deviceOutbox,
+    presence: services.devicePresence,
+    node,
     ingest,
     verifyCertificate: (pem) => services.provisioning.verifyDeviceCertificate(pem),
     validateReport,
@@ -41,13 +62,16 @@ export function createDeviceHub({ db, services, log, history = defaultHistorySet
     gateways,
     tunnels,
     ingest,
+    node,
     history: historyJob,
     attach: (server) => {
+      node.attach(server);
       gateways.attach(server);
       tunnels.attach(server);
     },
     close: async () => {
       await gateways.close();
+      await node.stop();
       await tunnels.close();
       await ingest.close();
       await historyJob.stop();

@@ -1,6 +1,8 @@
 import { testDatabase, type TestDatabase } from '../test-support/database';
-import { ReportIngest, type IncomingReport, type StoredReport } from './ingest';
-import { channels, InProcessPubSub } from './pubsub';
+import { insertDeviceRow } from '../test-support/factories';
+import { ReportIngest, type IncomingReport } from './ingest';
+import type { StoredReport } from '../contracts/hub/reports';
+import { channels, InProcessPubSub } from '../graph/common/pubsub';
 
 describe('report ingest', () => {
   let database: TestDatabase;
@@ -8,8 +10,7 @@ describe('report ingest', () => {
 
   beforeAll(async () => {
     database = await testDatabase();
-    const [row] = (await database.db('devices').insert({ name: 'Ingested' }).returning('id')) as { id: string | number }[];
-    deviceId = Number(row?.id);
+    deviceId = await insertDeviceRow(database.db, { name: 'Ingested' });
   });
 
   afterAll(async () => {
@@ -37,7 +38,11 @@ describe('report ingest', () => {
     const rows = (await database.db('device_reports').where('device_id', deviceId).count('* as count')) as { count: string | number }[];
     expect(Number(rows[0]?.count)).toBe(300);
     expect(published).toHaveLength(300);
-    const stored = (await database.db('device_reports').where({ device_id: deviceId, report_id: 'r7' }).first()) as { body: { observations: { activePower: number } }; asset_index: number; type: string };
+    const stored = (await database.db('device_reports').where({ device_id: deviceId, report_id: 'r7' }).first()) as {
+      body: { observations: { activePower: number } };
+      asset_index: number;
+      type: string;
+    };
     expect(stored).toMatchObject({ type: 'meterPower', asset_index: 2, body: { observations: { activePower: 1200.5 } } });
     await ingest.close();
   });
@@ -48,7 +53,9 @@ describe('report ingest', () => {
     const at = '2026-11-22T11:00:00.000Z';
     await ingest.submit(report('again', at));
     await Promise.all([ingest.submit(report('again', at)), ingest.submit(report('again', at, { observations: { activePower: 1 } }))]);
-    const rows = (await database.db('device_reports').where({ device_id: deviceId, report_id: 'again' })) as { body: { observations: { activePower: number } } }[];
+    const rows = (await database.db('device_reports').where({ device_id: deviceId, report_id: 'again' })) as {
+      body: { observations: { activePower: number } };
+    }[];
     expect(rows).toHaveLength(1);
     expect(rows[0]?.body.observations.activePower).toBe(1200.5);
     expect(ingest.stats.duplicates).toBe(2);
@@ -61,5 +68,44 @@ describe('report ingest', () => {
     await expect(ingest.submit(unstorable)).rejects.toThrow();
     await ingest.close();
     await expect(ingest.submit(report('late', '2026-11-22T12:00:00.000Z'))).rejects.toThrow('ingest is closed');
+  });
+});
+
+describe('report ingest with a report the database refuses', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await testDatabase();
+  });
+
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it('stores the rest of its batch, of every device, and refuses only that report', async () => {
+    const ids: number[] = [];
+    for (const name of ['First', 'Second']) {
+      ids.push(await insertDeviceRow(database.db, { name }));
+    }
+    const ingest = new ReportIngest(database.db, new InProcessPubSub());
+    const at = '2026-11-22T12:00:00.000Z';
+    const one = (deviceId: number, reportId: string, body: Record<string, unknown>): IncomingReport => ({
+      deviceId,
+      reportId,
+      type: 'journal',
+      at: new Date(at),
+      assetIndex: null,
+      controllerIndex: null,
+      body,
+    });
+    const outcomes = await Promise.allSettled([
+      ingest.submit(one(ids[0] ?? 0, 'good-1', { lines: ['fine'] })),
+      ingest.submit(one(ids[0] ?? 0, 'poison', { lines: ['nul \u0000 here'] })),
+      ingest.submit(one(ids[1] ?? 0, 'good-2', { lines: ['fine too'] })),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await database.db('device_reports').orderBy('report_id').pluck('report_id')) as string[]).toEqual(['good-1', 'good-2']);
+    expect(ingest.stats).toMatchObject({ isolatedBatches: 1, reports: 2 });
+    await ingest.close();
   });
 });

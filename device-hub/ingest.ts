@@ -1,6 +1,7 @@
+import type { StoredReport } from '../contracts/hub/reports';
 import type { Knex } from 'knex';
 import { hubLimits } from '../contracts/hub/protocol';
-import { channels, type PubSub } from './pubsub';
+import { channels, type PubSub } from '../graph/common/pubsub';
 
 /** A validated report on its way into the database. */
 export interface IncomingReport {
@@ -21,17 +22,6 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-/** What subscribers get for each stored report, on channels.reports(deviceId). */
-export interface StoredReport {
-  deviceId: number;
-  reportId: string;
-  type: string;
-  at: string;
-  assetIndex: number | null;
-  controllerIndex: number | null;
-  body: Record<string, unknown>;
-}
-
 /**
  * Stores reports in batches: reports arriving together (from any connection) are written in
  * one statement and one transaction, and each report's promise resolves only after that
@@ -46,7 +36,7 @@ export class ReportIngest {
   private writing: Promise<void> | null = null;
   private closed = false;
   /** Statistics for logs and benchmarks. */
-  readonly stats = { batches: 0, reports: 0, duplicates: 0 };
+  readonly stats = { batches: 0, reports: 0, duplicates: 0, isolatedBatches: 0 };
 
   constructor(
     private readonly db: Knex,
@@ -108,7 +98,11 @@ export class ReportIngest {
          returning device_id, report_id, (extract(epoch from at) * 1000)::bigint as at_ms`,
         [document],
       );
-      const stored = new Set((inserted as { rows: { device_id: string | number; report_id: string; at_ms: string | number }[] }).rows.map((row) => `${Number(row.device_id)}/${Number(row.at_ms)}/${row.report_id}`));
+      const stored = new Set(
+        (inserted as { rows: { device_id: string | number; report_id: string; at_ms: string | number }[] }).rows.map(
+          (row) => `${Number(row.device_id)}/${Number(row.at_ms)}/${row.report_id}`,
+        ),
+      );
       this.stats.batches += 1;
       this.stats.reports += stored.size;
       this.stats.duplicates += batch.length - stored.size;
@@ -130,8 +124,15 @@ export class ReportIngest {
         }
       }
     } catch (error) {
+      if (batch.length === 1) {
+        batch[0]?.reject(error);
+        return;
+      }
+      // One report the database refuses must not fail the others (of any device) that shared
+      // its batch: each is written alone, and only what fails alone is refused.
+      this.stats.isolatedBatches += 1;
       for (const waiting of batch) {
-        waiting.reject(error);
+        await this.write([waiting]);
       }
     }
   }

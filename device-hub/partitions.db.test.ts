@@ -14,13 +14,23 @@ describe('report partitions', () => {
 
   async function insertReports(deviceId: number, ats: string[]): Promise<void> {
     await database.db('device_reports').insert(
-      ats.map((at, index) => ({ device_id: deviceId, report_id: `r${index}`, type: 'meterPower', at, asset_index: 0, body: { type: 'meterPower', at, asset: 0, observations: { activePower: index } } })),
+      ats.map((at, index) => ({
+        device_id: deviceId,
+        report_id: `r${index}`,
+        type: 'meterPower',
+        at,
+        asset_index: 0,
+        body: { type: 'meterPower', at, asset: 0, observations: { activePower: index } },
+      })),
     );
   }
 
   /** Where each report of the device is stored, by partition name. */
   async function placement(deviceId: number): Promise<Record<string, number>> {
-    const result = (await database.db.raw('select tableoid::regclass::text as partition, count(*)::int as count from device_reports where device_id = ? group by 1', [deviceId])) as { rows: { partition: string; count: number }[] };
+    const result = (await database.db.raw(
+      'select tableoid::regclass::text as partition, count(*)::int as count from device_reports where device_id = ? group by 1',
+      [deviceId],
+    )) as { rows: { partition: string; count: number }[] };
     return Object.fromEntries(result.rows.map((row) => [row.partition.replace(/^.*\./, ''), row.count]));
   }
 
@@ -69,7 +79,13 @@ describe('report partitions', () => {
     await insertReports(4, ['2027-09-09T09:00:00Z', '2027-10-10T10:00:00Z']);
     const runs = await Promise.all(Array.from({ length: 4 }, () => ensureReportPartitions(database.db, new Date('2027-09-05T00:00:00Z'))));
     // The months before, stranded in the default partition by the tests above, come along.
-    expect(runs.flat().sort()).toEqual(['device_reports_y2027m03', 'device_reports_y2027m06', 'device_reports_y2027m09', 'device_reports_y2027m10', 'device_reports_y2027m11']);
+    expect(runs.flat().sort()).toEqual([
+      'device_reports_y2027m03',
+      'device_reports_y2027m06',
+      'device_reports_y2027m09',
+      'device_reports_y2027m10',
+      'device_reports_y2027m11',
+    ]);
     expect(await placement(4)).toEqual({ device_reports_y2027m09: 1, device_reports_y2027m10: 1 });
   });
 
@@ -77,7 +93,9 @@ describe('report partitions', () => {
     await insertReports(5, ['2028-02-01T00:00:00Z']);
     const ats = Array.from({ length: 200 }, (_, index) => new Date(Date.UTC(2028, 1, 2, 0, 0, index)).toISOString());
     const writes = ats.map((at, index) =>
-      database.db('device_reports').insert({ device_id: 5, report_id: `w${index}`, type: 'meterPower', at, body: { type: 'meterPower', at, observations: {} } }),
+      database
+        .db('device_reports')
+        .insert({ device_id: 5, report_id: `w${index}`, type: 'meterPower', at, body: { type: 'meterPower', at, observations: {} } }),
     );
     const [created] = await Promise.all([ensureMonthPartition(database.db, new Date('2028-02-01T00:00:00Z')), ...writes]);
     expect(created).toBe(true);

@@ -93,7 +93,9 @@ export async function ensureMonthPartition(db: Knex, month: Date): Promise<boole
     // could reach the default partition between the move and the attach, and the attach would fail.
     // The parent first, in the order an insert takes them, so that neither waits on the other in turn.
     await lockReportWrites(trx);
-    const waiting = (await trx.raw('select exists (select 1 from device_reports_default where at >= ? and at < ?) as waiting', bounds)) as { rows: { waiting: boolean }[] };
+    const waiting = (await trx.raw('select exists (select 1 from device_reports_default where at >= ? and at < ?) as waiting', bounds)) as {
+      rows: { waiting: boolean }[];
+    };
     if (!waiting.rows[0]?.waiting) {
       await trx.raw(`create table ?? partition of device_reports for values from ('${bounds[0]}') to ('${bounds[1]}')`, [name]);
       return true;
@@ -117,10 +119,9 @@ export async function ensureMonthPartition(db: Knex, month: Date): Promise<boole
  */
 export async function ensureReportPartitions(db: Knex, now: Date = new Date(), monthsAhead: number = partitionMonthsAhead): Promise<string[]> {
   const first = monthStart(now);
-  const stranded = (await db.raw(
-    `select distinct date_trunc('month', at, 'UTC') as month from device_reports_default where at < ? order by 1`,
-    [first.toISOString()],
-  )) as { rows: { month: Date | string }[] };
+  const stranded = (await db.raw(`select distinct date_trunc('month', at, 'UTC') as month from device_reports_default where at < ? order by 1`, [
+    first.toISOString(),
+  ])) as { rows: { month: Date | string }[] };
   const months = stranded.rows.map((row) => monthStart(new Date(row.month)));
   for (let offset = 0; offset <= monthsAhead; offset += 1) {
     months.push(addMonths(first, offset));

@@ -6,7 +6,6 @@ import { RedisPubSub } from './redis-pubsub';
 
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
-
 const available = reachable(redisUrl, 6379);
 if (!available && !requireServices) {
   process.stderr.write(`redis-pubsub.test.ts: skipped, Redis at ${redisUrl} is unreachable (REQUIRE_SERVICES=1 makes this a failure)\n`);

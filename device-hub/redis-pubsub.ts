@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { InProcessPubSub, type PubSub } from './pubsub';
+import { InProcessPubSub, type PubSub } from '../graph/common/pubsub';
 
 export interface RedisPubSubOptions {
   /** redis:// or rediss:// (REDIS_URL). */
@@ -57,7 +57,12 @@ export class RedisPubSub implements PubSub {
     this.prefix = prefix;
     // No offline queue: a publish while Redis is down fails at once instead of piling up.
     // Subscriptions are restored by the 'ready' handler below, not by ioredis.
-    const options = { enableOfflineQueue: false, autoResubscribe: false, maxRetriesPerRequest: 1, connectionName: `gridport-pubsub-${this.origin.slice(0, 8)}` };
+    const options = {
+      enableOfflineQueue: false,
+      autoResubscribe: false,
+      maxRetriesPerRequest: 1,
+      connectionName: `gridport-pubsub-${this.origin.slice(0, 8)}`,
+    };
     // Publishes of one tick (a batch of stored reports) go out in one write.
     this.publisher = new Redis(url, { ...options, enableAutoPipelining: true });
     this.subscriber = new Redis(url, options);

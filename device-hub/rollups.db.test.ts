@@ -1,6 +1,7 @@
 import { testDatabase, type TestDatabase } from '../test-support/database';
 import { ensureMonthPartition, listReportPartitions } from './partitions';
-import { applyRetention, rollUp, type HistorySettings } from './rollups';
+import { applyRetention, rollUp } from './rollups';
+import type { HistorySettings } from '../contracts/history';
 
 interface AggregateRow {
   count: number;
@@ -22,14 +23,39 @@ describe('report roll-ups', () => {
     await database.close();
   });
 
-  async function report(deviceId: number, at: string, receivedAt: string, observations: Record<string, unknown>, type = 'meterPower', asset: number | null = 1): Promise<void> {
+  async function report(
+    deviceId: number,
+    at: string,
+    receivedAt: string,
+    observations: Record<string, unknown>,
+    type = 'meterPower',
+    asset: number | null = 1,
+  ): Promise<void> {
     sequence += 1;
-    await database.db('device_reports').insert({ device_id: deviceId, report_id: `r${sequence}`, type, at, asset_index: asset, received_at: receivedAt, body: { type, at, asset, observations } });
+    await database.db('device_reports').insert({
+      device_id: deviceId,
+      report_id: `r${sequence}`,
+      type,
+      at,
+      asset_index: asset,
+      received_at: receivedAt,
+      body: { type, at, asset, observations },
+    });
   }
 
-  async function aggregate(table: 'report_minutes' | 'report_hours', deviceId: number, field: string, at: string, type = 'meterPower'): Promise<AggregateRow | undefined> {
+  async function aggregate(
+    table: 'report_minutes' | 'report_hours',
+    deviceId: number,
+    field: string,
+    at: string,
+    type = 'meterPower',
+  ): Promise<AggregateRow | undefined> {
     const column = table === 'report_minutes' ? 'minute' : 'hour';
-    const row = (await database.db(table).where({ device_id: deviceId, field, type, [column]: at }).select('count', 'sum', 'min', 'max', 'last').first()) as AggregateRow | undefined;
+    const row = (await database
+      .db(table)
+      .where({ device_id: deviceId, field, type, [column]: at })
+      .select('count', 'sum', 'min', 'max', 'last')
+      .first()) as AggregateRow | undefined;
     return row;
   }
 
@@ -39,7 +65,14 @@ describe('report roll-ups', () => {
     await report(10, '2026-11-22T10:00:15Z', '2026-11-22T10:00:47Z', { activePower: 200, frequency: null });
     await report(10, '2026-11-22T10:00:30Z', '2026-11-22T10:00:48Z', { activePower: 300 });
     await report(10, '2026-11-22T10:01:05Z', '2026-11-22T10:01:06Z', { activePower: -50 });
-    await report(10, '2026-11-22T10:02:00Z', '2026-11-22T10:02:01Z', { setpoints: { desired: { cloud: 5000 }, confirmed: 4000, effective: null }, stateOfCharge: 55 }, 'batteryPower', 0);
+    await report(
+      10,
+      '2026-11-22T10:02:00Z',
+      '2026-11-22T10:02:01Z',
+      { setpoints: { desired: { cloud: 5000 }, confirmed: 4000, effective: null }, stateOfCharge: 55 },
+      'batteryPower',
+      0,
+    );
     // Another device in the same minute is aggregated apart.
     await report(11, '2026-11-22T10:00:20Z', '2026-11-22T10:00:21Z', { activePower: 7 });
 
@@ -51,10 +84,19 @@ describe('report roll-ups', () => {
     expect(await aggregate('report_minutes', 10, 'frequency', '2026-11-22T10:00:00Z')).toEqual({ count: 2, sum: 100.1, min: 50, max: 50.1, last: 50.1 });
     expect(await aggregate('report_minutes', 10, 'phaseVoltage.l1', '2026-11-22T10:00:00Z')).toEqual({ count: 2, sum: 462, min: 230, max: 232, last: 232 });
     expect(await aggregate('report_minutes', 10, 'phaseVoltage.l2', '2026-11-22T10:00:00Z')).toBeUndefined();
-    expect(await aggregate('report_minutes', 10, 'setpoints.desired.cloud', '2026-11-22T10:02:00Z', 'batteryPower')).toEqual({ count: 1, sum: 5000, min: 5000, max: 5000, last: 5000 });
+    expect(await aggregate('report_minutes', 10, 'setpoints.desired.cloud', '2026-11-22T10:02:00Z', 'batteryPower')).toEqual({
+      count: 1,
+      sum: 5000,
+      min: 5000,
+      max: 5000,
+      last: 5000,
+    });
     expect(await aggregate('report_minutes', 11, 'activePower', '2026-11-22T10:00:00Z')).toEqual({ count: 1, sum: 7, min: 7, max: 7, last: 7 });
     expect(await aggregate('report_hours', 10, 'activePower', '2026-11-22T10:00:00Z')).toEqual({ count: 5, sum: 950, min: -50, max: 400, last: -50 });
-    const minute = (await database.db('report_minutes').where({ device_id: 10, field: 'activePower' }).first()) as { asset_index: number; controller_index: number | null };
+    const minute = (await database.db('report_minutes').where({ device_id: 10, field: 'activePower' }).first()) as {
+      asset_index: number;
+      controller_index: number | null;
+    };
     expect(minute).toMatchObject({ asset_index: 1, controller_index: null });
   });
 

@@ -1,3 +1,4 @@
+import type { HistorySettings } from '../contracts/history';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { ensureReportPartitions, listReportPartitions, lockPartitions, lockReportWrites } from './partitions';
@@ -19,22 +20,6 @@ import { ensureReportPartitions, listReportPartitions, lockPartitions, lockRepor
  * dated before its end are neither rolled up (they would overwrite the minutes with a part of
  * their reports) nor kept. Minutes are kept `minuteRetentionDays`, hours for ever.
  */
-
-/** The settings of history (REPORT_RETENTION_DAYS, REPORT_MINUTE_RETENTION_DAYS, REPORT_ROLLUP_INTERVAL_SECONDS). */
-export interface HistorySettings {
-  /** Days raw reports are kept at least (whole months are dropped, so up to a month more). */
-  rawRetentionDays: number;
-  /** Days minute aggregates are kept; hourly ones are kept for ever. */
-  minuteRetentionDays: number;
-  /** Seconds between roll-up passes; also how far the roll-ups lag behind the raw reports. */
-  rollupIntervalSeconds: number;
-}
-
-export const defaultHistorySettings: HistorySettings = {
-  rawRetentionDays: 90,
-  minuteRetentionDays: 365,
-  rollupIntervalSeconds: 60,
-};
 
 /** How far a pass reaches back before the end of the previous one. */
 export const rollupOverlapMs = 2 * 60_000;
@@ -67,7 +52,9 @@ function dateOrNull(value: Date | string | null): Date | null {
 
 /** Takes the roll-up lock of this schema for the transaction, or answers false when another node holds it. */
 async function tryLockRollups(trx: Knex.Transaction): Promise<boolean> {
-  const result = (await trx.raw(`select pg_try_advisory_xact_lock(hashtext(current_schema() || '.device_reports.rollups')) as locked`)) as { rows: { locked: boolean }[] };
+  const result = (await trx.raw(`select pg_try_advisory_xact_lock(hashtext(current_schema() || '.device_reports.rollups')) as locked`)) as {
+    rows: { locked: boolean }[];
+  };
   return result.rows[0]?.locked === true;
 }
 
@@ -82,7 +69,9 @@ export async function rollUpOnce(db: Knex, now?: Date): Promise<RollupPass | nul
     }
     // JIT compiling these statements costs half a second a pass on PostgreSQL 15, more than running them.
     await trx.raw('set local jit = off');
-    const progressResult = (await trx.raw('select rolled_up_to, raw_kept_from, coalesce(?::timestamptz, now()) as now from report_rollup_progress for update', [now?.toISOString() ?? null])) as { rows: Progress[] };
+    const progressResult = (await trx.raw('select rolled_up_to, raw_kept_from, coalesce(?::timestamptz, now()) as now from report_rollup_progress for update', [
+      now?.toISOString() ?? null,
+    ])) as { rows: Progress[] };
     const progress = progressResult.rows[0];
     if (!progress) {
       throw new Error('report_rollup_progress has no row: the migration 20261122004000_report_rollups did not run');
@@ -195,7 +184,12 @@ export async function applyRetention(db: Knex, settings: HistorySettings, now: D
       }
       // Everything that arrived before the end of the last pass, less its overlap, is rolled up.
       const pending = rolledUpTo
-        ? ((await trx.raw('select exists (select 1 from ?? where received_at >= ?) as pending', [partition.name, new Date(rolledUpTo.getTime() - rollupOverlapMs).toISOString()])) as { rows: { pending: boolean }[] }).rows[0]?.pending
+        ? (
+            (await trx.raw('select exists (select 1 from ?? where received_at >= ?) as pending', [
+              partition.name,
+              new Date(rolledUpTo.getTime() - rollupOverlapMs).toISOString(),
+            ])) as { rows: { pending: boolean }[] }
+          ).rows[0]?.pending
         : ((await trx.raw('select exists (select 1 from ??) as pending', [partition.name])) as { rows: { pending: boolean }[] }).rows[0]?.pending;
       if (pending) {
         keptPartitions.push(partition.name);
@@ -214,7 +208,9 @@ export async function applyRetention(db: Knex, settings: HistorySettings, now: D
       await trx.raw('delete from device_reports_default where at < ?', [keptFrom.toISOString()]);
       await trx('report_rollup_progress').update({ raw_kept_from: keptFrom.toISOString() });
     }
-    const deleted = (await trx.raw('delete from report_minutes where minute < ?', [new Date(now.getTime() - settings.minuteRetentionDays * dayMs).toISOString()])) as { rowCount: number | null };
+    const deleted = (await trx.raw('delete from report_minutes where minute < ?', [
+      new Date(now.getTime() - settings.minuteRetentionDays * dayMs).toISOString(),
+    ])) as { rowCount: number | null };
     return { droppedPartitions, keptPartitions, deletedMinutes: deleted.rowCount ?? 0 };
   });
 }

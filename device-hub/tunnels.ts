@@ -6,7 +6,7 @@ import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import { hubLimits, tunnelHeaders, tunnelPath } from '../contracts/hub/protocol';
 import { closeWebSockets, refuseUpgrade } from './upgrade';
 import type { CertifiedDevice } from './gateway-server';
-import type { PubSub } from './pubsub';
+import type { PubSub } from '../graph/common/pubsub';
 
 /**
  * TCP tunnels through a device (api.md section 7, spec README "Developer access"):
@@ -111,7 +111,12 @@ export type TunnelOutcome = { ok: true; link: TunnelLink } | { ok: false; reason
  * queueing openTunnel). Resolves with the link, or with why there is none; `cancel` gives up
  * (the developer went away).
  */
-export function awaitDeviceTunnel(pubsub: PubSub, tunnelId: string, deviceId: number, timeoutMs: number = hubLimits.tunnelOpenTimeoutMs): { outcome: Promise<TunnelOutcome>; cancel(): void } {
+export function awaitDeviceTunnel(
+  pubsub: PubSub,
+  tunnelId: string,
+  deviceId: number,
+  timeoutMs: number = hubLimits.tunnelOpenTimeoutMs,
+): { outcome: Promise<TunnelOutcome>; cancel(): void } {
   let settle: (outcome: TunnelOutcome) => void = () => undefined;
   const outcome = new Promise<TunnelOutcome>((resolve) => {
     settle = resolve;
@@ -203,7 +208,12 @@ export class TunnelServer {
       return null;
     }
     const verified = await webcrypto.subtle
-      .verify({ name: 'ECDSA', hash: 'SHA-256' }, device.publicKey, new Uint8Array(Buffer.from(signature, 'base64')), new Uint8Array(Buffer.from(tunnelId, 'utf8')))
+      .verify(
+        { name: 'ECDSA', hash: 'SHA-256' },
+        device.publicKey,
+        new Uint8Array(Buffer.from(signature, 'base64')),
+        new Uint8Array(Buffer.from(tunnelId, 'utf8')),
+      )
       .catch(() => false);
     return verified ? device : null;
   }
@@ -223,7 +233,11 @@ export class TunnelServer {
     const { pubsub } = this.options;
     const failure = url.searchParams.get('error');
     if (failure !== null) {
-      pubsub.publish(tunnelChannels.toDeveloper(tunnelId), { kind: 'failed', deviceId: device.deviceId, reason: `the device could not open the tunnel: ${failure.slice(0, 500)}` } satisfies TunnelSignal);
+      pubsub.publish(tunnelChannels.toDeveloper(tunnelId), {
+        kind: 'failed',
+        deviceId: device.deviceId,
+        reason: `the device could not open the tunnel: ${failure.slice(0, 500)}`,
+      } satisfies TunnelSignal);
       socket.end('HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n');
       return;
     }

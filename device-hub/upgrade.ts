@@ -6,7 +6,9 @@ import { errorCatalogue, type ErrorKey } from '../contracts/errors';
 export function refuseUpgrade(socket: Duplex, key: ErrorKey, details?: unknown): void {
   const { status, message } = errorCatalogue[key];
   const body = JSON.stringify(details === undefined ? { key } : { key, details });
-  socket.end(`HTTP/1.1 ${status} ${message}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${message}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Closes every client of a websocket server with `code`, then the server itself. */

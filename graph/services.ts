@@ -2,19 +2,21 @@ import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
 import { MailService, type MailSettings } from './operations/services/mail.service';
 import type { HashIds } from './common/hash-ids';
-import { InProcessPubSub, type PubSub } from '../device-hub/pubsub';
+import { InProcessPubSub, type PubSub } from './common/pubsub';
 import { AuditLogService } from './identity/services/audit-log.service';
+import { IdentityDirectory } from './identity/services/directory.service';
 import { OrganizationService } from './identity/services/organization.service';
 import { SecretBox } from './common/secret-box';
-import { ProvisioningService } from '../device-hub/provisioning/provisioning.service';
+import { ProvisioningService } from './fleet/services/provisioning.service';
 import { LoginService } from './identity/services/login.service';
 import { PasswordResetService } from './identity/services/password-reset.service';
 import { UserInviteService } from './identity/services/user-invite.service';
 import { SamlRequestIds } from './identity/services/saml.service';
 import { DeviceOutboxService } from './fleet/services/device-outbox.service';
+import { DevicePresenceService } from './fleet/services/device-presence.service';
 import { DeviceService } from './fleet/services/device.service';
 import { MeasurementService } from './fleet/services/measurement.service';
-import type { HistorySettings } from '../device-hub/rollups';
+import type { HistorySettings } from '../contracts/history';
 import { PartnershipService } from './fleet/services/partnership.service';
 import { DeviceGroupService } from './fleet/services/device-group.service';
 import { SteeringService } from './fleet/services/steering.service';
@@ -73,6 +75,8 @@ export interface Services {
   partnerships: PartnershipService;
   deviceGroups: DeviceGroupService;
   deviceOutbox: DeviceOutboxService;
+  /** Which connection and node hold each device, kept true across crashes. */
+  devicePresence: DevicePresenceService;
   steering: SteeringService;
   firmware: FirmwareService;
   deviceMessages: DeviceMessageService;
@@ -83,15 +87,32 @@ export interface Services {
   provisioning: ProvisioningService;
 }
 
-export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail, log = pino({ level: 'silent' }), balena, hubspot, pubsub: givenPubsub, history }: Dependencies): Services {
+export function createServices({
+  db,
+  hashIds,
+  sessionSecret,
+  encryptionKey,
+  mail,
+  log = pino({ level: 'silent' }),
+  balena,
+  hubspot,
+  pubsub: givenPubsub,
+  history,
+}: Dependencies): Services {
   const pubsub = givenPubsub ?? new InProcessPubSub((error, channel) => log.error({ err: error, channel }, 'a pub/sub handler failed'));
   const organizations = new OrganizationService(db, hashIds);
   const box = new SecretBox(encryptionKey);
   const sessions = new SessionService(db, hashIds, organizations, sessionSecret);
   const deviceOutbox = new DeviceOutboxService(db, pubsub);
-  const devices = new DeviceService(db, hashIds, deviceOutbox);
+  const directory = new IdentityDirectory();
+  const devices = new DeviceService(db, hashIds, deviceOutbox, directory);
   const dangerousActions = new DangerousActionService();
-  const mailService = new MailService(db, hashIds, mail ?? { smtpUrl: null, from: 'Gridport <no-reply@gridport.invalid>', publicUrl: 'http://localhost:8080' }, log);
+  const mailService = new MailService(
+    db,
+    hashIds,
+    mail ?? { smtpUrl: null, from: 'Gridport <no-reply@gridport.invalid>', publicUrl: 'http://localhost:8080' },
+    log,
+  );
   return {
     pubsub,
     hashIds,
@@ -110,10 +131,11 @@ export function createServices({ db, hashIds, sessionSecret, encryptionKey, mail
     samlRequests: new SamlRequestIds(db),
     devices,
     measurements: new MeasurementService(db, devices, history),
-    partnerships: new PartnershipService(db, hashIds),
-    deviceGroups: new DeviceGroupService(db, hashIds),
+    partnerships: new PartnershipService(db, hashIds, directory),
+    deviceGroups: new DeviceGroupService(db, hashIds, directory),
     steering: new SteeringService(db, hashIds, devices, deviceOutbox, dangerousActions),
     deviceOutbox,
+    devicePresence: new DevicePresenceService(db, pubsub),
     firmware: new FirmwareService(db, devices, dangerousActions, balena),
     deviceMessages: new DeviceMessageService(db, devices, deviceOutbox, dangerousActions),
     deviceTickets: new DeviceTicketService(devices, hubspot),

@@ -13,11 +13,7 @@ export async function up(knex: Knex): Promise<void> {
     table.jsonb('subscription_defaults').nullable();
     table.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     table.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    table.check(
-      "type is null or type in ('energy-trader', 'data-receiver', 'asset-owner', 'installer')",
-      [],
-      'organizations_type_check',
-    );
+    table.check("type is null or type in ('energy-trader', 'data-receiver', 'asset-owner', 'installer')", [], 'organizations_type_check');
     table.check("invoice_frequency in ('daily', 'monthly')", [], 'organizations_invoice_frequency_check');
   });
   // The provider's own organisation is the first row, so it has id 1.

@@ -128,7 +128,16 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['device_outbox', 'partnership_devices', 'partnerships', 'device_schedules', 'device_components', 'devices', 'device_group_api_keys', 'device_groups']) {
+  for (const table of [
+    'device_outbox',
+    'partnership_devices',
+    'partnerships',
+    'device_schedules',
+    'device_components',
+    'devices',
+    'device_group_api_keys',
+    'device_groups',
+  ]) {
     await knex.schema.dropTable(table);
   }
 }

@@ -16,6 +16,8 @@ import * as certificateAuthority from './20261122002000_certificate_authority';
 import * as deviceReports from './20261122003000_device_reports';
 import * as reportRollups from './20261122004000_report_rollups';
 import * as deviceConnection from './20261122005000_device_connection';
+import * as hubNodes from './20261124100000_hub_nodes';
+import * as passwordResetRequests from './20261124110000_password_reset_requests';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -41,6 +43,8 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122003000_device_reports', deviceReports],
   ['20261122004000_report_rollups', reportRollups],
   ['20261122005000_device_connection', deviceConnection],
+  ['20261124100000_hub_nodes', hubNodes],
+  ['20261124110000_password_reset_requests', passwordResetRequests],
 ];
 
 /** Knex reads migrations from this list rather than the file system, so compiled and test runs agree. */

@@ -14,17 +14,37 @@ describe('migrations', () => {
   });
 
   async function tables(): Promise<string[]> {
-    const result = await database.db
-      .select('table_name')
-      .from('information_schema.tables')
-      .where('table_schema', database.schema)
-      .orderBy('table_name');
+    const result = await database.db.select('table_name').from('information_schema.tables').where('table_schema', database.schema).orderBy('table_name');
     return result.map((row: { table_name: string }) => row.table_name);
   }
 
   it('run every migration up, down and up again', async () => {
     const migrated = await tables();
-    expect(migrated).toEqual(expect.arrayContaining(['organizations', 'audit_log', 'users', 'sessions', 'api_keys', 'contacts', 'dangerous_actions', 'user_invites', 'saml_requests', 'device_groups', 'devices', 'device_components', 'device_schedules', 'partnerships', 'partnership_devices', 'device_outbox', 'certificate_authorities', 'device_reports', 'report_minutes', 'report_hours', 'report_rollup_progress']));
+    expect(migrated).toEqual(
+      expect.arrayContaining([
+        'organizations',
+        'audit_log',
+        'users',
+        'sessions',
+        'api_keys',
+        'contacts',
+        'dangerous_actions',
+        'user_invites',
+        'saml_requests',
+        'device_groups',
+        'devices',
+        'device_components',
+        'device_schedules',
+        'partnerships',
+        'partnership_devices',
+        'device_outbox',
+        'certificate_authorities',
+        'device_reports',
+        'report_minutes',
+        'report_hours',
+        'report_rollup_progress',
+      ]),
+    );
 
     const reverted = await migrateRollbackAll(database.db, database.schema);
     expect(reverted).toHaveLength(migrations.length);

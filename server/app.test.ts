@@ -36,7 +36,13 @@ describe('the HTTP server', () => {
 
     it('answers 503 service_unavailable when the database does not answer', async () => {
       const quiet = () => undefined;
-      const unreachable = knex({ client: 'pg', connection: 'postgresql://postgres@127.0.0.1:9/none', pool: { min: 0, max: 1 }, acquireConnectionTimeout: 1000, log: { warn: quiet, error: quiet, debug: quiet, deprecate: quiet } });
+      const unreachable = knex({
+        client: 'pg',
+        connection: 'postgresql://postgres@127.0.0.1:9/none',
+        pool: { min: 0, max: 1 },
+        acquireConnectionTimeout: 1000,
+        log: { warn: quiet, error: quiet, debug: quiet, deprecate: quiet },
+      });
       const down = await testApp({ databaseAnswers: () => databaseAnswers(unreachable, 1500) });
       try {
         for (const url of ['/v1/health', '/v1/elb']) {
@@ -117,14 +123,24 @@ describe('the HTTP server', () => {
           const [head = '', body = ''] = received.split('\r\n\r\n');
           const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
           const chunked = /transfer-encoding: chunked/i.test(head);
-          resolve({ status, body: chunked ? body.split('\r\n').filter((_, i) => i % 2 === 1).join('') : body });
+          resolve({
+            status,
+            body: chunked
+              ? body
+                  .split('\r\n')
+                  .filter((_, i) => i % 2 === 1)
+                  .join('')
+              : body,
+          });
         };
         socket.on('data', (chunk: Buffer) => {
           received += chunk.toString('utf8');
         });
         socket.on('error', () => undefined);
         socket.on('close', finish);
-        socket.write(`POST /console-admin/v1/organization HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+        socket.write(
+          `POST /console-admin/v1/organization HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        );
         const chunk = Buffer.alloc(1024 * 1024, 0x20);
         const frame = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
         let sent = 0;
@@ -149,7 +165,13 @@ describe('the HTTP server', () => {
       await t.app.listen({ port: 0, host: '127.0.0.1' }).catch(() => undefined);
       const { port } = t.app.server.address() as AddressInfo;
       await new Promise<void>((resolve) => {
-        const request = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/console-admin/v1/organization', headers: { cookie, 'content-type': 'application/json', 'content-length': '1000' } });
+        const request = http.request({
+          port,
+          host: '127.0.0.1',
+          method: 'POST',
+          path: '/console-admin/v1/organization',
+          headers: { cookie, 'content-type': 'application/json', 'content-length': '1000' },
+        });
         request.on('error', () => resolve());
         request.write('{"name": "half');
         setTimeout(() => {
@@ -166,7 +188,9 @@ describe('the HTTP server', () => {
       expect(response.statusCode).toBe(500);
       expect(response.json()).toEqual({ key: 'internal_server_error' });
       expect(response.body).not.toContain('secret');
-      expect(t.logs.lines).toContainEqual(expect.objectContaining({ msg: 'unexpected error', err: expect.objectContaining({ message: 'connection string postgres://secret@db' }) }));
+      expect(t.logs.lines).toContainEqual(
+        expect.objectContaining({ msg: 'unexpected error', err: expect.objectContaining({ message: 'connection string postgres://secret@db' }) }),
+      );
     });
   });
 
@@ -207,21 +231,37 @@ describe('the HTTP server', () => {
 
   describe('authentication', () => {
     it('answers a protected route without a session with 401 unauthorized, before reading the body', async () => {
-      const response = await t.app.inject({ method: 'POST', url: '/console-admin/v1/organization', headers: { 'content-type': 'application/json' }, payload: '{not json' });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/console-admin/v1/organization',
+        headers: { 'content-type': 'application/json' },
+        payload: '{not json',
+      });
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({ key: 'unauthorized' });
     });
 
     it('answers a forged session token with 401 unauthorized', async () => {
       const forged = createSigner({ key: 'another-secret-0123456789abcdef0123456789', algorithm: 'HS256' })({ sid: 1, sub: 'x' });
-      const response = await t.app.inject({ method: 'GET', url: '/console-shared/v1/authentication/whoami', headers: { cookie: `${sessionCookieName}=${forged}` } });
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/console-shared/v1/authentication/whoami',
+        headers: { cookie: `${sessionCookieName}=${forged}` },
+      });
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({ key: 'unauthorized' });
     });
 
     it('answers a lapsed session token with 401 jwt_expired', async () => {
-      const lapsed = createSigner({ key: testSecrets.sessionSecret, algorithm: 'HS256', expiresIn: 1000, clockTimestamp: Date.now() - 60_000 })({ sid: 1, sub: 'x' });
-      const response = await t.app.inject({ method: 'GET', url: '/console-shared/v1/authentication/whoami', headers: { cookie: `${sessionCookieName}=${lapsed}` } });
+      const lapsed = createSigner({ key: testSecrets.sessionSecret, algorithm: 'HS256', expiresIn: 1000, clockTimestamp: Date.now() - 60_000 })({
+        sid: 1,
+        sub: 'x',
+      });
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/console-shared/v1/authentication/whoami',
+        headers: { cookie: `${sessionCookieName}=${lapsed}` },
+      });
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({ key: 'jwt_expired' });
     });
@@ -285,7 +325,13 @@ describe('the HTTP server', () => {
 
       const list = await t.app.inject({ method: 'GET', url: '/console-admin/v1/organization?filter=noordzee', headers: { cookie } });
       expect(list.json()).toEqual({
-        rows: [expect.objectContaining({ hashId: organizationHashId, invoiceFrequency: 'daily', pricing: { type: 'usage', tiers: [{ volume: 10, discount: 0 }], rates: { 'asset.solar': 20 } } })],
+        rows: [
+          expect.objectContaining({
+            hashId: organizationHashId,
+            invoiceFrequency: 'daily',
+            pricing: { type: 'usage', tiers: [{ volume: 10, discount: 0 }], rates: { 'asset.solar': 20 } },
+          }),
+        ],
         nextPageOffset: null,
       });
     });
@@ -309,18 +355,26 @@ describe('the HTTP server', () => {
     });
 
     it('are refused to a customer with 403 forbidden', async () => {
-      const owner = await t.services.organizations.create({ kind: 'system', userId: null, apiKeyId: null, organizationId: 1, rights: ['gridport.admin'], name: 'test' }, {
-        name: 'Customer BV',
-        type: 'asset-owner',
-        pricing: null,
-        invoiceCustomerReference: null,
-        invoiceFrequency: 'monthly',
-        requireLegalEntityPerDevice: false,
-        requireCustomerReferencePerDevice: false,
-        subscriptionDefaults: null,
-      });
+      const owner = await t.services.organizations.create(
+        { kind: 'system', userId: null, apiKeyId: null, organizationId: 1, rights: ['gridport.admin'], name: 'test' },
+        {
+          name: 'Customer BV',
+          type: 'asset-owner',
+          pricing: null,
+          invoiceCustomerReference: null,
+          invoiceFrequency: 'monthly',
+          requireLegalEntityPerDevice: false,
+          requireCustomerReferencePerDevice: false,
+          subscriptionDefaults: null,
+        },
+      );
       const cookie = await t.signIn(['customer.write'], owner.hashId);
-      const response = await t.app.inject({ method: 'POST', url: '/console-admin/v1/organization', headers: { cookie }, payload: { name: 'Mine', type: 'installer' } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/console-admin/v1/organization',
+        headers: { cookie },
+        payload: { name: 'Mine', type: 'installer' },
+      });
       expect(response.statusCode).toBe(403);
       expect(response.json().key).toBe('forbidden');
     });
@@ -328,7 +382,12 @@ describe('the HTTP server', () => {
     it('refuse a customer type for the provider organisation with 403 forbidden_organization', async () => {
       const cookie = await t.signIn(['gridport.ops']);
       const provider = await t.services.organizations.provider();
-      const response = await t.app.inject({ method: 'PUT', url: `/console-admin/v1/organization/${provider.hashId}`, headers: { cookie }, payload: { type: 'installer' } });
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: `/console-admin/v1/organization/${provider.hashId}`,
+        headers: { cookie },
+        payload: { type: 'installer' },
+      });
       expect(response.statusCode).toBe(403);
       expect(response.json()).toEqual({ key: 'forbidden_organization', details: { reason: 'the provider organisation has no customer type' } });
     });
@@ -345,9 +404,19 @@ describe('the HTTP server', () => {
   describe('audit log', () => {
     it('records each write with a typed diff, filtered by object and transaction, page by page', async () => {
       const cookie = await t.signIn(['gridport.ops']);
-      const created = await t.app.inject({ method: 'POST', url: '/console-admin/v1/organization', headers: { cookie }, payload: { name: 'Audited', type: 'data-receiver' } });
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/console-admin/v1/organization',
+        headers: { cookie },
+        payload: { name: 'Audited', type: 'data-receiver' },
+      });
       const { organizationHashId } = created.json() as { organizationHashId: string };
-      await t.app.inject({ method: 'PUT', url: `/console-admin/v1/organization/${organizationHashId}`, headers: { cookie }, payload: { name: 'Audited BV', requireLegalEntityPerDevice: true } });
+      await t.app.inject({
+        method: 'PUT',
+        url: `/console-admin/v1/organization/${organizationHashId}`,
+        headers: { cookie },
+        payload: { name: 'Audited BV', requireLegalEntityPerDevice: true },
+      });
 
       const firstPage = await t.app.inject({
         method: 'GET',
@@ -355,7 +424,10 @@ describe('the HTTP server', () => {
         headers: { cookie },
       });
       expect(firstPage.statusCode).toBe(200);
-      const first = firstPage.json() as { rows: { changeType: string; diff: unknown[]; transactionIdentifier: string; user: { name: string } | null }[]; nextPageOffset: string };
+      const first = firstPage.json() as {
+        rows: { changeType: string; diff: unknown[]; transactionIdentifier: string; user: { name: string } | null }[];
+        nextPageOffset: string;
+      };
       expect(first.rows).toEqual([
         expect.objectContaining({
           objectHashId: organizationHashId,
@@ -375,7 +447,10 @@ describe('the HTTP server', () => {
         url: `/console-admin/v1/audit-log?objectType=organizations&objectHashId=${organizationHashId}&rowsPerPage=1&offset=${first.nextPageOffset}`,
         headers: { cookie },
       });
-      const second = secondPage.json() as { rows: { changeType: string; diff: { name: string; type: string }[]; transactionIdentifier: string }[]; nextPageOffset: string | null };
+      const second = secondPage.json() as {
+        rows: { changeType: string; diff: { name: string; type: string }[]; transactionIdentifier: string }[];
+        nextPageOffset: string | null;
+      };
       expect(second.rows).toHaveLength(1);
       expect(second.rows[0]?.changeType).toBe('controllerCreate');
       expect(second.rows[0]?.diff).toContainEqual({ type: 'string', name: 'name', oldValue: null, newValue: 'Audited' });
@@ -408,7 +483,12 @@ describe('the HTTP server', () => {
     it('is refused to customers with 403 forbidden', async () => {
       const organization = await t.services.organizations.provider();
       expect(organization.isProvider).toBe(true);
-      const customer = await t.app.inject({ method: 'POST', url: '/console-admin/v1/organization', headers: { cookie: await t.signIn(['gridport.ops']) }, payload: { name: 'Reader', type: 'installer' } });
+      const customer = await t.app.inject({
+        method: 'POST',
+        url: '/console-admin/v1/organization',
+        headers: { cookie: await t.signIn(['gridport.ops']) },
+        payload: { name: 'Reader', type: 'installer' },
+      });
       const cookie = await t.signIn(['customer.read'], (customer.json() as { organizationHashId: string }).organizationHashId);
       const response = await t.app.inject({ method: 'GET', url: '/console-admin/v1/audit-log', headers: { cookie } });
       expect(response.statusCode).toBe(403);
@@ -420,7 +500,19 @@ describe('the HTTP server', () => {
     it('documents every route with the schemas that validate it', async () => {
       const response = await t.app.inject({ method: 'GET', url: '/openapi.json' });
       expect(response.statusCode).toBe(200);
-      const document = response.json() as { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }; parameters?: { name: string; in: string }[] }>> };
+      const document = response.json() as {
+        openapi: string;
+        paths: Record<
+          string,
+          Record<
+            string,
+            {
+              requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> };
+              parameters?: { name: string; in: string }[];
+            }
+          >
+        >;
+      };
       expect(document.openapi).toBe('3.0.3');
       expect(Object.keys(document.paths)).toEqual(
         expect.arrayContaining([
@@ -446,7 +538,22 @@ describe('the HTTP server', () => {
     it('describes what the converter cannot type as any value, never with an empty type list (invalid OpenAPI 3.0)', async () => {
       const text = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).body;
       expect(text).not.toContain('"type":[]');
-      const document = JSON.parse(text) as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, { description?: string; items?: { properties: Record<string, { description?: string }> } }> } }> } }>> };
+      const document = JSON.parse(text) as {
+        paths: Record<
+          string,
+          Record<
+            string,
+            {
+              requestBody?: {
+                content: Record<
+                  string,
+                  { schema: { properties: Record<string, { description?: string; items?: { properties: Record<string, { description?: string }> } }> } }
+                >;
+              };
+            }
+          >
+        >;
+      };
       const schedule = document.paths['/v2/schedule']?.put?.requestBody?.content['application/json']?.schema;
       expect(schedule?.properties.schedule?.items?.properties.command?.description).toMatch(/^Any JSON value/);
     });

@@ -1,12 +1,15 @@
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Logger } from 'pino';
 import { GridportError } from '../contracts/errors';
 import { limits } from '../contracts/limits';
+import { jsonShapeIssue } from '../contracts/validation';
 import type { Actor } from '../graph/common/context';
 import { anonymousActor } from '../graph/common/context';
 import type { Services } from '../graph/services';
-import { sendError, toGridportError } from './errors';
+import { clientClosed, markClosedByServer, maxPathParameterLength, sendError, toGridportError } from './errors';
+import { defaultHttpBounds, type HttpBounds } from './http-bounds';
 import { authenticator, clientAddress } from './auth';
 import { installYupValidation } from './rest/route';
 import { healthRoutes } from './rest/health.routes';
@@ -52,21 +55,85 @@ export interface AppOptions {
    * is not refused here: the gateway then proves itself by the signed challenge.
    */
   https?: { certificatePem: string; privateKeyPem: string; clientCaPems: string[] };
+  /** How long a client may take to send its request (server/config.ts); the defaults unless given. */
+  http?: HttpBounds;
 }
 
 const jsonContentType = /^application\/([\w.+-]+\+)?json$/i;
 
+/** Node's largest request head (request line and headers), in bytes (its default, `--max-http-header-size`). */
+const maxHeaderBytes = 16 * 1024;
+
+/**
+ * What the server answers, on the socket itself, to a request Node could not take (it did not
+ * arrive within the bounds, or is not HTTP): 400 payload_not_readable with the reason, then the
+ * connection is closed. Nothing is written once an answer has started.
+ */
+function clientErrorAnswer(bounds: HttpBounds, log: Logger) {
+  return (error: NodeJS.ErrnoException, socket: Socket): void => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) {
+      return;
+    }
+    if (error.code === 'HPE_INVALID_EOF_STATE') {
+      // The client ended its side mid-request: it went away (the request, if routed, is logged 499).
+      socket.destroy();
+      return;
+    }
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    let reason: string;
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      reason = inFlight
+        ? `the request did not arrive within ${bounds.requestTimeoutMs / 1000} s`
+        : `the request headers did not arrive within ${bounds.headersTimeoutMs / 1000} s`;
+    } else if (error.code === 'HPE_HEADER_OVERFLOW') {
+      reason = `the request headers are larger than ${maxHeaderBytes / 1024} KB`;
+    } else {
+      reason = `the request is not HTTP/1.1 this server reads (${error.code ?? error.message})`;
+    }
+    markClosedByServer(socket);
+    log.warn({ statusCode: 400, key: 'payload_not_readable', reason, remoteAddress: socket.remoteAddress }, 'request refused before routing');
+    if (socket.writable && inFlight?.headersSent !== true) {
+      const body = JSON.stringify(new GridportError('payload_not_readable', { reason }).toBody());
+      socket.write(
+        `HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
+  };
+}
+
 /** The HTTP server: REST facade, OpenAPI document, and whatever `register` adds. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const bounds = options.http ?? defaultHttpBounds;
+  // Node checks the header and request timeouts on an interval: a quarter of the headers bound, at most a second, so either is kept within that.
+  const nodeBounds = {
+    headersTimeout: bounds.headersTimeoutMs,
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(bounds.headersTimeoutMs / 4))),
+    maxHeaderSize: maxHeaderBytes,
+  };
   const https = options.https
-    ? { https: { cert: options.https.certificatePem, key: options.https.privateKeyPem, ca: options.https.clientCaPems, requestCert: true, rejectUnauthorized: false } }
-    : {};
+    ? {
+        https: {
+          cert: options.https.certificatePem,
+          key: options.https.privateKeyPem,
+          ca: options.https.clientCaPems,
+          requestCert: true,
+          rejectUnauthorized: false,
+          ...nodeBounds,
+        },
+      }
+    : { http: nodeBounds };
   // An https.Server is an http.Server to everything here (requests, upgrades): one instance type for both.
   const app = Fastify({
     loggerInstance: options.log as FastifyBaseLogger,
     bodyLimit: limits.payloadBytes,
     return503OnClosing: true,
     forceCloseConnections: true,
+    requestTimeout: bounds.requestTimeoutMs,
+    keepAliveTimeout: bounds.keepAliveTimeoutMs,
+    routerOptions: { maxParamLength: maxPathParameterLength },
+    clientErrorHandler: clientErrorAnswer(bounds, options.log),
+    frameworkErrors: (error, request, reply) => sendError(toGridportError(error, request), request, reply),
     ...https,
   }) as unknown as FastifyInstance;
   const authenticate = authenticator(options.services);
@@ -80,11 +147,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       done(new GridportError('payload_not_json', { reason: 'the body is empty' }), undefined);
       return;
     }
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(body));
+      parsed = JSON.parse(body);
     } catch (error) {
       done(new GridportError('payload_not_json', { reason: (error as Error).message }), undefined);
+      return;
     }
+    // Too deep, or a key like `constructor`: refused here, before any route or schema reads it.
+    const issue = jsonShapeIssue(parsed);
+    if (issue !== null) {
+      done(new GridportError('payload_invalid', [issue]), undefined);
+      return;
+    }
+    done(null, parsed);
   });
 
   app.decorateRequest('actor', null as unknown as Actor);
@@ -93,7 +169,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     request.actor = anonymousActor;
     request.clientAddress = clientAddress(request, trustedProxies);
     reply.raw.on('close', () => {
-      if (!reply.raw.writableFinished) {
+      if (!reply.raw.writableFinished && clientClosed(request)) {
         request.log.warn({ statusCode: 499, key: 'client_closed_request', url: request.url }, 'client closed request');
       }
     });

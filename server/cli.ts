@@ -1,121 +1,43 @@
 import 'reflect-metadata';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import * as yup from 'yup';
-import { organizationCreateSchema, type OrganizationView } from '../contracts/organization';
-import { emailSchema, userCreateSchema } from '../contracts/user';
-import { apiKeyCreateSchema } from '../contracts/api-key';
-import { deviceShipSchema } from '../contracts/fleet';
-import { rights } from '../contracts/rights';
-import { sessionCookieName } from '../graph/identity/services/session.service';
-import { validate } from '../contracts/validation';
 import { GridportError } from '../contracts/errors';
-import { systemActor } from '../graph/common/context';
 import { HashIds } from '../graph/common/hash-ids';
 import { createServices } from '../graph/services';
 import { ConfigError, loadConfig, type Config } from './config';
 import { migrateLatest, openDatabase } from './database';
 import { runEdgeCommand } from '../edge/agent/run';
+import { acquireDataFolder, currentHolder, DataFolderInUseError, describeHolder, type DataFolderLock, type LockHolder } from './data-folder-lock';
+import { askServer } from './operator-socket';
+import { nodeVersionProblem } from './node-version';
+import { parseCommand, printRefusal, runDatabaseCommand, usage, type CliIo, type CommandValues, type DatabaseCommand } from './operator-commands';
 
-const usage = `Usage: gridport <command> [options]
-
-Commands:
-  migrate                                   run every pending database migration
-  org create --name <name> --type <type>    create an organisation
-                                            (type: energy-trader, data-receiver, asset-owner, installer)
-  org provider                              print the provider organisation
-  user create --org <hashId> --email <email> --name <name> --rights <a,b> [--password <password>]
-                                            create a user (rights: gridport.admin, gridport.ops,
-                                            gridport.developer, gridport.sales, gridport.employee,
-                                            customer.read, customer.write)
-  session create --email <email>            start a console session for a user and print the
-                                            Cookie header value that carries it
-  api-key create --org <hashId> --name <name> [--rights <a,b>] [--ip-ranges <cidr,cidr>]
-                                            create an API key and print its secret (shown once);
-                                            a provider key needs --rights (staff rights), a
-                                            customer key carries customer.read and customer.write
-  device ship --org <hashId> --name <name> [--group <hashId>]
-                                            create a device record open for provisioning and print
-                                            its hash id and one-time provisioning token
-  edge --hub <url> --state <dir> [--token <token>] [--identifier <id>]
-                                            run the gateway agent (docs/edge.md): provisions with
-                                            the token at the first start (the key stays in
-                                            <dir>), then connects to the hub and runs until
-                                            SIGTERM or SIGINT; needs no database
-
-Options:
-  --json    print one JSON object instead of text
-  --help    print this help
-
-The database is the one the server uses: DATABASE_URL, or PGlite in GRIDPORT_DATA_DIR.`;
-
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-}
+export type { CliIo } from './operator-commands';
 
 const processIo: CliIo = {
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
 };
 
-function describeOrganization(organization: OrganizationView): string {
-  return `${organization.name} (${organization.type ?? 'provider'}), hash id ${organization.hashId}`;
-}
+/** How long the command line waits for a starting server to answer, or for another command to finish. */
+const waitForDataFolderMs = 60_000;
+const pollMs = 250;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs one command of the operator command line; resolves to the process exit code. */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = processIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-      name: { type: 'string' },
-      type: { type: 'string' },
-      org: { type: 'string' },
-      email: { type: 'string' },
-      rights: { type: 'string' },
-      password: { type: 'string' },
-      'ip-ranges': { type: 'string' },
-      group: { type: 'string' },
-      hub: { type: 'string' },
-      token: { type: 'string' },
-      state: { type: 'string' },
-      identifier: { type: 'string' },
-    },
-  });
-  const command = positionals.join(' ');
-  if (values.help || command === '') {
-    io.out(usage);
-    return values.help ? 0 : 2;
+  const nodeProblem = nodeVersionProblem();
+  if (nodeProblem) {
+    io.err(nodeProblem);
+    return 1;
   }
-  if (!['migrate', 'org create', 'org provider', 'user create', 'session create', 'api-key create', 'device ship', 'edge'].includes(command)) {
-    io.err(`gridport: unknown command "${command}"\n\n${usage}`);
-    return 2;
+  const parsed = parseCommand(argv, io);
+  if (parsed.kind === 'exit') {
+    return parsed.code;
   }
+  const { command, values } = parsed;
   if (command === 'edge') {
-    // A gateway has no database: the agent runs before the server's configuration is read.
-    if (values.hub === undefined || values.state === undefined) {
-      io.err(`gridport: edge needs --hub and --state\n\n${usage}`);
-      return 2;
-    }
-    try {
-      return await runEdgeCommand({
-        hub: values.hub,
-        token: values.token,
-        identifier: values.identifier,
-        stateDirectory: path.resolve(values.state),
-        log: (level, message, details) => io.err(JSON.stringify({ time: new Date().toISOString(), level, message, ...details })),
-      });
-    } catch (error) {
-      if (error instanceof GridportError) {
-        io.err(values.json ? JSON.stringify(error.toBody()) : `gridport: ${error.key}: ${error.message}`);
-        return 1;
-      }
-      throw error;
-    }
+    return runEdge(values, io);
   }
   let config: Config;
   try {
@@ -127,8 +49,85 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     }
     throw error;
   }
+  if (config.databaseUrl) {
+    return runOnDatabase(command, values, config, io);
+  }
+  return runEmbedded(argv, command, values, config, io);
+}
+
+async function runEdge(values: CommandValues, io: CliIo): Promise<number> {
+  // A gateway has no database: the agent runs before the server's configuration is read.
+  if (values.hub === undefined || values.state === undefined) {
+    io.err(`gridport: edge needs --hub and --state\n\n${usage}`);
+    return 2;
+  }
+  try {
+    return await runEdgeCommand({
+      hub: values.hub,
+      token: values.token,
+      identifier: values.identifier,
+      stateDirectory: path.resolve(values.state),
+      log: (level, message, details) => io.err(JSON.stringify({ time: new Date().toISOString(), level, message, ...details })),
+    });
+  } catch (error) {
+    if (error instanceof GridportError) {
+      io.err(values.json ? JSON.stringify(error.toBody()) : `gridport: ${error.key}: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+/**
+ * On the embedded database the command line never opens the data folder beside a server: while
+ * a server holds it, the server carries the command out (server/operator-socket.ts); while
+ * another command holds it, this one waits its turn; otherwise it opens the folder itself.
+ */
+async function runEmbedded(argv: string[], command: DatabaseCommand, values: CommandValues, config: Config, io: CliIo): Promise<number> {
+  const deadline = Date.now() + waitForDataFolderMs;
+  let lastHolder: LockHolder | null = null;
+  let unanswered: unknown = null;
+  while (Date.now() < deadline) {
+    let lock: DataFolderLock;
+    try {
+      lock = acquireDataFolder(config.dataDir, 'command line');
+    } catch (error) {
+      if (!(error instanceof DataFolderInUseError)) {
+        throw error;
+      }
+      lastHolder = error.holder;
+      if (error.holder.role === 'server' && error.holder.socketPath) {
+        try {
+          const answer = await askServer(error.holder.socketPath, argv);
+          answer.out.forEach((line) => io.out(line));
+          answer.err.forEach((line) => io.err(line));
+          return answer.code;
+        } catch (refused) {
+          // A server still starting (its socket comes up once its database is open), or one just gone.
+          unanswered = refused;
+        }
+      }
+      await sleep(pollMs);
+      continue;
+    }
+    try {
+      return await runOnDatabase(command, values, config, io);
+    } finally {
+      lock.release();
+    }
+  }
+  const holder = lastHolder ?? currentHolder(config.dataDir);
+  const who = holder ? describeHolder(holder) : 'another process';
+  const why = unanswered instanceof Error ? ` (${unanswered.message})` : '';
+  io.err(
+    `gridport: the data folder ${config.dataDir} is in use by ${who}, which did not answer within ${waitForDataFolderMs / 1000} s${why}. ` +
+      'Wait for it to finish starting or stop it, then try again; or run Gridport on PostgreSQL (DATABASE_URL), where the command line and the server work side by side.',
+  );
+  return 1;
+}
+
+async function runOnDatabase(command: DatabaseCommand, values: CommandValues, config: Config, io: CliIo): Promise<number> {
   const database = openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
-  const print = (json: object, text: string) => io.out(values.json ? JSON.stringify(json) : text);
   try {
     const applied = await migrateLatest(database.db, database.schema);
     const services = createServices({
@@ -140,74 +139,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       balena: config.balena,
       hubspot: config.hubspot,
     });
-    const actor = systemActor('gridport command line');
-    switch (command) {
-      case 'migrate':
-        print({ applied }, applied.length === 0 ? 'The database is up to date.' : `Applied ${applied.length} migration(s):\n${applied.join('\n')}`);
-        return 0;
-      case 'org create': {
-        const input = validate(organizationCreateSchema, { name: values.name, type: values.type }, 'payload_invalid');
-        const organization = await services.organizations.create(actor, input);
-        print({ hashId: organization.hashId }, `Created organisation ${describeOrganization(organization)}`);
-        return 0;
-      }
-      case 'user create': {
-        const input = validate(
-          userCreateSchema,
-          {
-            organizationHashId: values.org,
-            email: values.email,
-            name: values.name,
-            rights: values.rights?.split(',').map((right) => right.trim()).filter((right) => right !== ''),
-            password: values.password,
-          },
-          'payload_invalid',
-        );
-        const user = await services.users.create(actor, input);
-        print({ hashId: user.hashId }, `Created user ${user.name} <${user.email}> in ${user.organization.name}, hash id ${user.hashId}`);
-        return 0;
-      }
-      case 'session create': {
-        const { email } = validate(yup.object({ email: emailSchema.required() }), { email: values.email }, 'payload_invalid');
-        const user = await services.users.findByEmail(email);
-        if (!user) {
-          throw new GridportError('not_found', { email });
-        }
-        const session = await services.sessions.mint(user.id, 'command line');
-        const cookie = `${sessionCookieName}=${session.token}`;
-        print({ hashId: session.sessionHashId, cookie, expiresAt: session.expiresAt.toISOString() }, cookie);
-        return 0;
-      }
-      case 'api-key create': {
-        const list = (text: string | undefined) => text?.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
-        const input = validate(apiKeyCreateSchema, { organizationHashId: values.org, name: values.name, ipRanges: list(values['ip-ranges']) }, 'payload_invalid');
-        const rightsGiven = validate(yup.array(yup.string().oneOf(rights).required()).optional(), list(values.rights), 'payload_invalid');
-        const key = await services.apiKeys.create(actor, input, rightsGiven);
-        print({ hashId: key.hashId, apiKey: key.apiKey }, `Created API key ${input.name}, hash id ${key.hashId}. Its secret, shown only now:\n${key.apiKey}`);
-        return 0;
-      }
-      case 'device ship': {
-        const input = validate(deviceShipSchema, { organizationHashId: values.org, name: values.name, deviceGroupHashId: values.group }, 'payload_invalid');
-        const shipped = await services.devices.ship(actor, input);
-        print(shipped, `Shipped device ${input.name}, hash id ${shipped.hashId}. Its provisioning token, shown only now:\n${shipped.provisioningToken}`);
-        return 0;
-      }
-      default: {
-        const organization = await services.organizations.provider();
-        print({ hashId: organization.hashId, name: organization.name }, `Provider organisation: ${describeOrganization(organization)}`);
-        return 0;
-      }
-    }
+    return await runDatabaseCommand(command, values, services, applied, io);
   } catch (error) {
-    if (error instanceof GridportError) {
-      const details = Array.isArray(error.details)
-        ? (error.details as { path: string; message: string }[]).map((issue) => `  - ${issue.path}: ${issue.message}`).join('\n')
-        : '';
-      io.err(values.json ? JSON.stringify(error.toBody()) : `gridport: ${error.key}: ${error.message}${details ? `\n${details}` : ''}`);
-      return 1;
-    }
-    if (error instanceof yup.ValidationError) {
-      io.err(`gridport: ${error.errors.join('; ')}`);
+    if (printRefusal(error, values.json, io)) {
       return 1;
     }
     throw error;

@@ -33,13 +33,15 @@ describe('configuration', () => {
     const env = { PORT: 'eighty', DATABASE_URL: 'mysql://root@localhost/x', LOG_LEVEL: 'loud', GRIDPORT_DEMO: 'maybe', REDIS_URL: 'http://x' };
     const problems = problemsOf(env);
     expect(problems).toHaveLength(5);
-    expect(problems).toEqual(expect.arrayContaining([
-      'PORT must be a number',
-      'DATABASE_URL must be a postgres:// or postgresql:// URL',
-      'REDIS_URL must be a redis:// or rediss:// URL',
-      'GRIDPORT_DEMO must be true or false (1/0, yes/no, on/off)',
-      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'PORT must be a number',
+        'DATABASE_URL must be a postgres:// or postgresql:// URL',
+        'REDIS_URL must be a redis:// or rediss:// URL',
+        'GRIDPORT_DEMO must be true or false (1/0, yes/no, on/off)',
+        'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+      ]),
+    );
     try {
       loadConfig(env, freshDir());
     } catch (error) {
@@ -69,7 +71,9 @@ describe('configuration', () => {
   it('takes the SAML callback under PUBLIC_URL, unless SAML_CALLBACK_URL says otherwise', () => {
     const cwd = freshDir();
     expect(loadConfig({ PUBLIC_URL: 'https://console.example.com/' }, cwd).saml.callbackUrl).toBe('https://console.example.com/console-admin/v1/saml2/acs');
-    expect(loadConfig({ PUBLIC_URL: 'https://console.example.com', SAML_CALLBACK_URL: 'https://sso.example.com/acs' }, cwd).saml.callbackUrl).toBe('https://sso.example.com/acs');
+    expect(loadConfig({ PUBLIC_URL: 'https://console.example.com', SAML_CALLBACK_URL: 'https://sso.example.com/acs' }, cwd).saml.callbackUrl).toBe(
+      'https://sso.example.com/acs',
+    );
     expect(loadConfig({}, cwd).saml.callbackUrl).toBeNull();
     expect(loadConfig({ PUBLIC_URL: 'https://console.example.com/' }, cwd).publicUrl).toBe('https://console.example.com');
   });
@@ -101,26 +105,51 @@ describe('configuration', () => {
       balena: { apiUrl: 'https://api.balena-cloud.com', apiToken: null, fleetId: null },
       hubspot: { portalId: null },
     });
-    const config = loadConfig({ BALENA_API_URL: 'http://127.0.0.1:9999/', BALENA_API_TOKEN: ' token ', BALENA_FLEET_ID: '1234', HUBSPOT_PORTAL_ID: '5551234' }, freshDir());
+    const config = loadConfig(
+      { BALENA_API_URL: 'http://127.0.0.1:9999/', BALENA_API_TOKEN: ' token ', BALENA_FLEET_ID: '1234', HUBSPOT_PORTAL_ID: '5551234' },
+      freshDir(),
+    );
     expect(config.balena).toEqual({ apiUrl: 'http://127.0.0.1:9999', apiToken: 'token', fleetId: 1234 });
     expect(config.hubspot).toEqual({ portalId: '5551234' });
   });
 
   it('refuses a Balena token without a fleet, a fleet id that is not a number, and a portal id that is not numeric', () => {
     expect(problemsOf({ BALENA_API_TOKEN: 'token' })).toEqual(['BALENA_API_TOKEN is set, so BALENA_FLEET_ID (the numeric id of the Balena fleet) is required']);
-    expect(problemsOf({ BALENA_FLEET_ID: 'my-fleet', BALENA_API_URL: 'api.balena-cloud.com', HUBSPOT_PORTAL_ID: 'gridport' })).toEqual(expect.arrayContaining([
-      'BALENA_FLEET_ID must be a number (the numeric id of the fleet)',
-      'BALENA_API_URL must be an http(s) URL such as https://api.balena-cloud.com',
-      'HUBSPOT_PORTAL_ID must be the numeric id of the HubSpot account',
-    ]));
+    expect(problemsOf({ BALENA_FLEET_ID: 'my-fleet', BALENA_API_URL: 'api.balena-cloud.com', HUBSPOT_PORTAL_ID: 'gridport' })).toEqual(
+      expect.arrayContaining([
+        'BALENA_FLEET_ID must be a number (the numeric id of the fleet)',
+        'BALENA_API_URL must be an http(s) URL such as https://api.balena-cloud.com',
+        'HUBSPOT_PORTAL_ID must be the numeric id of the HubSpot account',
+      ]),
+    );
   });
 
   it('reads the history settings: 90 days of raw reports, a year of minutes, a pass a minute by default; minutes must outlive raw reports', () => {
     const cwd = freshDir();
     expect(loadConfig({}, cwd).history).toEqual({ rawRetentionDays: 90, minuteRetentionDays: 365, rollupIntervalSeconds: 60 });
-    expect(loadConfig({ REPORT_RETENTION_DAYS: '30', REPORT_MINUTE_RETENTION_DAYS: '61', REPORT_ROLLUP_INTERVAL_SECONDS: '15' }, cwd).history).toEqual({ rawRetentionDays: 30, minuteRetentionDays: 61, rollupIntervalSeconds: 15 });
-    expect(problemsOf({ REPORT_RETENTION_DAYS: '0', REPORT_ROLLUP_INTERVAL_SECONDS: 'often' }).sort()).toEqual(['REPORT_RETENTION_DAYS must be at least 1', 'REPORT_ROLLUP_INTERVAL_SECONDS must be a number of seconds']);
+    expect(loadConfig({ REPORT_RETENTION_DAYS: '30', REPORT_MINUTE_RETENTION_DAYS: '61', REPORT_ROLLUP_INTERVAL_SECONDS: '15' }, cwd).history).toEqual({
+      rawRetentionDays: 30,
+      minuteRetentionDays: 61,
+      rollupIntervalSeconds: 15,
+    });
+    expect(problemsOf({ REPORT_RETENTION_DAYS: '0', REPORT_ROLLUP_INTERVAL_SECONDS: 'often' }).sort()).toEqual([
+      'REPORT_RETENTION_DAYS must be at least 1',
+      'REPORT_ROLLUP_INTERVAL_SECONDS must be a number of seconds',
+    ]);
     expect(problemsOf({ REPORT_RETENTION_DAYS: '365' })).toEqual(['REPORT_MINUTE_RETENTION_DAYS must be at least REPORT_RETENTION_DAYS + 31 (396)']);
+  });
+
+  it('reads the presence bounds: a 10 s heartbeat and a 30 s lease by default; a lease shorter than two heartbeats is refused', () => {
+    const cwd = freshDir();
+    expect(loadConfig({}, cwd).presence).toEqual({ heartbeatSeconds: 10, leaseSeconds: 30 });
+    expect(loadConfig({ HUB_HEARTBEAT_SECONDS: '1', HUB_LEASE_SECONDS: '3' }, cwd).presence).toEqual({ heartbeatSeconds: 1, leaseSeconds: 3 });
+    expect(problemsOf({ HUB_HEARTBEAT_SECONDS: '10', HUB_LEASE_SECONDS: '15' })).toEqual([
+      'HUB_LEASE_SECONDS must be at least twice HUB_HEARTBEAT_SECONDS (20)',
+    ]);
+    expect(problemsOf({ HUB_HEARTBEAT_SECONDS: '0', HUB_LEASE_SECONDS: 'long' }).sort()).toEqual([
+      'HUB_HEARTBEAT_SECONDS must be at least 1',
+      'HUB_LEASE_SECONDS must be a number of seconds',
+    ]);
   });
 
   it('reads TLS_CERT_FILE and TLS_KEY_FILE together, refusing one alone, an unreadable file and a file that is not PEM', () => {
@@ -130,8 +159,13 @@ describe('configuration', () => {
     writeFileSync(certificate, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
     writeFileSync(key, '-----BEGIN PRIVATE KEY-----\nMIGH\n-----END PRIVATE KEY-----\n');
     expect(loadConfig({}, dir).tls).toBeNull();
-    expect(loadConfig({ TLS_CERT_FILE: 'server.crt', TLS_KEY_FILE: key }, dir).tls).toEqual({ certificatePem: readFileSync(certificate, 'utf8'), privateKeyPem: readFileSync(key, 'utf8') });
-    expect(problemsOf({ TLS_CERT_FILE: certificate })).toEqual(['TLS_CERT_FILE and TLS_KEY_FILE go together: set both (HTTPS on the server) or neither (plain HTTP behind a proxy)']);
+    expect(loadConfig({ TLS_CERT_FILE: 'server.crt', TLS_KEY_FILE: key }, dir).tls).toEqual({
+      certificatePem: readFileSync(certificate, 'utf8'),
+      privateKeyPem: readFileSync(key, 'utf8'),
+    });
+    expect(problemsOf({ TLS_CERT_FILE: certificate })).toEqual([
+      'TLS_CERT_FILE and TLS_KEY_FILE go together: set both (HTTPS on the server) or neither (plain HTTP behind a proxy)',
+    ]);
     expect(problemsOf({ TLS_CERT_FILE: key, TLS_KEY_FILE: path.join(dir, 'missing.key') })).toEqual([
       `TLS_CERT_FILE (${key}) is not PEM`,
       `TLS_KEY_FILE (${path.join(dir, 'missing.key')}) cannot be read: ENOENT: no such file or directory, open '${path.join(dir, 'missing.key')}'`,

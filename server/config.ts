@@ -7,7 +7,9 @@ import type { SamlSettings } from '../graph/identity/services/saml.service';
 import type { MailSettings } from '../graph/operations/services/mail.service';
 import type { BalenaSettings } from '../graph/fleet/services/balena.client';
 import type { HubspotSettings } from '../graph/fleet/services/device-message.service';
-import { defaultHistorySettings, type HistorySettings } from '../device-hub/rollups';
+import { defaultHistorySettings, type HistorySettings } from '../contracts/history';
+import { defaultHttpBounds, type HttpBounds } from './http-bounds';
+import { defaultPresenceSettings, type PresenceSettings } from '../graph/fleet/services/device-presence.service';
 
 /**
  * Gridport's configuration, read once at start-up from the environment and validated.
@@ -40,8 +42,12 @@ export interface Config {
   hubspot: HubspotSettings;
   /** Reports and history: REPORT_RETENTION_DAYS, REPORT_MINUTE_RETENTION_DAYS, REPORT_ROLLUP_INTERVAL_SECONDS. */
   history: HistorySettings;
+  /** Device presence across crashes: HUB_HEARTBEAT_SECONDS, HUB_LEASE_SECONDS (docs/operations.md, "Presence"). */
+  presence: PresenceSettings;
   /** HTTPS on the server itself (TLS_CERT_FILE, TLS_KEY_FILE, PEM); gateways then prove themselves by mutual TLS. Null: plain HTTP (TLS ends at a proxy). */
   tls: { certificatePem: string; privateKeyPem: string } | null;
+  /** How long the HTTP server waits for a client: HTTP_HEADERS_TIMEOUT_SECONDS, HTTP_REQUEST_TIMEOUT_SECONDS, HTTP_KEEP_ALIVE_TIMEOUT_SECONDS. */
+  http: HttpBounds;
 }
 
 export interface Secrets {
@@ -63,12 +69,7 @@ const secretNames = {
  * The placeholder values of `.env.sample`. A secret equal to one of them was copied from the
  * sample file, and the server refuses to start with it.
  */
-export const sampleSecretValues = [
-  'replace-with-64-hex-characters-from-openssl-rand-hex-32',
-  'changeme',
-  'change-me',
-  'secret',
-] as const;
+export const sampleSecretValues = ['replace-with-64-hex-characters-from-openssl-rand-hex-32', 'changeme', 'change-me', 'secret'] as const;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -82,6 +83,17 @@ const booleanText = yup
   .trim()
   .lowercase()
   .oneOf(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], '${path} must be true or false (1/0, yes/no, on/off)');
+
+/** A positive whole number of seconds, at most an hour. */
+function seconds(name: string, defaultMs: number) {
+  return yup
+    .number()
+    .typeError(`${name} must be a number of seconds`)
+    .integer(`${name} must be a whole number of seconds`)
+    .min(1, `${name} must be at least 1`)
+    .max(3600, `${name} must be at most 3600`)
+    .default(defaultMs / 1000);
+}
 
 const environmentSchema = yup.object({
   PORT: yup.number().typeError('PORT must be a number').integer('PORT must be an integer').min(0).max(65535).default(8080),
@@ -98,10 +110,7 @@ const environmentSchema = yup.object({
     .matches(/^rediss?:\/\/\S+$/, 'REDIS_URL must be a redis:// or rediss:// URL')
     .optional(),
   GRIDPORT_DEMO: booleanText.optional(),
-  NODE_ENV: yup
-    .string()
-    .oneOf(['production', 'development', 'test'], 'NODE_ENV must be production, development or test')
-    .default('development'),
+  NODE_ENV: yup.string().oneOf(['production', 'development', 'test'], 'NODE_ENV must be production, development or test').default('development'),
   LOG_LEVEL: yup
     .string()
     .oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent')
@@ -141,11 +150,10 @@ const environmentSchema = yup.object({
     .integer('BALENA_FLEET_ID must be an integer')
     .min(1, 'BALENA_FLEET_ID must be positive')
     .optional(),
-  HUBSPOT_PORTAL_ID: yup
-    .string()
-    .trim()
-    .matches(/^\d+$/, 'HUBSPOT_PORTAL_ID must be the numeric id of the HubSpot account')
-    .optional(),
+  HUBSPOT_PORTAL_ID: yup.string().trim().matches(/^\d+$/, 'HUBSPOT_PORTAL_ID must be the numeric id of the HubSpot account').optional(),
+  HTTP_HEADERS_TIMEOUT_SECONDS: seconds('HTTP_HEADERS_TIMEOUT_SECONDS', defaultHttpBounds.headersTimeoutMs),
+  HTTP_REQUEST_TIMEOUT_SECONDS: seconds('HTTP_REQUEST_TIMEOUT_SECONDS', defaultHttpBounds.requestTimeoutMs),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: seconds('HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', defaultHttpBounds.keepAliveTimeoutMs),
   REPORT_RETENTION_DAYS: yup
     .number()
     .typeError('REPORT_RETENTION_DAYS must be a number of days')
@@ -164,6 +172,19 @@ const environmentSchema = yup.object({
     .min(1, 'REPORT_ROLLUP_INTERVAL_SECONDS must be at least 1')
     .max(3600, 'REPORT_ROLLUP_INTERVAL_SECONDS must be at most 3600')
     .default(defaultHistorySettings.rollupIntervalSeconds),
+  HUB_HEARTBEAT_SECONDS: yup
+    .number()
+    .typeError('HUB_HEARTBEAT_SECONDS must be a number of seconds')
+    .integer('HUB_HEARTBEAT_SECONDS must be a whole number of seconds')
+    .min(1, 'HUB_HEARTBEAT_SECONDS must be at least 1')
+    .max(300, 'HUB_HEARTBEAT_SECONDS must be at most 300')
+    .default(defaultPresenceSettings.heartbeatSeconds),
+  HUB_LEASE_SECONDS: yup
+    .number()
+    .typeError('HUB_LEASE_SECONDS must be a number of seconds')
+    .integer('HUB_LEASE_SECONDS must be a whole number of seconds')
+    .max(3600, 'HUB_LEASE_SECONDS must be at most 3600')
+    .default(defaultPresenceSettings.leaseSeconds),
 });
 
 function isTrue(text: string | undefined): boolean {
@@ -240,7 +261,7 @@ function samlSettings(parsed: yup.InferType<typeof environmentSchema>, dataDir: 
     }
   }
   if (entryPoint !== null && certText === undefined) {
-    problems.push('SAML_ENTRY_POINT is set, so SAML_IDP_CERT (the identity provider\'s signing certificate) is required');
+    problems.push("SAML_ENTRY_POINT is set, so SAML_IDP_CERT (the identity provider's signing certificate) is required");
   }
   const devIdentityProvider =
     entryPoint === null && (parsed.GRIDPORT_DEV_IDP === undefined ? parsed.NODE_ENV !== 'production' : isTrue(parsed.GRIDPORT_DEV_IDP));
@@ -257,7 +278,10 @@ function samlSettings(parsed: yup.InferType<typeof environmentSchema>, dataDir: 
 
 /** TRUSTED_PROXIES: a comma-separated list of IP addresses and CIDR ranges (IPv4 or IPv6). */
 function trustedProxyList(text: string | undefined, problems: string[]): string[] {
-  const entries = (text ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = (text ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   for (const entry of entries) {
     if (!(entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry))) {
       problems.push(`TRUSTED_PROXIES: "${entry}" is neither an IP address nor a CIDR range`);
@@ -296,7 +320,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const secrets = loadOrCreateSecrets(dataDir, given, problems);
   for (const [field, name] of Object.entries(secretNames) as [keyof Secrets, string][]) {
     if (given[field] === undefined && secrets[field] !== '') {
-      checkSecret(`${name} (kept in ${path.join(dataDir, 'secrets.json')})`, secrets[field], problems, field === 'encryptionKey' ? /^[0-9a-fA-F]{64}$/ : undefined);
+      checkSecret(
+        `${name} (kept in ${path.join(dataDir, 'secrets.json')})`,
+        secrets[field],
+        problems,
+        field === 'encryptionKey' ? /^[0-9a-fA-F]{64}$/ : undefined,
+      );
     }
   }
   const saml = samlSettings(parsed, dataDir, cwd, problems);
@@ -305,10 +334,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     problems.push('BALENA_API_TOKEN is set, so BALENA_FLEET_ID (the numeric id of the Balena fleet) is required');
   }
   // Raw reports are dropped by whole months, so up to 31 days after REPORT_RETENTION_DAYS; their minutes must outlive them.
+  // A lease must outlast a missed heartbeat, or a node that is merely slow loses its devices.
+  if (parsed.HUB_LEASE_SECONDS < 2 * parsed.HUB_HEARTBEAT_SECONDS) {
+    problems.push(`HUB_LEASE_SECONDS must be at least twice HUB_HEARTBEAT_SECONDS (${2 * parsed.HUB_HEARTBEAT_SECONDS})`);
+  }
   if (parsed.REPORT_MINUTE_RETENTION_DAYS < parsed.REPORT_RETENTION_DAYS + 31) {
     problems.push(`REPORT_MINUTE_RETENTION_DAYS must be at least REPORT_RETENTION_DAYS + 31 (${parsed.REPORT_RETENTION_DAYS + 31})`);
   }
   const tls = tlsFiles(parsed.TLS_CERT_FILE, parsed.TLS_KEY_FILE, cwd, problems);
+  // Node refuses a headers timeout longer than the request's: the headers are part of the request.
+  if (parsed.HTTP_HEADERS_TIMEOUT_SECONDS > parsed.HTTP_REQUEST_TIMEOUT_SECONDS) {
+    problems.push(
+      `HTTP_HEADERS_TIMEOUT_SECONDS (${parsed.HTTP_HEADERS_TIMEOUT_SECONDS}) must be at most HTTP_REQUEST_TIMEOUT_SECONDS (${parsed.HTTP_REQUEST_TIMEOUT_SECONDS})`,
+    );
+  }
   if (problems.length > 0) {
     throw new ConfigError(problems);
   }
@@ -340,7 +379,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       minuteRetentionDays: parsed.REPORT_MINUTE_RETENTION_DAYS,
       rollupIntervalSeconds: parsed.REPORT_ROLLUP_INTERVAL_SECONDS,
     },
+    presence: { heartbeatSeconds: parsed.HUB_HEARTBEAT_SECONDS, leaseSeconds: parsed.HUB_LEASE_SECONDS },
     tls,
+    http: {
+      headersTimeoutMs: parsed.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: parsed.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      keepAliveTimeoutMs: parsed.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    },
   };
 }
 

@@ -1,7 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +8,7 @@ import pg from 'pg';
 import { GatewayClient } from '../edge/gateway-client/client';
 import { provision } from '../edge/gateway-client/provision';
 import { projectRoot } from './version';
+import { freePort } from '../test-support/server-process';
 
 const run = promisify(execFile);
 const root = projectRoot();
@@ -24,9 +24,12 @@ const killAfterAcknowledged = 600;
  */
 const backlogLimit = 600;
 
+/** Reports are dated from a day ago (within the hub's window of plausible times), a second apart. */
+const firstReportAt = Math.floor(Date.now() / 1000) * 1000 - 24 * 60 * 60 * 1000;
+
 const meterReport = (index: number) => ({
   type: 'meterPower',
-  at: new Date(Date.UTC(2026, 10, 22, 12, 0, 0) + index * 1000).toISOString(),
+  at: new Date(firstReportAt + index * 1000).toISOString(),
   asset: 0,
   observations: {
     activePower: 1500 + index,
@@ -41,19 +44,6 @@ const meterReport = (index: number) => ({
     connectionStatistics: { success: 10, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 0, responseError: 0 },
   },
 });
-
-/** A free TCP port on loopback. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The compiled server, as `npm start` runs it, once /v1/health answers. */
 async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {

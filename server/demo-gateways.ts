@@ -28,7 +28,19 @@ export interface DemoGateways {
  * any gateway. The device's config is the site's, pointing at this start's simulator port, so
  * the console shows live devices at once.
  */
-export async function startDemoGateways({ services, deviceHashIds, baseUrl, dataDir, log }: { services: Services; deviceHashIds: readonly string[]; baseUrl: string; dataDir: string; log: Logger }): Promise<DemoGateways> {
+export async function startDemoGateways({
+  services,
+  deviceHashIds,
+  baseUrl,
+  dataDir,
+  log,
+}: {
+  services: Services;
+  deviceHashIds: readonly string[];
+  baseUrl: string;
+  dataDir: string;
+  log: Logger;
+}): Promise<DemoGateways> {
   const actor = systemActor('demo fleet');
   const sites: DemoSite[] = [];
   const agents: Agent[] = [];
@@ -51,7 +63,9 @@ export async function startDemoGateways({ services, deviceHashIds, baseUrl, data
       const stateDirectory = path.join(dataDir, 'demo-gateways', hashId);
       const token = await provisioningTokenIfNeeded(services, hashId, stateDirectory);
       const gatewayLog: AgentLog = (level, message, details) => log[level]({ demoGateway: site.name, deviceHashId: hashId, ...details }, message);
-      agents.push(await startEdgeAgent({ hub: baseUrl, token, identifier: `demo-${site.name}-${hashId.toLowerCase()}`, stateDirectory, log: gatewayLog, version }));
+      agents.push(
+        await startEdgeAgent({ hub: baseUrl, token, identifier: `demo-${site.name}-${hashId.toLowerCase()}`, stateDirectory, log: gatewayLog, version }),
+      );
     }
   } catch (error) {
     await close();

@@ -32,7 +32,9 @@ describe('the demo fleet', () => {
     const { customer } = demoSignIns;
     const login = await t.app.inject({ method: 'POST', url: '/console-shared/v1/login', payload: { email: customer.email, password: customer.password } });
     expect(login.statusCode).toBe(200);
-    expect((await t.services.users.list(systemActor('test'), { filter: demoSignIns.staff.email, rowsPerPage: 5 })).rows.map((row) => row.rights)).toEqual([['gridport.ops', 'gridport.developer', 'gridport.employee']]);
+    expect((await t.services.users.list(systemActor('test'), { filter: demoSignIns.staff.email, rowsPerPage: 5 })).rows.map((row) => row.rights)).toEqual([
+      ['gridport.ops', 'gridport.developer', 'gridport.employee'],
+    ]);
 
     const again = await ensureDemoFleet(t.services);
     expect(again).toEqual({ created: false, organizationHashId: first.organizationHashId, deviceHashIds: first.deviceHashIds });
@@ -42,7 +44,14 @@ describe('the demo fleet', () => {
     const fleet = await ensureDemoFleet(t.services);
     const baseUrl = await t.listen();
     const reportTypes = async (hashId: string) =>
-      new Set(((await t.database.db('device_reports').where('device_id', t.hashIds.decode('device', hashId) ?? 0).distinct('type')) as { type: string }[]).map((row) => row.type));
+      new Set(
+        (
+          (await t.database
+            .db('device_reports')
+            .where('device_id', t.hashIds.decode('device', hashId) ?? 0)
+            .distinct('type')) as { type: string }[]
+        ).map((row) => row.type),
+      );
     const until = async (check: () => Promise<boolean>, what: string) => {
       const deadline = Date.now() + 25_000;
       while (!(await check())) {
@@ -57,24 +66,64 @@ describe('the demo fleet', () => {
     expect(gateways.sites.map((site) => site.name)).toEqual(['wind', 'solar-battery', 'ev-charging']);
     const [wind, solar, ev] = fleet.deviceHashIds as [string, string, string];
     // Flash reports come every second; the loop status with the first reporting interval.
-    await until(async () => (await reportTypes(wind)).has('windPower.flash') && (await reportTypes(solar)).has('solarPower.flash') && (await reportTypes(ev)).has('meterPower.flash'), 'live reports from every site');
-    const devices = (await t.database.db('devices').whereIn('id', fleet.deviceHashIds.map((hashId) => t.hashIds.decode('device', hashId) ?? 0)).select('online', 'config')) as { online: boolean; config: { assets: { type: string }[] } }[];
+    await until(
+      async () =>
+        (await reportTypes(wind)).has('windPower.flash') &&
+        (await reportTypes(solar)).has('solarPower.flash') &&
+        (await reportTypes(ev)).has('meterPower.flash'),
+      'live reports from every site',
+    );
+    const devices = (await t.database
+      .db('devices')
+      .whereIn(
+        'id',
+        fleet.deviceHashIds.map((hashId) => t.hashIds.decode('device', hashId) ?? 0),
+      )
+      .select('online', 'config')) as { online: boolean; config: { assets: { type: string }[] } }[];
     expect(devices.every((device) => device.online)).toBe(true);
     expect(devices.map((device) => device.config.assets.map((asset) => asset.type)).sort()).toEqual([
       ['demo-meter', 'demo-ev', 'demo-relay'],
       ['demo-meter', 'demo-solar', 'demo-battery'],
       ['demo-meter', 'demo-wind'],
     ]);
-    const certificates = (await t.database.db('devices').whereIn('id', fleet.deviceHashIds.map((hashId) => t.hashIds.decode('device', hashId) ?? 0)).orderBy('id').pluck('certificate_fingerprint')) as string[];
+    const certificates = (await t.database
+      .db('devices')
+      .whereIn(
+        'id',
+        fleet.deviceHashIds.map((hashId) => t.hashIds.decode('device', hashId) ?? 0),
+      )
+      .orderBy('id')
+      .pluck('certificate_fingerprint')) as string[];
     await gateways.close();
 
-    const configsSent = async () => Number(((await t.database.db('device_outbox').where('type', 'setConfig').count({ count: '*' })) as { count: number | string }[])[0]?.count);
+    const configsSent = async () =>
+      Number(((await t.database.db('device_outbox').where('type', 'setConfig').count({ count: '*' })) as { count: number | string }[])[0]?.count);
     const configsBefore = await configsSent();
     const restarted = await startDemoGateways({ services: t.services, deviceHashIds: fleet.deviceHashIds, baseUrl, dataDir, log: t.logs.log });
     // The simulators come back on their ports, so the configs stay as they are: nothing new for the gateways.
     expect(await configsSent()).toBe(configsBefore);
-    await until(async () => Boolean((await t.database.db('devices').where('id', t.hashIds.decode('device', wind) ?? 0).first('online'))?.online), 'the wind gateway back online');
-    expect(await t.database.db('devices').whereIn('id', fleet.deviceHashIds.map((hashId) => t.hashIds.decode('device', hashId) ?? 0)).orderBy('id').pluck('certificate_fingerprint')).toEqual(certificates);
+    await until(
+      async () =>
+        Boolean(
+          (
+            await t.database
+              .db('devices')
+              .where('id', t.hashIds.decode('device', wind) ?? 0)
+              .first('online')
+          )?.online,
+        ),
+      'the wind gateway back online',
+    );
+    expect(
+      await t.database
+        .db('devices')
+        .whereIn(
+          'id',
+          fleet.deviceHashIds.map((hashId) => t.hashIds.decode('device', hashId) ?? 0),
+        )
+        .orderBy('id')
+        .pluck('certificate_fingerprint'),
+    ).toEqual(certificates);
     await restarted.close();
   });
 });

@@ -4,6 +4,7 @@ import { organizationCreateSchema } from '../contracts/organization';
 import { userCreateSchema } from '../contracts/user';
 import { systemActor } from '../graph/common/context';
 import type { Services } from '../graph/services';
+import { staffWriterRights } from '../contracts/rights';
 
 /** The demo fleet's organisation; its presence means the fleet was made. */
 export const demoOrganizationName = 'Demo Energy BV';
@@ -36,8 +37,16 @@ export async function ensureDemoFleet(services: Services): Promise<DemoFleet> {
     const page = await services.devices.list(actor, { filter: '', organizationHashId: existing.hashId, rowsPerPage: 50 });
     return { created: false, organizationHashId: existing.hashId, deviceHashIds: page.rows.map((row) => row.hashId).reverse() };
   }
-  const organization = await services.organizations.create(actor, validate(organizationCreateSchema, { name: demoOrganizationName, type: 'asset-owner' }, 'payload_invalid'));
-  const group = await services.deviceGroups.create(actor, { name: 'Demo sites', organizationHashId: organization.hashId, deviceOutageEmails: [], deviceOutageUsersHashIds: [] });
+  const organization = await services.organizations.create(
+    actor,
+    validate(organizationCreateSchema, { name: demoOrganizationName, type: 'asset-owner' }, 'payload_invalid'),
+  );
+  const group = await services.deviceGroups.create(actor, {
+    name: 'Demo sites',
+    organizationHashId: organization.hashId,
+    deviceOutageEmails: [],
+    deviceOutageUsersHashIds: [],
+  });
   const deviceHashIds: string[] = [];
   // One per demo site (server/demo-gateways.ts): wind, solar with a battery, EV charging.
   for (const name of ['Windpark Zuid', 'Solar Farm Noord', 'Laadplein Oost']) {
@@ -56,7 +65,7 @@ async function ensureDemoUsers(services: Services, organizationHashId: string): 
   const provider = await services.organizations.provider();
   const wanted = [
     { organizationHashId, name: customer.name, email: customer.email, rights: ['customer.write'], password: customer.password },
-    { organizationHashId: provider.hashId, name: staff.name, email: staff.email, rights: ['gridport.ops', 'gridport.developer', 'gridport.employee'] },
+    { organizationHashId: provider.hashId, name: staff.name, email: staff.email, rights: [...staffWriterRights, 'gridport.employee'] },
   ];
   for (const user of wanted) {
     const found = await services.users.list(actor, { filter: user.email, rowsPerPage: 1 });

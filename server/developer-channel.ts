@@ -7,10 +7,10 @@ import { cloudToDeviceCommandSchemas, cloudToDeviceMessageSchema } from '../cont
 import { GridportError, errorCatalogue } from '../contracts/errors';
 import { hubLimits } from '../contracts/hub/protocol';
 import { issuesOf } from '../contracts/validation';
-import { watchDevice } from '../device-hub/live';
+import { watchDevice } from '../graph/common/live';
 import { awaitDeviceTunnel, newTunnelId, relay } from '../device-hub/tunnels';
 import type { DeviceModel } from '../graph/fleet/models/device.model';
-import { requireRights, type Actor } from '../graph/common/context';
+import { authorize, type Actor } from '../graph/common/context';
 import type { Services } from '../graph/services';
 import { authenticator, clientAddress } from './auth';
 import { closeWebSockets, refuseUpgrade } from '../device-hub/upgrade';
@@ -20,7 +20,15 @@ export const developerChannelPath = '/v1/device/web-socket';
 export const developerTunnelPath = `${developerChannelPath}/tunnel`;
 
 /** A frame a developer sends: a cloud-to-device message for the device. */
-const developerFrameSchema = yup.object({ type: yup.string().oneOf(['message'] as const).required(), message: cloudToDeviceMessageSchema }).exact();
+const developerFrameSchema = yup
+  .object({
+    type: yup
+      .string()
+      .oneOf(['message'] as const)
+      .required(),
+    message: cloudToDeviceMessageSchema,
+  })
+  .exact();
 
 /**
  * `/v1/device/web-socket?deviceId=<hash id>`: a live channel to one device for a developer (an
@@ -32,19 +40,27 @@ const developerFrameSchema = yup.object({ type: yup.string().oneOf(['message'] a
  */
 export function attachDeveloperChannel(
   server: Server,
-  { services, log, trustedProxies, tunnelOpenTimeoutMs = hubLimits.tunnelOpenTimeoutMs }: { services: Services; log: Logger; trustedProxies: readonly string[]; tunnelOpenTimeoutMs?: number },
+  {
+    services,
+    log,
+    trustedProxies,
+    tunnelOpenTimeoutMs = hubLimits.tunnelOpenTimeoutMs,
+  }: { services: Services; log: Logger; trustedProxies: readonly string[]; tunnelOpenTimeoutMs?: number },
 ): { close(): Promise<void> } {
   const authenticate = authenticator(services);
   const sockets = new WebSocketServer({ noServer: true, maxPayload: hubLimits.maxFrameBytes });
 
   /** The developer and device of an upgrade request; null when refused (the answer is sent). */
-  const developerAndDevice = async (request: IncomingMessage, socket: Duplex, url: URL): Promise<{ actor: Actor; hashId: string; device: DeviceModel } | null> => {
-    const actor: Actor = await authenticate({ headers: request.headers, clientAddress: clientAddress(request as never, trustedProxies) } as Parameters<typeof authenticate>[0]);
+  const developerAndDevice = async (
+    request: IncomingMessage,
+    socket: Duplex,
+    url: URL,
+  ): Promise<{ actor: Actor; hashId: string; device: DeviceModel } | null> => {
+    const actor: Actor = await authenticate({ headers: request.headers, clientAddress: clientAddress(request as never, trustedProxies) } as Parameters<
+      typeof authenticate
+    >[0]);
     try {
-      requireRights(actor, ['gridport.developer']);
-      if (actor.kind !== 'apiKey') {
-        throw new GridportError('forbidden', { reason: 'this channel needs an API key' });
-      }
+      authorize(actor, 'device.developerChannel');
     } catch (error) {
       refuseUpgrade(socket, error instanceof GridportError ? error.key : 'unauthorized', error instanceof GridportError ? error.details : undefined);
       return null;

@@ -8,9 +8,8 @@ import { tunnelHeaders, tunnelPath } from '../contracts/hub/protocol';
 import { GatewayClient, type IncomingMessage } from '../edge/gateway-client/client';
 import { provision, signChallenge, type GatewayIdentity } from '../edge/gateway-client/provision';
 import { openTunnel } from '../edge/gateway-client/tunnel';
-import { systemActor } from '../graph/common/context';
 import { testApp, type TestApp } from '../test-support/app';
-import { anOrganization } from '../test-support/factories';
+import { anOrganization, buildApiKey, buildDevice } from '../test-support/factories';
 
 /** /v1/device/web-socket/tunnel: a TCP stream relayed through a device to a host on its network. */
 describe('the developer tunnel', () => {
@@ -26,9 +25,7 @@ describe('the developer tunnel', () => {
     t = await testApp({}, { hub: true, tunnelOpenTimeoutMs: 1_500 });
     baseUrl = await t.listen();
     folder = mkdtempSync(path.join(tmpdir(), 'gridport-tunnel-'));
-    developer = (
-      await t.services.apiKeys.create(systemActor('test'), { organizationHashId: t.hashIds.encode('organization', 1), name: 'Tunnel developer', ipRanges: [], publicKey: null }, ['gridport.developer'])
-    ).apiKey;
+    developer = (await buildApiKey(t.services, { name: 'Tunnel developer', rights: ['gridport.developer'] })).apiKey;
     // A host on the site's network: answers every chunk with "echo:" and the chunk.
     echo = net.createServer((socket) => socket.on('data', (data) => socket.write(Buffer.concat([Buffer.from('echo:'), data]))));
     await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
@@ -45,10 +42,13 @@ describe('the developer tunnel', () => {
   /** A provisioned device; connected, with a gateway that opens tunnels when asked unless `answerTunnels` is false. */
   async function aDevice(name: string, { connect = true, answerTunnels = true } = {}): Promise<{ hashId: string; identity: GatewayIdentity }> {
     const { hashId: organizationHashId } = await anOrganization(t.services, { name: `${name} BV` });
-    const { hashId, provisioningToken } = await t.services.devices.ship(systemActor('test'), { organizationHashId, name });
-    const ops = await t.signIn(['gridport.ops']);
-    await t.app.inject({ method: 'PUT', url: `/console-admin/v1/device/${hashId}`, headers: { cookie: ops }, payload: { config: exampleDeviceConfig } });
-    const identity = await provision({ baseUrl, token: provisioningToken, identifier: `gw-${name.toLowerCase().replace(/\W+/g, '-')}`, directory: path.join(folder, name, 'identity') });
+    const { hashId, provisioningToken } = await buildDevice(t.services, { organizationHashId, name, config: exampleDeviceConfig });
+    const identity = await provision({
+      baseUrl,
+      token: provisioningToken,
+      identifier: `gw-${name.toLowerCase().replace(/\W+/g, '-')}`,
+      directory: path.join(folder, name, 'identity'),
+    });
     if (connect) {
       const onMessage = async ({ payload }: IncomingMessage) => {
         const message = payload as { type: string; tunnelId?: string; destination?: string };
@@ -66,7 +66,9 @@ describe('the developer tunnel', () => {
 
   function upgrade(query: string): Promise<{ status: number; body: unknown; socket?: WebSocket }> {
     return new Promise((resolve) => {
-      const socket = new WebSocket(`${baseUrl.replace('http', 'ws')}/v1/device/web-socket/tunnel${query}`, { headers: { authorization: `Bearer ${developer}` } });
+      const socket = new WebSocket(`${baseUrl.replace('http', 'ws')}/v1/device/web-socket/tunnel${query}`, {
+        headers: { authorization: `Bearer ${developer}` },
+      });
       socket.on('unexpected-response', (_request, response) => {
         let body = '';
         response.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -108,7 +110,10 @@ describe('the developer tunnel', () => {
 
   it('answers device_tunnel_timeout when the device is offline, does not dial back, or cannot reach the destination', async () => {
     const offline = await aDevice('Offline', { connect: false });
-    expect(await upgrade(`?deviceId=${offline.hashId}&destination=127.0.0.1:${echoPort}`)).toEqual({ status: 400, body: { key: 'device_tunnel_timeout', details: { reason: 'the device is offline' } } });
+    expect(await upgrade(`?deviceId=${offline.hashId}&destination=127.0.0.1:${echoPort}`)).toEqual({
+      status: 400,
+      body: { key: 'device_tunnel_timeout', details: { reason: 'the device is offline' } },
+    });
 
     const silent = await aDevice('Silent', { answerTunnels: false });
     expect(await upgrade(`?deviceId=${silent.hashId}&destination=127.0.0.1:${echoPort}`)).toEqual({

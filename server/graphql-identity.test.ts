@@ -36,7 +36,13 @@ describe('identity over HTTP GraphQL', () => {
   }
 
   async function customer(email: string): Promise<void> {
-    await t.services.users.create(systemActor('test'), { organizationHashId: customerHashId, name: 'Graph Person', email, rights: ['customer.write'], password });
+    await t.services.users.create(systemActor('test'), {
+      organizationHashId: customerHashId,
+      name: 'Graph Person',
+      email,
+      rights: ['customer.write'],
+      password,
+    });
   }
 
   it('login sets the same session cookie as REST; me follows it; logout ends it', async () => {
@@ -47,7 +53,9 @@ describe('identity over HTTP GraphQL', () => {
     );
     expect(body.errors).toBeUndefined();
     expect(body.data?.login).toEqual({ kind: 'USER', name: 'Graph Person', organization: { hashId: customerHashId } });
-    expect(String(response.headers['set-cookie'])).toMatch(new RegExp(`^${sessionCookieName}=[\\w-]+\\.[\\w-]+\\.[\\w-]+; Path=/; Expires=.+; HttpOnly; SameSite=Lax$`));
+    expect(String(response.headers['set-cookie'])).toMatch(
+      new RegExp(`^${sessionCookieName}=[\\w-]+\\.[\\w-]+\\.[\\w-]+; Path=/; Expires=.+; HttpOnly; SameSite=Lax$`),
+    );
     const cookie = cookieOf(response);
 
     const me = await post<{ me: { name: string } }>('{ me { name } }', {}, { cookie });
@@ -63,7 +71,9 @@ describe('identity over HTTP GraphQL', () => {
   it('lets no alias go uncounted: a failed login ends the request, and the sixth failure locks the email for REST and GraphQL alike', async () => {
     await customer('graph.brute@example.com');
     const attempts = (from: number) =>
-      Array.from({ length: 8 }, (_, index) => `a${index}: login(input: { email: "graph.brute@example.com", password: "guess ${from + index}" }) { name }`).join('\n');
+      Array.from({ length: 8 }, (_, index) => `a${index}: login(input: { email: "graph.brute@example.com", password: "guess ${from + index}" }) { name }`).join(
+        '\n',
+      );
     const counted = async () =>
       Number((await t.database.db('login_attempts').where('email', 'graph.brute@example.com').count<{ count: string }[]>('* as count'))[0]?.count);
     // login is non-null and mutations run in order: the first failure stops the rest, and it is counted.
@@ -77,7 +87,12 @@ describe('identity over HTTP GraphQL', () => {
     expect(await counted()).toBe(6);
     const locked = await post(`mutation { login(input: { email: "graph.brute@example.com", password: "${password}" }) { name } }`, {}, {}, '10.9.0.20');
     expect(locked.body.errors?.map((error) => error.extensions?.code)).toEqual(['too_many_failed_attempts']);
-    const rest = await t.app.inject({ method: 'POST', url: '/console-shared/v1/login', remoteAddress: '10.9.0.21', payload: { email: 'graph.brute@example.com', password } });
+    const rest = await t.app.inject({
+      method: 'POST',
+      url: '/console-shared/v1/login',
+      remoteAddress: '10.9.0.21',
+      payload: { email: 'graph.brute@example.com', password },
+    });
     expect(rest.json()).toEqual({ key: 'too_many_failed_attempts' });
   });
 
@@ -105,13 +120,25 @@ describe('identity over HTTP GraphQL', () => {
     const [invite] = invited.body.data?.inviteUsers ?? [];
     expect(invite).toMatchObject({ email: 'graph.invitee@example.com', rights: ['CUSTOMER_READ'], organization: { name: 'Graph Solar BV' } });
 
-    const again = await post('mutation { inviteUsers(input: { organizationHashId: "' + customerHashId + '", emails: ["graph.invitee@example.com"] }) { hashId } }', {}, { cookie: ops });
+    const again = await post(
+      'mutation { inviteUsers(input: { organizationHashId: "' + customerHashId + '", emails: ["graph.invitee@example.com"] }) { hashId } }',
+      {},
+      { cookie: ops },
+    );
     expect(again.body.errors?.[0]?.extensions).toEqual({ code: 'has_invite', details: { emails: ['graph.invitee@example.com'] } });
-    const tooMany = await post('mutation I($e: [String!]!) { inviteUsers(input: { organizationHashId: "' + customerHashId + '", emails: $e }) { hashId } }', { e: Array.from({ length: 21 }, (_, i) => `n${i}@example.com`) }, { cookie: ops });
+    const tooMany = await post(
+      'mutation I($e: [String!]!) { inviteUsers(input: { organizationHashId: "' + customerHashId + '", emails: $e }) { hashId } }',
+      { e: Array.from({ length: 21 }, (_, i) => `n${i}@example.com`) },
+      { cookie: ops },
+    );
     expect(tooMany.body.errors?.[0]?.extensions?.code).toBe('payload_invalid');
 
     const employee = await t.signIn(['gridport.employee']);
-    const notOps = await post('mutation { inviteUsers(input: { organizationHashId: "' + customerHashId + '", emails: ["e@example.com"] }) { hashId } }', {}, { cookie: employee });
+    const notOps = await post(
+      'mutation { inviteUsers(input: { organizationHashId: "' + customerHashId + '", emails: ["e@example.com"] }) { hashId } }',
+      {},
+      { cookie: employee },
+    );
     expect(notOps.body.errors?.[0]?.extensions?.code).toBe('forbidden');
 
     const own = await t.signIn(['customer.read'], customerHashId);
@@ -143,7 +170,11 @@ describe('identity over HTTP GraphQL', () => {
     const asKey = await post<{ me: { kind: string } }>('{ me { kind } }', {}, { authorization: `Bearer ${apiKey}` }, '10.1.2.3');
     expect(asKey.body.data?.me).toEqual({ kind: 'API_KEY' });
 
-    const reset = await post<{ resetApiKey: { hashId: string; apiKey: string } }>('mutation R($h: ID!) { resetApiKey(hashId: $h) { hashId apiKey } }', { h: hashId }, { cookie: developer });
+    const reset = await post<{ resetApiKey: { hashId: string; apiKey: string } }>(
+      'mutation R($h: ID!) { resetApiKey(hashId: $h) { hashId apiKey } }',
+      { h: hashId },
+      { cookie: developer },
+    );
     expect(reset.body.data?.resetApiKey.hashId).toBe(hashId);
     expect(reset.body.data?.resetApiKey.apiKey).not.toBe(apiKey);
     const oldSecret = await post('{ me { kind } }', {}, { authorization: `Bearer ${apiKey}` }, '10.1.2.3');
@@ -152,9 +183,17 @@ describe('identity over HTTP GraphQL', () => {
 
     const badRange = await post('mutation U($h: ID!) { updateApiKey(hashId: $h, input: { ipRanges: ["10.0.0.0/33"] }) }', { h: hashId }, { cookie: developer });
     expect(badRange.body.errors?.[0]?.extensions?.code).toBe('payload_invalid');
-    const updated = await post<{ updateApiKey: boolean }>('mutation U($h: ID!) { updateApiKey(hashId: $h, input: { name: "Renamed key" }) }', { h: hashId }, { cookie: developer });
+    const updated = await post<{ updateApiKey: boolean }>(
+      'mutation U($h: ID!) { updateApiKey(hashId: $h, input: { name: "Renamed key" }) }',
+      { h: hashId },
+      { cookie: developer },
+    );
     expect(updated.body.data?.updateApiKey).toBe(true);
-    const seen = await post<{ apiKey: { name: string; ipRanges: string[] } }>('query G($h: ID!) { apiKey(hashId: $h) { name ipRanges } }', { h: hashId }, { cookie: developer });
+    const seen = await post<{ apiKey: { name: string; ipRanges: string[] } }>(
+      'query G($h: ID!) { apiKey(hashId: $h) { name ipRanges } }',
+      { h: hashId },
+      { cookie: developer },
+    );
     expect(seen.body.data?.apiKey).toEqual({ name: 'Renamed key', ipRanges: ['10.0.0.0/8'] });
 
     const employee = await t.signIn(['gridport.employee']);

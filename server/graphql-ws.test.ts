@@ -6,9 +6,8 @@ import WebSocket from 'ws';
 import { exampleDeviceConfig } from '../contracts/device';
 import { GatewayClient } from '../edge/gateway-client/client';
 import { provision } from '../edge/gateway-client/provision';
-import { systemActor } from '../graph/common/context';
 import { testApp, type TestApp } from '../test-support/app';
-import { anOrganization } from '../test-support/factories';
+import { anOrganization, buildDevice } from '../test-support/factories';
 
 const statistics = { success: 1, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 0, responseError: 0 };
 
@@ -64,7 +63,11 @@ describe('GraphQL subscriptions over graphql-ws', () => {
               resolve(results);
             }
           },
-          error: (error) => resolve([...results, { errors: Array.isArray(error) ? (error as Result['errors']) : [{ message: String((error as { reason?: string }).reason ?? error) }] }]),
+          error: (error) =>
+            resolve([
+              ...results,
+              { errors: Array.isArray(error) ? (error as Result['errors']) : [{ message: String((error as { reason?: string }).reason ?? error) }] },
+            ]),
           complete: () => resolve(results),
         },
       );
@@ -74,15 +77,27 @@ describe('GraphQL subscriptions over graphql-ws', () => {
   it("streams a device's presence and reports to someone who may see it, and refuses everyone else", async () => {
     const { hashId: organizationHashId } = await anOrganization(t.services, { name: 'Subscribed BV' });
     const { hashId: otherHashId } = await anOrganization(t.services, { name: 'Not Subscribed BV' });
-    const { hashId, provisioningToken } = await t.services.devices.ship(systemActor('test'), { organizationHashId, name: 'Subscribed gateway' });
+    const { hashId, provisioningToken } = await buildDevice(t.services, {
+      organizationHashId,
+      name: 'Subscribed gateway',
+      config: exampleDeviceConfig,
+      isExposedToCustomer: true,
+    });
     const ops = await t.signIn(['gridport.ops']);
-    await t.app.inject({ method: 'PUT', url: `/console-admin/v1/device/${hashId}`, headers: { cookie: ops }, payload: { config: exampleDeviceConfig, isExposedToCustomer: true } });
     const identity = await provision({ baseUrl, token: provisioningToken, identifier: 'gw-subscribed', directory: path.join(folder, 'identity') });
 
     const owner = client({ cookie: await t.signIn(['customer.read'], organizationHashId) });
     const presence = collect(owner, `subscription { devicePresence(hashId: "${hashId}") { deviceHashId online networkInterface } }`, 1);
-    const reports = collect(client({ cookie: ops }), `subscription { deviceReports(hashId: "${hashId}", types: ["meterPower"]) { deviceHashId type at assetIndex body } }`, 2);
-    const stranger = collect(client({ cookie: await t.signIn(['customer.write'], otherHashId) }), `subscription { deviceReports(hashId: "${hashId}") { type } }`, 1);
+    const reports = collect(
+      client({ cookie: ops }),
+      `subscription { deviceReports(hashId: "${hashId}", types: ["meterPower"]) { deviceHashId type at assetIndex body } }`,
+      2,
+    );
+    const stranger = collect(
+      client({ cookie: await t.signIn(['customer.write'], otherHashId) }),
+      `subscription { deviceReports(hashId: "${hashId}") { type } }`,
+      1,
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     const gateway = new GatewayClient({ baseUrl, identity, storeDirectory: path.join(folder, 'reports'), networkInterface: 'eth1', minBackoffMs: 50 });

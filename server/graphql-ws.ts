@@ -1,14 +1,26 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import type { ApolloServer } from '@apollo/server';
+import {
+  getOperationAST,
+  GraphQLError,
+  parse,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLFormattedError,
+} from 'graphql';
 import { CloseCode, makeServer } from 'graphql-ws';
 import type { Logger } from 'pino';
 import WebSocket, { WebSocketServer } from 'ws';
+import { isErrorKey } from '../contracts/errors';
+import { limits } from '../contracts/limits';
 import type { Actor } from '../graph/common/context';
-import { createGraphqlContext } from '../graph/graphql-context';
-import { buildLiveSchema } from '../graph/live/schema';
+import { createGraphqlContext, type GraphqlContext } from '../resolvers/graphql-context';
+import { buildLiveSchema } from '../resolvers/live/schema';
 import type { Services } from '../graph/services';
-import { toSubgraphError } from '../graph/subgraph';
+import { toSubgraphError } from '../resolvers/subgraph';
 import { authenticator, clientAddress } from './auth';
 import { closeWebSockets, refuseUpgrade } from '../device-hub/upgrade';
 
@@ -19,6 +31,22 @@ export interface GraphqlWsOptions {
   services: Services;
   log: Logger;
   trustedProxies: readonly string[];
+  /** The federated graph (graph/gateway.ts), which runs the queries and mutations sent over the socket. */
+  graphql: ApolloServer<GraphqlContext>;
+}
+
+/** Who opened a socket, and from where. */
+interface Opener {
+  actor: Actor;
+  clientAddress: string;
+}
+
+/** A request the client got wrong (syntax, validation, variables): payload_invalid with graphql-js's message and locations. */
+function requestError(error: GraphQLError | string): GraphQLError {
+  if (typeof error === 'string') {
+    return new GraphQLError(error, { extensions: { code: 'payload_invalid' } });
+  }
+  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { code: 'payload_invalid' } });
 }
 
 export interface GraphqlWs {
@@ -43,39 +71,104 @@ function sameSite(request: IncomingMessage): boolean {
 }
 
 /**
- * GraphQL subscriptions over graphql-ws at /graphql (websocket upgrades; plain HTTP requests to
- * /graphql stay with the federated gateway). The actor is authenticated once, from the upgrade
- * request's session cookie or Authorization header; every subscription then applies the same
- * rules as the queries. Errors carry the catalogue's code, as everywhere in GraphQL.
+ * GraphQL over graphql-ws at /graphql (websocket upgrades; plain HTTP requests to /graphql stay
+ * with the federated gateway). Subscriptions run on the live schema; queries and mutations,
+ * which graphql-ws clients send over the same socket, run on the federated graph exactly as over
+ * HTTP. The actor is authenticated once, from the upgrade request's session cookie or
+ * Authorization header; every operation then applies the same rules as over HTTP. Errors carry
+ * the catalogue's code, as everywhere in GraphQL.
  */
-export async function attachGraphqlWs(server: Server, { services, log, trustedProxies }: GraphqlWsOptions): Promise<GraphqlWs> {
+export async function attachGraphqlWs(server: Server, { services, log, trustedProxies, graphql }: GraphqlWsOptions): Promise<GraphqlWs> {
   const schema = await buildLiveSchema(services.pubsub);
   const authenticate = authenticator(services);
   const sockets = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => (protocols.has(subprotocol) ? subprotocol : false) });
-  const actors = new WeakMap<IncomingMessage, Actor>();
+  const openers = new WeakMap<IncomingMessage, Opener>();
+  /** Answers of the federated graph, whose errors Apollo has already formatted. */
+  const federatedResults = new WeakSet<object>();
+  /** The text each parsed query came as, so the federated graph reports locations in it. */
+  const queryTexts = new WeakMap<DocumentNode, string>();
 
-  /** The one mapping of GraphQL errors (toSubgraphError): the catalogue's code and details, nothing internal. */
+  const openerOf = (request: IncomingMessage): Opener => {
+    const opener = openers.get(request);
+    if (!opener) {
+      throw new Error('a graphql-ws operation without an authenticated upgrade');
+    }
+    return opener;
+  };
+  const contextOf = (request: IncomingMessage): GraphqlContext => {
+    const { actor, clientAddress: address } = openerOf(request);
+    // No cookie can be set on a websocket: a session is what the upgrade carried.
+    return createGraphqlContext(actor, services, { clientAddress: address, setSessionCookie: () => undefined });
+  };
+
+  /**
+   * The one mapping of GraphQL errors (toSubgraphError): the catalogue's code and details,
+   * nothing internal. An error graphql-js raised about the request itself (no original error,
+   * no catalogue code: a variable of the wrong type) is the client's mistake, payload_invalid.
+   */
   const formatted = (error: GraphQLError): GraphQLFormattedError => {
+    if (error.originalError === undefined && !isErrorKey(error.extensions.code)) {
+      return { ...error.toJSON(), extensions: { code: 'payload_invalid' } };
+    }
     const mapped = toSubgraphError(error.originalError ?? error, log, { graphqlWs: true });
     return { ...error.toJSON(), message: mapped.message, extensions: mapped.extensions };
+  };
+
+  /** A query or mutation: through the federated graph, with the socket's actor. */
+  const executeFederated = async (args: ExecutionArgs & { contextValue: GraphqlContext }): Promise<ExecutionResult> => {
+    const response = await graphql.executeOperation(
+      { query: queryTexts.get(args.document) ?? args.document, operationName: args.operationName ?? undefined, variables: args.variableValues ?? undefined },
+      { contextValue: args.contextValue },
+    );
+    const result = response.body.kind === 'single' ? response.body.singleResult : response.body.initialResult;
+    federatedResults.add(result);
+    // Its errors are formatted already (plain objects); onNext passes the result on as it is.
+    return result as unknown as ExecutionResult;
   };
 
   const graphqlWs = makeServer<Record<string, unknown> | undefined, { request: IncomingMessage }>({
     schema,
     onConnect: (context) => {
-      const actor = actors.get(context.extra.request);
-      return actor !== undefined && actor.kind !== 'anonymous';
+      const opener = openers.get(context.extra.request);
+      return opener !== undefined && opener.actor.kind !== 'anonymous';
     },
-    context: (context) => {
-      const actor = actors.get(context.extra.request);
-      if (!actor) {
-        throw new Error('a graphql-ws operation without an authenticated upgrade');
+    context: (context) => contextOf(context.extra.request),
+    // Parsed and checked here, so that a request the client got wrong is answered with payload_invalid, never a closed socket.
+    onSubscribe: (_context, _id, payload): ExecutionArgs | readonly GraphQLError[] => {
+      let document: DocumentNode;
+      try {
+        document = parse(payload.query, { maxTokens: limits.graphqlMaxTokens });
+      } catch (error) {
+        return [requestError(error instanceof GraphQLError ? error : 'the query cannot be parsed')];
       }
-      return createGraphqlContext(actor, services);
+      queryTexts.set(document, payload.query);
+      const operation = getOperationAST(document, payload.operationName);
+      if (!operation) {
+        return [
+          requestError(
+            payload.operationName
+              ? `Unknown operation named "${payload.operationName}".`
+              : 'Must provide an operation, and its name if the document holds several.',
+          ),
+        ];
+      }
+      const args = { schema, document, operationName: payload.operationName, variableValues: payload.variables };
+      if (operation.operation !== 'subscription') {
+        // Validated by the federated graph, against its own schema.
+        return args;
+      }
+      const errors = validate(schema, document);
+      return errors.length > 0 ? errors.map((error) => requestError(error)) : args;
     },
+    execute: (args) => executeFederated(args as ExecutionArgs & { contextValue: GraphqlContext }),
     onError: (_context, _id, _payload, errors): GraphQLFormattedError[] => errors.map(formatted),
     // Errors of a subscription's source (a device the actor may not see) arrive as a result.
-    onNext: (_context, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map((error) => formatted(error as GraphQLError)) } : result),
+    onNext: (_context, _id, _payload, _args, result) => {
+      if (federatedResults.has(result) || !result.errors) {
+        return result;
+      }
+      return { ...result, errors: result.errors.map((error) => formatted(error as GraphQLError)) };
+    },
   });
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -93,7 +186,7 @@ export async function attachGraphqlWs(server: Server, { services, log, trustedPr
           refuseUpgrade(socket, actor.rejection);
           return;
         }
-        actors.set(request, actor);
+        openers.set(request, { actor, clientAddress: address });
         sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
       },
       (error: unknown) => {

@@ -10,7 +10,6 @@ import './request-context';
 const csrfMessage =
   "This operation has been blocked as a potential Cross-Site Request Forgery (CSRF). Please either specify a 'content-type' header (with a type that is not one of application/x-www-form-urlencoded, multipart/form-data, text/plain) or provide a non-empty value for one of the following headers: x-apollo-operation-name, apollo-require-preflight\n";
 
-
 interface Answer {
   statusCode: number;
   headers: Headers;
@@ -66,10 +65,16 @@ describe('GET and POST /graphql', () => {
 
   it('passes variables through to the resolvers', async () => {
     const hashId = t.hashIds.encode('organization', 1);
-    const response = await send(base, 'POST', '/graphql', { 'x-test-actor': 'customer' }, {
-      query: 'query($hashId: ID!) { organization(hashId: $hashId) { name isProvider } }',
-      variables: { hashId },
-    });
+    const response = await send(
+      base,
+      'POST',
+      '/graphql',
+      { 'x-test-actor': 'customer' },
+      {
+        query: 'query($hashId: ID!) { organization(hashId: $hashId) { name isProvider } }',
+        variables: { hashId },
+      },
+    );
     expect(response.body).toEqual({ data: { organization: { name: 'Gridport', isProvider: true } } });
   });
 
@@ -110,9 +115,15 @@ describe('GET and POST /graphql', () => {
   });
 
   it('answers a refused operation with 200 and its catalogue key, as GraphQL does', async () => {
-    const response = await send(base, 'POST', '/graphql', { 'x-test-actor': 'customer' }, {
-      query: 'mutation { createOrganization(input: { name: "X", type: INSTALLER }) { hashId } }',
-    });
+    const response = await send(
+      base,
+      'POST',
+      '/graphql',
+      { 'x-test-actor': 'customer' },
+      {
+        query: 'mutation { createOrganization(input: { name: "X", type: INSTALLER }) { hashId } }',
+      },
+    );
     expect(response.statusCode).toBe(200);
     expect(response.body).toEqual({
       data: null,
@@ -161,9 +172,15 @@ describe('/graphql in the Gridport app', () => {
       throw new Error('a created user hash id that does not decode');
     }
     const session = await t.services.sessions.mint(userId, 'test');
-    const response = await send(base, 'POST', '/graphql', { cookie: `${sessionCookieName}=${session.token}` }, {
-      query: '{ me { kind name rights organization { isProvider } } }',
-    });
+    const response = await send(
+      base,
+      'POST',
+      '/graphql',
+      { cookie: `${sessionCookieName}=${session.token}` },
+      {
+        query: '{ me { kind name rights organization { isProvider } } }',
+      },
+    );
     expect(response.statusCode).toBe(200);
     expect(response.body).toEqual({ data: { me: { kind: 'USER', name: 'Session User', rights: ['GRIDPORT_SALES'], organization: { isProvider: true } } } });
   });

@@ -1,6 +1,6 @@
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createGraphqlContext, type GraphqlContext } from '../graph/graphql-context';
+import { createGraphqlContext, type GraphqlContext } from '../resolvers/graphql-context';
 import type { Services } from '../graph/services';
 import { errorCatalogue } from '../contracts/errors';
 import { setSessionCookie } from './auth';

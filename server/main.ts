@@ -3,8 +3,15 @@ import { ConfigError, loadConfig } from './config';
 import { demoSignIns } from './demo';
 import { createLogger } from './logger';
 import { startServer } from './server';
+import { DataFolderInUseError } from './data-folder-lock';
+import { nodeVersionProblem } from './node-version';
 
 async function main(): Promise<void> {
+  const nodeProblem = nodeVersionProblem();
+  if (nodeProblem) {
+    process.stderr.write(`${nodeProblem}\n`);
+    process.exit(1);
+  }
   let config;
   try {
     config = loadConfig();
@@ -58,6 +65,14 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof DataFolderInUseError) {
+    process.stderr.write(
+      `Gridport cannot start: ${error.message} Its embedded database (PGlite) serves one process at a time. ` +
+        'Stop that server first, or start this one with GRIDPORT_DATA_DIR set to another folder, or let several servers share PostgreSQL (DATABASE_URL). ' +
+        'The command line (npx gridport) works beside a running server.\n',
+    );
+    process.exit(1);
+  }
   process.stderr.write(`Gridport failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

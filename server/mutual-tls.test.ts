@@ -7,18 +7,36 @@ import WebSocket from 'ws';
 import { gatewayPath, parseEnvelope } from '../contracts/hub/protocol';
 import { GatewayClient } from '../edge/gateway-client/client';
 import { provision, type GatewayIdentity } from '../edge/gateway-client/provision';
-import { systemActor } from '../graph/common/context';
 import { testApp, type TestApp } from '../test-support/app';
-import { anOrganization } from '../test-support/factories';
+import { anOrganization, buildDevice } from '../test-support/factories';
 
 /** A self-signed certificate and key (P-256) for `subject`, valid for 127.0.0.1, made by Debian's openssl. */
 function selfSigned(folder: string, name: string): { certificatePem: string; privateKeyPem: string; certificateFile: string; keyFile: string } {
   const certificateFile = path.join(folder, `${name}.crt`);
   const keyFile = path.join(folder, `${name}.key`);
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-    '-subj', `/CN=${name}`, '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certificateFile,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      keyFile,
+      '-out',
+      certificateFile,
+    ],
+    { stdio: 'ignore' },
+  );
   return { certificatePem: readFileSync(certificateFile, 'utf8'), privateKeyPem: readFileSync(keyFile, 'utf8'), certificateFile, keyFile };
 }
 
@@ -67,8 +85,14 @@ describe('mutual TLS', () => {
     t = await testApp({}, { hub: true, tls: serverTls });
     baseUrl = await t.listen();
     const { hashId: organizationHashId } = await anOrganization(t.services, { name: 'Mutual BV' });
-    const { provisioningToken } = await t.services.devices.ship(systemActor('test'), { organizationHashId, name: 'Mutual gateway' });
-    identity = await provision({ baseUrl, token: provisioningToken, identifier: 'gw-mutual', directory: path.join(folder, 'identity'), fetch: fetchTrusting(serverTls.certificatePem) });
+    const { provisioningToken } = await buildDevice(t.services, { organizationHashId, name: 'Mutual gateway' });
+    identity = await provision({
+      baseUrl,
+      token: provisioningToken,
+      identifier: 'gw-mutual',
+      directory: path.join(folder, 'identity'),
+      fetch: fetchTrusting(serverTls.certificatePem),
+    });
   });
 
   afterAll(async () => {

@@ -2,7 +2,6 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { reachable, requireServices } from '../test-support/services';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +12,7 @@ import { exampleDeviceConfig } from '../contracts/device';
 import { GatewayClient, type IncomingMessage } from '../edge/gateway-client/client';
 import { provision } from '../edge/gateway-client/provision';
 import { projectRoot } from './version';
+import { freePort } from '../test-support/server-process';
 
 /**
  * Scale-out (issue 5, item 7): two server processes on one PostgreSQL database and one Redis.
@@ -25,8 +25,10 @@ const root = projectRoot();
 const postgresServer = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
-
-const missing = [...(reachable(postgresServer, 5432) ? [] : [`PostgreSQL at ${new URL(postgresServer).host}`]), ...(reachable(redisUrl, 6379) ? [] : [`Redis at ${new URL(redisUrl).host}`])];
+const missing = [
+  ...(reachable(postgresServer, 5432) ? [] : [`PostgreSQL at ${new URL(postgresServer).host}`]),
+  ...(reachable(redisUrl, 6379) ? [] : [`Redis at ${new URL(redisUrl).host}`]),
+];
 if (missing.length > 0 && !requireServices) {
   process.stderr.write(`scale-out.test.ts: skipped, ${missing.join(' and ')} unreachable (REQUIRE_SERVICES=1 makes this a failure)\n`);
 }
@@ -46,17 +48,6 @@ async function until(what: string, check: () => boolean, timeoutMs: number): Pro
 }
 
 /** A port nobody listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 interface Node {
   url: string;
   process: ChildProcess;
@@ -317,7 +308,11 @@ describeWithServices('two server processes on one PostgreSQL and one Redis', () 
     await gateway.start();
     await gateway.connected();
     expect(gateway.keepAliveSeconds).toBe(5);
-    await until('the setConfig queued before the gateway connected', () => received.some((message) => (message.payload as { type: string }).type === 'setConfig'), 5000);
+    await until(
+      'the setConfig queued before the gateway connected',
+      () => received.some((message) => (message.payload as { type: string }).type === 'setConfig'),
+      5000,
+    );
 
     // Live: node 2 streams what node 1 stores. The first report waits for the subscription to
     // be in place (the stream does not say when it is); the ones after it are timed.
@@ -337,7 +332,11 @@ describeWithServices('two server processes on one PostgreSQL and one Redis', () 
     const seenOnNode2 = (at: string) => events.some((event) => event.event === 'report' && event.data.includes(at));
     const firstAt = new Date(Date.now() - 2000).toISOString();
     await gateway.report(report(firstAt, 1400));
-    await until(`the first report on node 2 (through ${via}; events so far: ${JSON.stringify(events)}; gateway errors: ${JSON.stringify(gatewayErrors)})`, () => seenOnNode2(firstAt), 5000);
+    await until(
+      `the first report on node 2 (through ${via}; events so far: ${JSON.stringify(events)}; gateway errors: ${JSON.stringify(gatewayErrors)})`,
+      () => seenOnNode2(firstAt),
+      5000,
+    );
     const latencies: number[] = [];
     for (let tick = 0; tick < 3; tick += 1) {
       const at = new Date(Date.now() - 1000 + tick).toISOString();
@@ -364,7 +363,11 @@ describeWithServices('two server processes on one PostgreSQL and one Redis', () 
     expect(scheduled.status).toBe(201);
     await until('the schedule at the gateway', () => received.some((message) => (message.payload as { type: string }).type === 'setAssetSchedule'), 2000);
     const schedule = received.find((message) => (message.payload as { type: string }).type === 'setAssetSchedule');
-    expect(schedule?.payload).toMatchObject({ type: 'setAssetSchedule', assetIndex: 0, schedule: [{ startAt, endAt, command: { type: 'limitProductionPower', percentage: 50 } }] });
+    expect(schedule?.payload).toMatchObject({
+      type: 'setAssetSchedule',
+      assetIndex: 0,
+      schedule: [{ startAt, endAt, command: { type: 'limitProductionPower', percentage: 50 } }],
+    });
     expect((schedule?.receivedAt ?? Infinity) - writtenAt).toBeLessThan(2000);
   }, 30_000);
 
@@ -374,7 +377,10 @@ describeWithServices('two server processes on one PostgreSQL and one Redis', () 
     }
     // Written behind the hub's back: no notification on any channel, as when Redis drops one.
     const device = await db.query<{ id: string }>('select id from devices where identifier = $1', [identifier]);
-    const inserted = await db.query<{ id: string }>(`insert into device_outbox (device_id, type, payload) values ($1, 'getSignalQuality', '{"type":"getSignalQuality"}') returning id`, [device.rows[0]?.id]);
+    const inserted = await db.query<{ id: string }>(
+      `insert into device_outbox (device_id, type, payload) values ($1, 'getSignalQuality', '{"type":"getSignalQuality"}') returning id`,
+      [device.rows[0]?.id],
+    );
     const id = String(inserted.rows[0]?.id);
     const writtenAt = Date.now();
     await until('the silently queued message at the gateway', () => received.some((message) => message.id === id), 7000);

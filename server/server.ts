@@ -6,17 +6,19 @@ import { databaseAnswers, migrateLatest, openDatabase, type OpenDatabase } from 
 import { createLogger, type Logger } from './logger';
 import { HashIds } from '../graph/common/hash-ids';
 import { createServices, type Services } from '../graph/services';
-import { createGraphqlServer } from '../graph/gateway';
+import { createGraphqlServer } from '../resolvers/gateway';
 import { buildApp } from './app';
 import { ensureDemoFleet, type DemoFleet } from './demo';
 import { startDemoGateways } from './demo-gateways';
 import { createDeviceHub, type DeviceHub } from '../device-hub/hub';
-import type { PubSub } from '../device-hub/pubsub';
+import type { PubSub } from '../graph/common/pubsub';
 import { RedisPubSub } from '../device-hub/redis-pubsub';
 import { registerGraphql } from './graphql';
 import { attachGraphqlWs } from './graphql-ws';
 import { attachDeveloperChannel } from './developer-channel';
 import { version } from './version';
+import { acquireDataFolder, DataFolderInUseError, type DataFolderLock } from './data-folder-lock';
+import { serveOperatorSocket, type OperatorSocket } from './operator-socket';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -64,16 +66,55 @@ async function openPubSub(config: Config, log: Logger): Promise<PubSub | undefin
   return pubsub;
 }
 
+/** How long a starting server waits for a command of the command line that holds the data folder. */
+const commandLineWaitMs = 30_000;
+
+/**
+ * Takes the data folder for this server (PGlite is one process's database). A command of the
+ * command line holding it finishes within seconds, so the server waits for it; another server
+ * holding it is refused at once (DataFolderInUseError).
+ */
+async function takeDataFolder(dataDir: string, log: Logger): Promise<DataFolderLock> {
+  const deadline = Date.now() + commandLineWaitMs;
+  for (;;) {
+    try {
+      return acquireDataFolder(dataDir, 'server');
+    } catch (error) {
+      if (!(error instanceof DataFolderInUseError) || error.holder.role === 'server' || Date.now() > deadline) {
+        throw error;
+      }
+      log.info({ pid: error.holder.pid }, 'waiting for a gridport command to finish with the data folder');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
 /** Opens the database (PGlite in the data folder unless DATABASE_URL is set), migrates it, and serves HTTP. */
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+  const lock = config.databaseUrl ? null : await takeDataFolder(config.dataDir, log);
   const database = openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
   let pubsub: PubSub | undefined;
+  let operatorSocket: OperatorSocket | undefined;
   try {
     const applied = await migrateLatest(database.db, database.schema);
     log.info({ database: database.kind, applied }, 'database migrated');
     const hashIds = new HashIds(config.secrets.hashIdSecret);
     pubsub = await openPubSub(config, log);
-    const services = createServices({ db: database.db, hashIds, sessionSecret: config.secrets.sessionSecret, encryptionKey: config.secrets.encryptionKey, mail: { ...config.mail, publicUrl: config.publicUrl }, log, balena: config.balena, hubspot: config.hubspot, pubsub, history: config.history });
+    const services = createServices({
+      db: database.db,
+      hashIds,
+      sessionSecret: config.secrets.sessionSecret,
+      encryptionKey: config.secrets.encryptionKey,
+      mail: { ...config.mail, publicUrl: config.publicUrl },
+      log,
+      balena: config.balena,
+      hubspot: config.hubspot,
+      pubsub,
+      history: config.history,
+    });
+    if (lock?.holder.socketPath) {
+      operatorSocket = await serveOperatorSocket(lock.holder.socketPath, services, log);
+    }
     let demo: DemoFleet | null = null;
     if (config.demo) {
       demo = await ensureDemoFleet(services);
@@ -88,13 +129,14 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       version,
       saml: config.saml,
       trustedProxies: config.trustedProxies,
+      http: config.http,
       ...(config.tls ? { https: { ...config.tls, clientCaPems: [authority.certificatePem] } } : {}),
       databaseAnswers: () => databaseAnswers(database.db),
       register: (instance) => registerGraphql(instance, { server: graphql.server, services }),
     });
-    const hub = createDeviceHub({ db: database.db, services, log, history: config.history });
+    const hub = createDeviceHub({ db: database.db, services, log, history: config.history, presence: config.presence });
     hub.attach(app.server);
-    const graphqlWs = await attachGraphqlWs(app.server, { services, log, trustedProxies: config.trustedProxies });
+    const graphqlWs = await attachGraphqlWs(app.server, { services, log, trustedProxies: config.trustedProxies, graphql: graphql.server });
     const developerChannel = attachDeveloperChannel(app.server, { services, log, trustedProxies: config.trustedProxies });
     const address = await app.listen({ port: config.port, host: config.host });
     const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
@@ -114,6 +156,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       url,
       hub,
       stop: async () => {
+        await operatorSocket?.close();
         await demoGateways?.close();
         await hub.close();
         await graphqlWs.close();
@@ -123,11 +166,14 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         services.mail.close();
         await services.pubsub.close();
         await database.db.destroy();
+        lock?.release();
       },
     };
   } catch (error) {
     await pubsub?.close();
+    await operatorSocket?.close();
     await database.db.destroy();
+    lock?.release();
     throw error;
   }
 }

@@ -1,12 +1,9 @@
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Right } from '../contracts/rights';
-import { providerOrganizationId } from '../contracts/limits';
-import { systemActor } from '../graph/common/context';
 import { HashIds } from '../graph/common/hash-ids';
 import { createServices, type Dependencies, type Services } from '../graph/services';
-import { sessionCookieName } from '../graph/identity/services/session.service';
-import { createGraphqlServer } from '../graph/gateway';
+import { createGraphqlServer } from '../resolvers/gateway';
 import { buildApp, type AppOptions } from '../server/app';
 import { registerGraphql } from '../server/graphql';
 import { attachGraphqlWs } from '../server/graphql-ws';
@@ -15,6 +12,7 @@ import { createDeviceHub, type DeviceHub } from '../device-hub/hub';
 import { databaseAnswers } from '../server/database';
 import { createLogger, type Logger } from '../server/logger';
 import { testDatabase, type TestDatabase } from './database';
+import { buildSession, providerHashId } from './factories';
 
 export const testSecrets = {
   hashIdSecret: 'test-hash-id-secret-0123456789abcdef0123456789',
@@ -53,10 +51,29 @@ export interface TestApp {
   listen(): Promise<string>;
   /** A real console session for a new user with these rights, as a Cookie header value. */
   signIn(rights: Right[], organizationHashId?: string): Promise<string>;
+  /** One request through the app (no socket): as a console session or an API key, with a JSON body when given. */
+  call(method: HttpMethod, url: string, caller?: Caller, payload?: object): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
-let users = 0;
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Who calls: a session's Cookie header value (as signIn answers it), an API key, or nobody (undefined). */
+export type Caller = string | { cookie?: string; bearer?: string; headers?: Record<string, string> };
+
+function headersOf(caller: Caller | undefined): Record<string, string> {
+  if (caller === undefined) {
+    return {};
+  }
+  if (typeof caller === 'string') {
+    return { cookie: caller };
+  }
+  return {
+    ...caller.headers,
+    ...(caller.cookie === undefined ? {} : { cookie: caller.cookie }),
+    ...(caller.bearer === undefined ? {} : { authorization: `Bearer ${caller.bearer}` }),
+  };
+}
 
 export interface TestAppOptions extends Pick<Dependencies, 'mail' | 'balena' | 'hubspot'> {
   /** Serve /graphql too, through the composed gateway (as the server does). */
@@ -70,10 +87,19 @@ export interface TestAppOptions extends Pick<Dependencies, 'mail' | 'balena' | '
 }
 
 /** The HTTP app on a test database, as the server builds it. */
-export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: withGraphql = false, hub: withHub = false, tunnelOpenTimeoutMs, tls, ...dependencies }: TestAppOptions = {}): Promise<TestApp> {
+export async function testApp(
+  overrides: Partial<AppOptions> = {},
+  { graphql: withGraphql = false, hub: withHub = false, tunnelOpenTimeoutMs, tls, ...dependencies }: TestAppOptions = {},
+): Promise<TestApp> {
   const database = await testDatabase();
   const hashIds = new HashIds(testSecrets.hashIdSecret);
-  const services = createServices({ db: database.db, hashIds, sessionSecret: testSecrets.sessionSecret, encryptionKey: testSecrets.encryptionKey, ...dependencies });
+  const services = createServices({
+    db: database.db,
+    hashIds,
+    sessionSecret: testSecrets.sessionSecret,
+    encryptionKey: testSecrets.encryptionKey,
+    ...dependencies,
+  });
   const logs = captureLogs();
   const graphql = withGraphql ? await createGraphqlServer({ services, log: logs.log, environment: 'test' }) : null;
   const app = await buildApp({
@@ -87,8 +113,10 @@ export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: wi
   });
   const hub = withHub ? createDeviceHub({ db: database.db, services, log: logs.log }) : null;
   hub?.attach(app.server);
-  const graphqlWs = graphql ? await attachGraphqlWs(app.server, { services, log: logs.log, trustedProxies: [] }) : null;
-  const developerChannel = hub ? attachDeveloperChannel(app.server, { services, log: logs.log, trustedProxies: [], ...(tunnelOpenTimeoutMs === undefined ? {} : { tunnelOpenTimeoutMs }) }) : null;
+  const graphqlWs = graphql ? await attachGraphqlWs(app.server, { services, log: logs.log, trustedProxies: [], graphql: graphql.server }) : null;
+  const developerChannel = hub
+    ? attachDeveloperChannel(app.server, { services, log: logs.log, trustedProxies: [], ...(tunnelOpenTimeoutMs === undefined ? {} : { tunnelOpenTimeoutMs }) })
+    : null;
   return {
     app,
     hub,
@@ -101,21 +129,8 @@ export async function testApp(overrides: Partial<AppOptions> = {}, { graphql: wi
       const address = app.server.address();
       return `${tls ? 'https' : 'http'}://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     },
-    signIn: async (rights, organizationHashId = hashIds.encode('organization', providerOrganizationId)) => {
-      users += 1;
-      const user = await services.users.create(systemActor('test'), {
-        organizationHashId,
-        name: `User ${users}`,
-        email: `user${users}-${Date.now()}@example.com`,
-        rights,
-      });
-      const userId = hashIds.decode('user', user.hashId);
-      if (userId === null) {
-        throw new Error('a user hash id that does not decode');
-      }
-      const session = await services.sessions.mint(userId, 'test');
-      return `${sessionCookieName}=${session.token}`;
-    },
+    signIn: async (rights, organizationHashId = providerHashId(services)) => (await buildSession(services, { rights, organizationHashId })).cookie,
+    call: (method, url, caller, payload) => app.inject({ method, url, headers: headersOf(caller), ...(payload === undefined ? {} : { payload }) }),
     close: async () => {
       await hub?.close();
       await graphqlWs?.close();

@@ -85,10 +85,12 @@ export async function fakeBalena({ token = 'balena-test-token', fleetId = 1234 }
         send(response, 400, { error: `unsupported $filter: ${filter}` });
         return;
       }
-      const rows = fake.devices.filter((device) => device.uuid === uuid).map((device) => ({
-        ...device,
-        is_running__release: device.is_running__release === null ? null : { __id: device.is_running__release.__id },
-      }));
+      const rows = fake.devices
+        .filter((device) => device.uuid === uuid)
+        .map((device) => ({
+          ...device,
+          is_running__release: device.is_running__release === null ? null : { __id: device.is_running__release.__id },
+        }));
       send(response, 200, { d: rows.map((row) => select(row, query.$select)) });
       return;
     }

@@ -1,5 +1,5 @@
 import { exampleDeviceConfig, parseDeviceConfig } from '../contracts/device';
-import { componentColumns, componentsOf, nominalActivePowerOf } from '../graph/fleet/services/device.service';
+import { componentColumns, componentsOf, nominalActivePowerOf } from '../graph/fleet/services/device-config';
 import type { Database } from '../server/database';
 
 /** The example config as stored: parsed, with its defaults, as JSON holds it. */
@@ -10,7 +10,12 @@ export const storedExampleConfig = JSON.parse(JSON.stringify(parseDeviceConfig(s
  * steerable, with their component rows: in bulk, for tests and benchmarks that need many.
  * Answers the numeric ids, oldest first.
  */
-export async function seedDevices(db: Database, organizationId: number, count: number, options: { deviceGroupId?: number | null; namePrefix?: string } = {}): Promise<number[]> {
+export async function seedDevices(
+  db: Database,
+  organizationId: number,
+  count: number,
+  options: { deviceGroupId?: number | null; namePrefix?: string } = {},
+): Promise<number[]> {
   const ids: number[] = [];
   const nominal = nominalActivePowerOf(componentsOf(0, storedExampleConfig));
   for (let start = 0; start < count; start += 500) {

@@ -3,7 +3,7 @@ import type { Right } from '../contracts/rights';
 import { providerOrganizationId } from '../contracts/limits';
 import type { Actor } from '../graph/common/context';
 import { HashIds } from '../graph/common/hash-ids';
-import { createGraphqlServer, type GraphqlServer } from '../graph/gateway';
+import { createGraphqlServer, type GraphqlServer } from '../resolvers/gateway';
 import { createServices, type Services } from '../graph/services';
 import { captureLogs, testSecrets, type LogCapture } from './app';
 import { testDatabase, type TestDatabase } from './database';

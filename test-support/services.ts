@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 
 /** Whether tests must fail, rather than skip, when an outside service is missing (CI sets REQUIRE_SERVICES=1). */
 export const requireServices = /^(1|true|yes|on)$/i.test(process.env.REQUIRE_SERVICES ?? '');
@@ -17,14 +18,23 @@ const peerChecks = {
   socat: ['socat', ['-V']],
 } as const satisfies Record<string, readonly [string, readonly string[]]>;
 export type Peer = keyof typeof peerChecks;
+const debianPackages: Record<Peer, string> = { pymodbus: 'python3-pymodbus', mbpoll: 'mbpoll', socat: 'socat' };
+
+/**
+ * Whether a program runs and answers its check with exit code 0: a program that starts but lacks
+ * what the tests need (python3 without the pymodbus module) does not count.
+ */
+export function programPasses(program: string, args: readonly string[]): boolean {
+  const result = spawnSync(program, [...args], { timeout: 10_000, stdio: 'ignore' });
+  return result.error === undefined && result.status === 0;
+}
 
 const peerFound = new Map<Peer, boolean>();
 function peerInstalled(peer: Peer): boolean {
   let found = peerFound.get(peer);
   if (found === undefined) {
     const [program, args] = peerChecks[peer];
-    const result = spawnSync(program, [...args], { timeout: 10_000, stdio: 'ignore' });
-    found = result.error === undefined;
+    found = programPasses(program, args);
     peerFound.set(peer, found);
   }
   return found;
@@ -36,7 +46,10 @@ function peersRun(peers: readonly Peer[], file: string): boolean {
   if (missing.length === 0 || requireServices) {
     return true;
   }
-  process.stderr.write(`${file}: skipped, ${missing.join(' and ')} not installed (apt-get install; REQUIRE_SERVICES=1 makes this a failure)\n`);
+  const packages = missing.map((peer) => debianPackages[peer]).join(' ');
+  process.stderr.write(
+    `${path.relative(process.cwd(), file)}: skipped, ${missing.join(' and ')} not installed (apt-get install ${packages}; REQUIRE_SERVICES=1 makes this a failure)\n`,
+  );
   return false;
 }
 

@@ -17,18 +17,22 @@ const chromiumFlags = [
   '--disable-sync',
 ];
 
+const required = (name: string) => /^(1|true|yes|on)$/i.test(process.env[name] ?? '');
+
 /**
  * Whether the browser tests can run here. Without Chromium they skip, saying so, unless
- * REQUIRE_BROWSER=1 (CI installs Chromium and must not skip silently).
+ * REQUIRE_BROWSER=1 or REQUIRE_SERVICES=1 (CI installs Chromium and must not skip silently).
  */
 export function browserAvailable(): boolean {
   if (existsSync(chromiumPath)) {
     return true;
   }
-  if (process.env.REQUIRE_BROWSER === '1') {
-    throw new Error(`REQUIRE_BROWSER=1 but ${chromiumPath} is missing: install Debian's chromium package`);
+  if (required('REQUIRE_BROWSER') || required('REQUIRE_SERVICES')) {
+    throw new Error(`REQUIRE_BROWSER or REQUIRE_SERVICES is set but ${chromiumPath} is missing: install Debian's chromium package`);
   }
-  process.stderr.write(`Skipping the console's browser tests: ${chromiumPath} is missing (apt-get install chromium; REQUIRE_BROWSER=1 makes this a failure).\n`);
+  process.stderr.write(
+    `Skipping the console's browser tests: ${chromiumPath} is missing (apt-get install chromium; REQUIRE_BROWSER=1 or REQUIRE_SERVICES=1 makes this a failure).\n`,
+  );
   return false;
 }
 

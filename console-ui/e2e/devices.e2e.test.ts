@@ -42,7 +42,13 @@ describeInBrowser('the device screens in Chromium', () => {
   let hashId: string;
 
   /** A meter report from the gateway, now. */
-  const meterPower = (watts: number) => gateway.report({ type: 'meterPower', at: new Date().toISOString(), asset: meterIndex, observations: { activePower: watts, connectionStatistics: statistics } });
+  const meterPower = (watts: number) =>
+    gateway.report({
+      type: 'meterPower',
+      at: new Date().toISOString(),
+      asset: meterIndex,
+      observations: { activePower: watts, connectionStatistics: statistics },
+    });
 
   /**
    * Sends the meter's power until the page shows `shown`: the page's subscription starts when
@@ -70,13 +76,29 @@ describeInBrowser('the device screens in Chromium', () => {
     t = await testApp({}, { graphql: true, hub: true });
     const organization = await anOrganization(t.services, { name: 'Harbour Energy BV' });
     const system = systemActor('test');
-    await t.services.users.create(system, { organizationHashId: organization.hashId, name: customer.name, email: customer.email, rights: ['customer.read', 'customer.write'], password: customer.password });
-    await t.services.users.create(system, { organizationHashId: t.hashIds.encode('organization', providerOrganizationId), name: 'Olivia Ops', email: staffEmail, rights: ['gridport.ops'] });
+    await t.services.users.create(system, {
+      organizationHashId: organization.hashId,
+      name: customer.name,
+      email: customer.email,
+      rights: ['customer.read', 'customer.write'],
+      password: customer.password,
+    });
+    await t.services.users.create(system, {
+      organizationHashId: t.hashIds.encode('organization', providerOrganizationId),
+      name: 'Olivia Ops',
+      email: staffEmail,
+      rights: ['gridport.ops'],
+    });
     const shipped = await t.services.devices.ship(system, { organizationHashId: organization.hashId, name: 'Harbour battery' });
     hashId = shipped.hashId;
     baseUrl = await t.listen();
     const ops = await t.signIn(['gridport.ops']);
-    const exposed = await t.app.inject({ method: 'PUT', url: `/console-admin/v1/device/${hashId}`, headers: { cookie: ops }, payload: { config: exampleDeviceConfig, isExposedToCustomer: true } });
+    const exposed = await t.app.inject({
+      method: 'PUT',
+      url: `/console-admin/v1/device/${hashId}`,
+      headers: { cookie: ops },
+      payload: { config: exampleDeviceConfig, isExposedToCustomer: true },
+    });
     expect(exposed.statusCode).toBe(200);
 
     const identity = await provision({ baseUrl, token: shipped.provisioningToken, identifier: 'gw-harbour', directory: path.join(folder, 'identity') });
@@ -90,7 +112,11 @@ describeInBrowser('the device screens in Chromium', () => {
       onMessage: async ({ id, payload }) => {
         const message = payload as { type?: string; payload?: string };
         if (message.type === 'debugPing') {
-          await gateway.report({ type: 'ack', at: new Date().toISOString(), observations: { messageId: id, messageType: 'debugPing', payload: message.payload ?? '' } });
+          await gateway.report({
+            type: 'ack',
+            at: new Date().toISOString(),
+            observations: { messageId: id, messageType: 'debugPing', payload: message.payload ?? '' },
+          });
         }
       },
     });
@@ -139,7 +165,9 @@ describeInBrowser('the device screens in Chromium', () => {
     await page.getByRole('status').getByText('The configuration is valid.').waitFor();
     await page.getByLabel('Configuration').fill(JSON.stringify(overlappingConfig(), null, 2));
     await page.getByTestId('config-issues').getByText('Invalid schedules: time windows cannot overlap.').waitFor();
-    expect(await page.getByTestId('config-issues').locator('li').allTextContents()).toEqual(['activeControl[1].limitSchedule[1] Invalid schedules: time windows cannot overlap.']);
+    expect(await page.getByTestId('config-issues').locator('li').allTextContents()).toEqual([
+      'activeControl[1].limitSchedule[1] Invalid schedules: time windows cannot overlap.',
+    ]);
     expect(await page.getByRole('button', { name: 'Save configuration' }).isDisabled()).toBe(true);
 
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -12,13 +12,28 @@ import {
 
 describe('asset categories and types (device-model.md sections 3.2, 3.3)', () => {
   it('has the twelve categories', () => {
-    expect(assetCategories).toEqual(['solar', 'wind', 'meter', 'battery', 'heat', 'irradianceSensor', 'windSensor', 'temperatureSensor', 'ev', 'generator', 'misc', 'relay']);
+    expect(assetCategories).toEqual([
+      'solar',
+      'wind',
+      'meter',
+      'battery',
+      'heat',
+      'irradianceSensor',
+      'windSensor',
+      'temperatureSensor',
+      'ev',
+      'generator',
+      'misc',
+      'relay',
+    ]);
   });
 
   it('has about 60 battery and about 27 meter types, with every example the spec names', () => {
     expect(batteryTypes).toHaveLength(60);
     expect(meterTypes).toHaveLength(27);
-    expect(batteryTypes).toEqual(expect.arrayContaining(['demo-battery', 'alfen', 'fluence', 'huawei-ess', 'kehua', 'tesla-utility', 'polarium', 'hoymiles', 'gotion', 'smart-grid']));
+    expect(batteryTypes).toEqual(
+      expect.arrayContaining(['demo-battery', 'alfen', 'fluence', 'huawei-ess', 'kehua', 'tesla-utility', 'polarium', 'hoymiles', 'gotion', 'smart-grid']),
+    );
     expect(meterTypes).toEqual(expect.arrayContaining(['demo-meter', 'eastron', 'janitza', 'socomec', 'chint', 'wago']));
   });
 

@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { configIndex, integer, numberLimits, quantity } from '../numbers';
 import {
   batteryTypes,
   evGroupConnectorTypes,
@@ -85,13 +86,13 @@ export const rampRateSchema = yup.lazy((value: unknown) =>
   value !== null && typeof value === 'object'
     ? yup
         .object({
-          up: yup.number().positive().required(),
-          down: yup.number().positive().required(),
-          maxDelay: yup.number().min(0).required(),
+          up: quantity().positive().required(),
+          down: quantity().positive().required(),
+          maxDelay: quantity().min(0).required(),
         })
         .exact()
         .default(undefined)
-    : yup.number().positive().optional(),
+    : quantity().positive().optional(),
 );
 
 /**
@@ -104,11 +105,11 @@ const commonFields = {
   communication: connectionSchema,
   readOnly: yup.boolean().default(false),
   slaveId,
-  timeout: yup.number().integer().positive().default(assetDefaults.timeout),
-  nominalActivePower: yup.number().min(0).optional(),
-  powerResponseMs: yup.number().integer().min(0).optional(),
-  powerMeterAssetIndex: yup.number().integer().min(0).optional(),
-  fallbackSetpoint: yup.number().optional(),
+  timeout: integer().positive().max(numberLimits.durationMsMax).default(assetDefaults.timeout),
+  nominalActivePower: quantity().min(0).optional(),
+  powerResponseMs: integer().min(0).max(numberLimits.durationMsMax).optional(),
+  powerMeterAssetIndex: configIndex().optional(),
+  fallbackSetpoint: quantity().optional(),
   rampRate: rampRateSchema,
 };
 
@@ -135,7 +136,7 @@ function typeDefaults(value: unknown): unknown {
 
 /** Flash (fast) reporting of solar and wind: interval 0.2-4 s, default 1 (device-model.md sections 3.4, 5). */
 export const productionFlashReportSchema = yup
-  .object({ reportingInterval: yup.number().min(0.2).max(4).default(assetDefaults.flashReportInterval) })
+  .object({ reportingInterval: quantity().min(0.2).max(4).default(assetDefaults.flashReportInterval) })
   .exact()
   .default(undefined);
 
@@ -143,10 +144,33 @@ export const productionFlashReportSchema = yup
 export const environmentalSensorSchema = taggedUnion(
   {
     irradiance: yup
-      .object({ kind: yup.string().oneOf(['irradiance'] as const).required(), assetIndex: yup.number().integer().min(0).required(), factor: yup.number().positive().default(1) })
+      .object({
+        kind: yup
+          .string()
+          .oneOf(['irradiance'] as const)
+          .required(),
+        assetIndex: configIndex().required(),
+        factor: quantity().positive().default(1),
+      })
       .exact(),
-    temperature: yup.object({ kind: yup.string().oneOf(['temperature'] as const).required(), assetIndex: yup.number().integer().min(0).required() }).exact(),
-    wind: yup.object({ kind: yup.string().oneOf(['wind'] as const).required(), assetIndex: yup.number().integer().min(0).required() }).exact(),
+    temperature: yup
+      .object({
+        kind: yup
+          .string()
+          .oneOf(['temperature'] as const)
+          .required(),
+        assetIndex: configIndex().required(),
+      })
+      .exact(),
+    wind: yup
+      .object({
+        kind: yup
+          .string()
+          .oneOf(['wind'] as const)
+          .required(),
+        assetIndex: configIndex().required(),
+      })
+      .exact(),
   },
   { tag: 'kind' },
 );
@@ -159,11 +183,11 @@ const productionFields = {
   staticLimit: staticLimitSchema.default(undefined),
   enableFlashReport: productionFlashReportSchema,
   fallbackLimit: yup
-    .object({ onlyInOptimizer: yup.boolean().default(false), activePowerPercentage: yup.number().min(0).max(100).required() })
+    .object({ onlyInOptimizer: yup.boolean().default(false), activePowerPercentage: quantity().min(0).max(100).required() })
     .exact()
     .default(undefined),
   environmentalSensors: yup.array(environmentalSensorSchema).min(1).optional().default(undefined),
-  afrrReferenceSignalResponseMs: yup.number().integer().min(0).optional(),
+  afrrReferenceSignalResponseMs: integer().min(0).max(numberLimits.durationMsMax).optional(),
   readAlarms: yup.boolean().default(true),
 };
 
@@ -186,8 +210,8 @@ export const windAssetSchema = assetObject({
   type: yup.string().oneOf(windTypes).required(),
   ...commonFields,
   ...productionFields,
-  readTimeout: yup.number().positive().default(assetDefaults.vestasTimeout),
-  writeTimeout: yup.number().positive().default(assetDefaults.vestasTimeout),
+  readTimeout: quantity().positive().max(numberLimits.durationSecondsMax).default(assetDefaults.vestasTimeout),
+  writeTimeout: quantity().positive().max(numberLimits.durationSecondsMax).default(assetDefaults.vestasTimeout),
 });
 
 /** Endianness of 32-bit values over two registers (section 3.4). */
@@ -203,7 +227,7 @@ export const batteryAssetSchema = assetObject({
   type: yup.string().oneOf(batteryTypes).required(),
   ...commonFields,
   stateOfChargeLimits: yup
-    .object({ min: yup.number().min(0).max(100).required(), max: yup.number().min(0).max(100).required() })
+    .object({ min: quantity().min(0).max(100).required(), max: quantity().min(0).max(100).required() })
     .exact()
     .default(undefined)
     .test('soc-limits', '', function check(value) {
@@ -214,14 +238,14 @@ export const batteryAssetSchema = assetObject({
       return this.createError({ path, message: `${path} must not be below min` });
     }),
   powerLimits: yup
-    .object({ charge: yup.number().min(0).required(), discharge: yup.number().min(0).required(), timeWindow: timeWindowSchema.default(undefined) })
+    .object({ charge: quantity().min(0).required(), discharge: quantity().min(0).required(), timeWindow: timeWindowSchema.default(undefined) })
     .exact()
     .default(undefined),
   initializationCommands: yup.array(modbusWriteCommandSchema).max(100).default([]),
   noFlashReport: yup.boolean().default(false),
-  containerCount: yup.number().integer().min(1).optional(),
-  clusterCount: yup.number().integer().min(1).optional(),
-  rackCount: yup.number().integer().min(1).optional(),
+  containerCount: integer().min(1).optional(),
+  clusterCount: integer().min(1).optional(),
+  rackCount: integer().min(1).optional(),
   endianness: yup.string().oneOf(endiannesses).optional(),
 });
 
@@ -235,32 +259,36 @@ export const meterAssetSchema = assetObject({
   invertCurrent: yup.boolean().default(false),
   enableFlashReport: yup
     .object({
-      reportingInterval: yup.number().min(0.2).max(2).default(assetDefaults.flashReportInterval),
-      additionalProperties: uniqueBy(yup.array(yup.string().oneOf(meterFlashProperties).required()).default([]), validationMessages.propertiesUnique, (property) => property),
+      reportingInterval: quantity().min(0.2).max(2).default(assetDefaults.flashReportInterval),
+      additionalProperties: uniqueBy(
+        yup.array(yup.string().oneOf(meterFlashProperties).required()).default([]),
+        validationMessages.propertiesUnique,
+        (property) => property,
+      ),
     })
     .exact()
     .default(undefined),
   uncontrollablePeakPower: yup
-    .object({ consumption: yup.number().min(0).required(), generation: yup.number().min(0).required() })
+    .object({ consumption: quantity().min(0).required(), generation: quantity().min(0).required() })
     .exact()
     .default(undefined),
 });
 
 /** An EV limit (section 3.4): activePower (W) and phaseCurrent (A), both non-positive (consumption is negative). */
 export const evLimitSchema = yup
-  .object({ activePower: yup.number().max(0).optional(), phaseCurrent: yup.number().max(0).optional() })
+  .object({ activePower: quantity().max(0).optional(), phaseCurrent: quantity().max(0).optional() })
   .exact()
   .default(undefined);
 
 /** Fields of EV chargers (section 3.4); the spec's spelling minimumChargingDurantion is the field's name. Durations in s. */
 const evFields = {
-  nominalPhaseVoltage: yup.number().positive().default(assetDefaults.nominalPhaseVoltage),
-  pointCount: yup.number().integer().min(1).default(assetDefaults.pointCountOther),
-  nominalPhaseCurrent: yup.number().positive().optional(),
+  nominalPhaseVoltage: quantity().positive().default(assetDefaults.nominalPhaseVoltage),
+  pointCount: integer().min(1).default(assetDefaults.pointCountOther),
+  nominalPhaseCurrent: quantity().positive().optional(),
   fallbackLimit: evLimitSchema,
   staticLimit: evLimitSchema,
-  minimumChargingDurantion: yup.number().min(60).optional(),
-  maximumBlockDuration: yup.number().min(300).optional(),
+  minimumChargingDurantion: quantity().min(60).optional(),
+  maximumBlockDuration: quantity().min(300).optional(),
   debugEnableDistribution: yup.boolean().default(false),
 };
 
@@ -278,8 +306,8 @@ export const evAssetSchema = assetObject({
 export const generatorAssetSchema = assetObject({
   type: yup.string().oneOf(generatorTypes).required(),
   ...commonFields,
-  minimumRuntime: yup.number().integer().min(0).optional(),
-  minimumSetpointPowerPercentage: yup.number().min(0).max(100).optional(),
+  minimumRuntime: integer().min(0).optional(),
+  minimumSetpointPowerPercentage: quantity().min(0).max(100).optional(),
 });
 
 /** One relay channel (section 3.4): normallyOff wiring and the state it takes by default. name is ours, for display. */
@@ -287,7 +315,10 @@ export const relayChannelSchema = yup
   .object({
     name: yup.string().trim().min(1).max(100).optional(),
     normallyOff: yup.boolean().default(true),
-    default: yup.string().oneOf(['on', 'off'] as const).default('off'),
+    default: yup
+      .string()
+      .oneOf(['on', 'off'] as const)
+      .default('off'),
   })
   .exact();
 
@@ -302,30 +333,30 @@ export const relayAssetSchema = assetObject({
 export const heatAssetSchema = assetObject({
   type: yup.string().oneOf(heatTypes).required(),
   ...commonFields,
-  capacity: yup.number().positive().optional(),
+  capacity: quantity().positive().optional(),
 });
 
 /** Irradiance sensor (section 3.3; fields ours): factor and offset correct the reading. */
 export const irradianceSensorAssetSchema = assetObject({
   type: yup.string().oneOf(irradianceSensorTypes).required(),
   ...commonFields,
-  factor: yup.number().positive().default(1),
-  offset: yup.number().default(0),
+  factor: quantity().positive().default(1),
+  offset: quantity().default(0),
 });
 
 /** Wind sensor (section 3.3; fields ours): the anemometer's height in m. */
 export const windSensorAssetSchema = assetObject({
   type: yup.string().oneOf(windSensorTypes).required(),
   ...commonFields,
-  heightM: yup.number().min(0).optional(),
+  heightM: quantity().min(0).optional(),
 });
 
 /** One temperature a temperature sensor reads (ours): a name and the register it is in. */
 export const temperatureChannelSchema = yup
   .object({
     name: yup.string().trim().min(1).max(100).required(),
-    register: yup.number().integer().min(0).max(commandLimits.modbusAddressMax).required(),
-    scale: yup.number().positive().default(0.1),
+    register: integer().min(0).max(commandLimits.modbusAddressMax).required(),
+    scale: quantity().positive().default(0.1),
   })
   .exact();
 
@@ -345,8 +376,8 @@ export const temperatureSensorAssetSchema = assetObject({
 export const registerReportSchema = yup
   .object({
     name: yup.string().trim().min(1).max(100).required(),
-    addr: yup.number().integer().min(0).max(commandLimits.modbusAddressMax).required(),
-    length: yup.number().integer().min(1).max(commandLimits.modbusReportLength).required(),
+    addr: integer().min(0).max(commandLimits.modbusAddressMax).required(),
+    length: integer().min(1).max(commandLimits.modbusReportLength).required(),
   })
   .exact();
 
@@ -377,7 +408,10 @@ const solarConnectorSchemas = Object.fromEntries(solarGroupConnectorTypes.map((t
 
 /** ev-group (section 3.3): EV fields for the group as a whole and its chargers as assetConnectors. */
 export const evGroupAssetSchema = assetObject({
-  type: yup.string().oneOf(['ev-group'] as const).required(),
+  type: yup
+    .string()
+    .oneOf(['ev-group'] as const)
+    .required(),
   ...commonFields,
   ...evFields,
   assetConnectors: connectorsOf(evConnectorSchemas),
@@ -385,7 +419,10 @@ export const evGroupAssetSchema = assetObject({
 
 /** solar-group (section 3.3): solar fields for the group as a whole and its inverters as assetConnectors. */
 export const solarGroupAssetSchema = assetObject({
-  type: yup.string().oneOf(['solar-group'] as const).required(),
+  type: yup
+    .string()
+    .oneOf(['solar-group'] as const)
+    .required(),
   ...commonFields,
   ...productionFields,
   assetConnectors: connectorsOf(solarConnectorSchemas),

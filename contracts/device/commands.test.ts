@@ -38,17 +38,47 @@ describe('asset commands (device-model.md section 3.7)', () => {
   });
 
   it.each([
-    ['an unknown type', { type: 'explode' }, 'type', 'type must be one of the following values: limitProductionPower, applyAfrrDeltaSetpoint, limitPower, setBatteryOperation, setRelayOperation, setEVOperation, setSolarOperation, setWindOperation, setGeneratorOperation'],
+    [
+      'an unknown type',
+      { type: 'explode' },
+      'type',
+      'type must be one of the following values: limitProductionPower, applyAfrrDeltaSetpoint, limitPower, setBatteryOperation, setRelayOperation, setEVOperation, setSolarOperation, setWindOperation, setGeneratorOperation',
+    ],
     ['a percentage above 100', { type: 'limitProductionPower', percentage: 101 }, 'percentage', 'percentage must be less than or equal to 100'],
     ['a delta without its value', { type: 'applyAfrrDeltaSetpoint' }, 'deltaSetpoint', 'deltaSetpoint is a required field'],
     ['limitPower with no limit', { type: 'limitPower' }, '', 'this must give feedIn, consume or both'],
-    ['limitPower with inverted limits', { type: 'limitPower', feedIn: 100, consume: -200 }, '', 'Invalid limits: The inverted consumption limit must not exceed the feed-in limit, and vice versa.'],
-    ['dispatchPower with chargeToState', { type: 'setBatteryOperation', dispatchPower: 1, chargeToState: 50 }, '', 'this must give dispatchPower or chargeToState, not both'],
-    ['a relay state that is not on or off', { type: 'setRelayOperation', relays: ['open'] }, 'relays[0]', 'relays[0] must be one of the following values: on, off'],
+    [
+      'limitPower with inverted limits',
+      { type: 'limitPower', feedIn: 100, consume: -200 },
+      '',
+      'Invalid limits: The inverted consumption limit must not exceed the feed-in limit, and vice versa.',
+    ],
+    [
+      'dispatchPower with chargeToState',
+      { type: 'setBatteryOperation', dispatchPower: 1, chargeToState: 50 },
+      '',
+      'this must give dispatchPower or chargeToState, not both',
+    ],
+    [
+      'a relay state that is not on or off',
+      { type: 'setRelayOperation', relays: ['open'] },
+      'relays[0]',
+      'relays[0] must be one of the following values: on, off',
+    ],
     ['no relays', { type: 'setRelayOperation', relays: [] }, 'relays', 'relays field must have at least 1 items'],
-    ['EV power and current together', { type: 'setEVOperation', activePower: -1, phaseCurrent: -1 }, '', 'this must give exactly one of activePower and phaseCurrent'],
+    [
+      'EV power and current together',
+      { type: 'setEVOperation', activePower: -1, phaseCurrent: -1 },
+      '',
+      'this must give exactly one of activePower and phaseCurrent',
+    ],
     ['a positive EV power', { type: 'setEVOperation', activePower: 1 }, 'activePower', 'activePower must be less than or equal to 0'],
-    ['solar power and percentage together', { type: 'setSolarOperation', activePower: 1, activePowerPercentage: 1 }, '', 'this must give activePower or activePowerPercentage (not both), or reactivePower'],
+    [
+      'solar power and percentage together',
+      { type: 'setSolarOperation', activePower: 1, activePowerPercentage: 1 },
+      '',
+      'this must give activePower or activePowerPercentage (not both), or reactivePower',
+    ],
     ['an empty wind command', { type: 'setWindOperation' }, '', 'this must give activePower or activePowerPercentage (not both), or reactivePower'],
     ['a generator command without run', { type: 'setGeneratorOperation', activePower: 1 }, 'run', 'run is a required field'],
     ['an unknown field', { type: 'limitProductionPower', percentage: 1, power: 2 }, '', 'this object contains unknown properties: power'],
@@ -65,11 +95,26 @@ describe('schedule items (spec README "Schedule items")', () => {
   });
 
   it.each([
-    ['a time without a zone', { ...item, startAt: '2026-05-01T10:00:00' }, 'startAt', 'startAt must be an ISO 8601 date and time with a zone, such as 2026-05-01T12:00:00Z'],
-    ['a date that does not exist', { ...item, endAt: '2026-02-30T10:00:00Z' }, 'endAt', 'endAt must be an ISO 8601 date and time with a zone, such as 2026-05-01T12:00:00Z'],
+    [
+      'a time without a zone',
+      { ...item, startAt: '2026-05-01T10:00:00' },
+      'startAt',
+      'startAt must be an ISO 8601 date and time with a zone, such as 2026-05-01T12:00:00Z',
+    ],
+    [
+      'a date that does not exist',
+      { ...item, endAt: '2026-02-30T10:00:00Z' },
+      'endAt',
+      'endAt must be an ISO 8601 date and time with a zone, such as 2026-05-01T12:00:00Z',
+    ],
     ['an end before the start', { ...item, endAt: '2026-05-01T09:00:00Z' }, 'endAt', 'endAt must be later than startAt'],
     ['no command', { startAt: item.startAt, endAt: item.endAt }, 'command', 'command is a required field'],
-    ['a 29 February in a common year', { ...item, startAt: '2027-02-29T10:00:00Z' }, 'startAt', 'startAt must be an ISO 8601 date and time with a zone, such as 2026-05-01T12:00:00Z'],
+    [
+      'a 29 February in a common year',
+      { ...item, startAt: '2027-02-29T10:00:00Z' },
+      'startAt',
+      'startAt must be an ISO 8601 date and time with a zone, such as 2026-05-01T12:00:00Z',
+    ],
   ])('refuses %s', (_name, value, path, message) => {
     expect(issues(scheduleItemSchema, value)).toEqual([{ path, message }]);
   });
@@ -87,11 +132,26 @@ describe('PUT /v2/schedule body (api.md section 5)', () => {
   });
 
   it.each([
-    ['a schedule of 193 commands', { schedule: schedule(193), assetIdentifiers: ['a'] }, 'schedule', 'schedule field must have less than or equal to 192 items'],
+    [
+      'a schedule of 193 commands',
+      { schedule: schedule(193), assetIdentifiers: ['a'] },
+      'schedule',
+      'schedule field must have less than or equal to 192 items',
+    ],
     ['no identifiers', { schedule: [] }, '', 'Exactly one of assetIdentifiers and controllerIdentifiers must be given'],
-    ['both kinds of identifiers', { schedule: [], assetIdentifiers: ['a'], controllerIdentifiers: ['b'] }, '', 'Exactly one of assetIdentifiers and controllerIdentifiers must be given'],
+    [
+      'both kinds of identifiers',
+      { schedule: [], assetIdentifiers: ['a'], controllerIdentifiers: ['b'] },
+      '',
+      'Exactly one of assetIdentifiers and controllerIdentifiers must be given',
+    ],
     ['an empty identifier list', { schedule: [], assetIdentifiers: [] }, 'assetIdentifiers', 'assetIdentifiers field must have at least 1 items'],
-    ['101 identifiers', { schedule: [], controllerIdentifiers: identifiers(101) }, 'controllerIdentifiers', 'controllerIdentifiers field must have less than or equal to 100 items'],
+    [
+      '101 identifiers',
+      { schedule: [], controllerIdentifiers: identifiers(101) },
+      'controllerIdentifiers',
+      'controllerIdentifiers field must have less than or equal to 100 items',
+    ],
     ['a repeated identifier', { schedule: [], assetIdentifiers: ['a', 'b', 'a'] }, 'assetIdentifiers[2]', 'Ids must be unique'],
   ])('refuses %s', (_name, body, path, message) => {
     expect(issues(scheduleBodySchema, body)).toEqual([{ path, message }]);
@@ -126,7 +186,10 @@ describe('PUT /v1/parameters body (device-model.md section 3.8, api.md section 5
   const entry = { charge: 100, startAt: '2026-05-01T00:00:00Z', endAt: '2026-05-01T06:00:00Z' };
 
   it.each([
-    ['a Sager furnace schedule of 11 entries', { parameters: { type: 'sagerFurnace', schedule: Array.from({ length: 11 }, () => entry) }, assetIdentifiers: ['furnace'] }],
+    [
+      'a Sager furnace schedule of 11 entries',
+      { parameters: { type: 'sagerFurnace', schedule: Array.from({ length: 11 }, () => entry) }, assetIdentifiers: ['furnace'] },
+    ],
     ['demo battery errors and warnings', { parameters: { type: 'demoBattery', errors: ['E001'], warnings: [] }, assetIdentifiers: ['bess-1'] }],
     ['hedno local mode', { parameters: { type: 'hedno', localMode: true }, assetIdentifiers: ['hedno'] }],
   ])('accepts %s', (_name, body) => {
@@ -134,13 +197,38 @@ describe('PUT /v1/parameters body (device-model.md section 3.8, api.md section 5
   });
 
   it.each([
-    ['a Sager furnace schedule of 12 entries', { parameters: { type: 'sagerFurnace', schedule: Array.from({ length: 12 }, () => entry) }, assetIdentifiers: ['f'] }, 'parameters.schedule', 'parameters.schedule field must have less than or equal to 11 items'],
-    ['a furnace entry ending before it starts', { parameters: { type: 'sagerFurnace', schedule: [{ ...entry, endAt: entry.startAt }] }, assetIdentifiers: ['f'] }, 'parameters.schedule[0].endAt', 'parameters.schedule[0].endAt must be later than startAt'],
-    ['a charge above 100', { parameters: { type: 'sagerFurnace', schedule: [{ ...entry, charge: 101 }] }, assetIdentifiers: ['f'] }, 'parameters.schedule[0].charge', 'parameters.schedule[0].charge must be less than or equal to 100'],
+    [
+      'a Sager furnace schedule of 12 entries',
+      { parameters: { type: 'sagerFurnace', schedule: Array.from({ length: 12 }, () => entry) }, assetIdentifiers: ['f'] },
+      'parameters.schedule',
+      'parameters.schedule field must have less than or equal to 11 items',
+    ],
+    [
+      'a furnace entry ending before it starts',
+      { parameters: { type: 'sagerFurnace', schedule: [{ ...entry, endAt: entry.startAt }] }, assetIdentifiers: ['f'] },
+      'parameters.schedule[0].endAt',
+      'parameters.schedule[0].endAt must be later than startAt',
+    ],
+    [
+      'a charge above 100',
+      { parameters: { type: 'sagerFurnace', schedule: [{ ...entry, charge: 101 }] }, assetIdentifiers: ['f'] },
+      'parameters.schedule[0].charge',
+      'parameters.schedule[0].charge must be less than or equal to 100',
+    ],
     ['hedno without localMode', { parameters: { type: 'hedno' }, assetIdentifiers: ['h'] }, 'parameters.localMode', 'parameters.localMode is a required field'],
-    ['an unknown parameters type', { parameters: { type: 'furnace' }, assetIdentifiers: ['h'] }, 'parameters.type', 'parameters.type must be one of the following values: sagerFurnace, demoBattery, hedno'],
+    [
+      'an unknown parameters type',
+      { parameters: { type: 'furnace' }, assetIdentifiers: ['h'] },
+      'parameters.type',
+      'parameters.type must be one of the following values: sagerFurnace, demoBattery, hedno',
+    ],
     ['no asset identifiers', { parameters: { type: 'hedno', localMode: false } }, 'assetIdentifiers', 'assetIdentifiers is a required field'],
-    ['101 asset identifiers', { parameters: { type: 'hedno', localMode: false }, assetIdentifiers: Array.from({ length: 101 }, (_v, i) => `a${i}`) }, 'assetIdentifiers', 'assetIdentifiers field must have less than or equal to 100 items'],
+    [
+      '101 asset identifiers',
+      { parameters: { type: 'hedno', localMode: false }, assetIdentifiers: Array.from({ length: 101 }, (_v, i) => `a${i}`) },
+      'assetIdentifiers',
+      'assetIdentifiers field must have less than or equal to 100 items',
+    ],
   ])('refuses %s', (_name, body, path, message) => {
     expect(issues(parametersBodySchema, body)).toEqual([{ path, message }]);
   });
@@ -195,7 +283,17 @@ describe('browse-style commands (api.md section 3)', () => {
     [{ type: 'getProperties', names: ['a', 'b'] }],
     [{ type: 'getStatus' }],
     [{ type: 'read', names: ['WTG01/ActivePower'] }],
-    [{ type: 'write', items: [{ name: 'a', valueType: 'boolean', value: true }, { name: 'b', valueType: 'integer', value: 3 }, { name: 'c', valueType: 'double', value: 1.5 }, { name: 'd', valueType: 'string', value: 'x' }] }],
+    [
+      {
+        type: 'write',
+        items: [
+          { name: 'a', valueType: 'boolean', value: true },
+          { name: 'b', valueType: 'integer', value: 3 },
+          { name: 'c', valueType: 'double', value: 1.5 },
+          { name: 'd', valueType: 'string', value: 'x' },
+        ],
+      },
+    ],
   ])('accepts %j', (command) => {
     expect(issues(browseCommandSchema, command)).toEqual([]);
   });
@@ -203,8 +301,24 @@ describe('browse-style commands (api.md section 3)', () => {
   it.each([
     ['repeated property names', { type: 'getProperties', names: ['a', 'a'] }, 'names[1]', 'Properties must be unique'],
     ['a read of nothing', { type: 'read', names: [] }, 'names', 'names field must have at least 1 items'],
-    ['repeated write names', { type: 'write', items: [{ name: 'a', valueType: 'boolean', value: true }, { name: 'a', valueType: 'boolean', value: false }] }, 'items[1].name', 'Properties must be unique'],
-    ['a value of the wrong type', { type: 'write', items: [{ name: 'a', valueType: 'integer', value: 1.5 }] }, 'items[0].value', 'items[0].value must be a value of type integer'],
+    [
+      'repeated write names',
+      {
+        type: 'write',
+        items: [
+          { name: 'a', valueType: 'boolean', value: true },
+          { name: 'a', valueType: 'boolean', value: false },
+        ],
+      },
+      'items[1].name',
+      'Properties must be unique',
+    ],
+    [
+      'a value of the wrong type',
+      { type: 'write', items: [{ name: 'a', valueType: 'integer', value: 1.5 }] },
+      'items[0].value',
+      'items[0].value must be a value of type integer',
+    ],
     ['a getStatus with fields', { type: 'getStatus', names: ['a'] }, '', 'this object contains unknown properties: names'],
   ])('refuses %s', (_name, command, path, message) => {
     expect(issues(browseCommandSchema, command)).toEqual([{ path, message }]);
@@ -219,7 +333,12 @@ describe('OSI selectors (device-model.md section 5)', () => {
   it.each([
     ['a transport selector of 9 characters', { transportSelector: '000000001' }, 'transportSelector', 'transportSelector must be at most 8 characters'],
     ['a session selector of 17 characters', { sessionSelector: '0'.repeat(17) }, 'sessionSelector', 'sessionSelector must be at most 16 characters'],
-    ['a presentation selector of 17 characters', { presentationSelector: 'f'.repeat(17) }, 'presentationSelector', 'presentationSelector must be at most 16 characters'],
+    [
+      'a presentation selector of 17 characters',
+      { presentationSelector: 'f'.repeat(17) },
+      'presentationSelector',
+      'presentationSelector must be at most 16 characters',
+    ],
     ['a selector that is not hex', { sessionSelector: '00g1' }, 'sessionSelector', 'sessionSelector must be a hex string'],
   ])('refuses %s', (_name, value, path, message) => {
     expect(issues(osiSelectorsSchema, value)).toEqual([{ path, message }]);
@@ -229,7 +348,13 @@ describe('OSI selectors (device-model.md section 5)', () => {
 describe('cloud-to-device messages (device-model.md section 3.10)', () => {
   it.each([
     [{ type: 'setConfig', config: exampleDeviceConfig }],
-    [{ type: 'executeModbusCommand', device: { slaveId: 1, communication: { type: 'tcp', ip: '10.0.0.2' } }, command: { type: 'readCoils', addr: 0, length: 8 } }],
+    [
+      {
+        type: 'executeModbusCommand',
+        device: { slaveId: 1, communication: { type: 'tcp', ip: '10.0.0.2' } },
+        command: { type: 'readCoils', addr: 0, length: 8 },
+      },
+    ],
     [{ type: 'executeOPCXMLDACommand', connection: { type: 'url', url: 'http://10.0.0.3/opc' }, command: { type: 'getStatus' } }],
     [{ type: 'executeVestasAPCommand', assetIndex: 1, command: { type: 'browse' } }],
     [{ type: 'getMetadata' }],
@@ -254,7 +379,12 @@ describe('cloud-to-device messages (device-model.md section 3.10)', () => {
     ['a journal of 501 lines', { type: 'getJournal', lines: 501 }, 'lines', 'lines must be less than or equal to 500'],
     ['a reboot with an unknown option', { type: 'reboot', soft: true }, '', 'this object contains unknown properties: soft'],
     ['a tunnel to no port', { type: 'openTunnel', tunnelId: 't', destination: 'host' }, 'destination', 'destination must be host:port'],
-    ['an unknown message', { type: 'selfDestruct' }, 'type', expect.stringMatching(/^type must be one of the following values: setConfig, executeModbusCommand, /)],
+    [
+      'an unknown message',
+      { type: 'selfDestruct' },
+      'type',
+      expect.stringMatching(/^type must be one of the following values: setConfig, executeModbusCommand, /),
+    ],
   ])('refuses %s', (_name, message, path, text) => {
     expect(issues(cloudToDeviceMessageSchema, message)).toEqual([{ path, message: text }]);
   });

@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { configIndex, integer, quantity } from '../numbers';
 import { deviceCommunicationSchema, urlConnectionSchema } from './connection';
 import { fieldOf, joinPath, validationMessages, taggedUnion, uniqueBy } from './time-window';
 
@@ -60,21 +61,20 @@ export const isoDateTimeSchema = yup
   });
 
 function typeField<T extends string>(type: T) {
-  return yup.string().oneOf([type] as const).required();
+  return yup
+    .string()
+    .oneOf([type] as const)
+    .required();
 }
 
-const percentage = yup.number().min(0).max(100);
-const power = yup.number();
+const percentage = quantity().min(0).max(100);
+const power = quantity();
 
 /** limitProductionPower: cap production at a percentage of nominal power (device-model.md section 3.7). */
-export const limitProductionPowerCommandSchema = yup
-  .object({ type: typeField('limitProductionPower'), percentage: percentage.required() })
-  .exact();
+export const limitProductionPowerCommandSchema = yup.object({ type: typeField('limitProductionPower'), percentage: percentage.required() }).exact();
 
 /** applyAfrrDeltaSetpoint: an aFRR delta in W on top of the current setpoint (section 3.7). */
-export const applyAfrrDeltaSetpointCommandSchema = yup
-  .object({ type: typeField('applyAfrrDeltaSetpoint'), deltaSetpoint: power.required() })
-  .exact();
+export const applyAfrrDeltaSetpointCommandSchema = yup.object({ type: typeField('applyAfrrDeltaSetpoint'), deltaSetpoint: power.required() }).exact();
 
 /**
  * limitPower: limits at the grid connection in W, feedIn and consume, null for none (section 3.7).
@@ -89,8 +89,8 @@ export const limitPowerCommandSchema = yup
   .exact()
   .test('limit-power-given', '${path} must give feedIn, consume or both', (value) => value.feedIn !== null || value.consume !== null)
   .test('limit-power-pair', validationMessages.invertedLimits, (value) => {
-  return value.feedIn === null || value.consume === null || -value.consume <= value.feedIn;
-});
+    return value.feedIn === null || value.consume === null || -value.consume <= value.feedIn;
+  });
 
 /**
  * setBatteryOperation (section 3.7): dispatchPower in W (positive discharges, negative charges),
@@ -113,7 +113,15 @@ export const setBatteryOperationCommandSchema = yup
 export const setRelayOperationCommandSchema = yup
   .object({
     type: typeField('setRelayOperation'),
-    relays: yup.array(yup.string().oneOf(['on', 'off'] as const).required()).min(1).required(),
+    relays: yup
+      .array(
+        yup
+          .string()
+          .oneOf(['on', 'off'] as const)
+          .required(),
+      )
+      .min(1)
+      .required(),
   })
   .exact();
 
@@ -125,8 +133,8 @@ export const setRelayOperationCommandSchema = yup
 export const setEvOperationCommandSchema = yup
   .object({
     type: typeField('setEVOperation'),
-    activePower: yup.number().max(0).optional(),
-    phaseCurrent: yup.number().max(0).optional(),
+    activePower: quantity().max(0).optional(),
+    phaseCurrent: quantity().max(0).optional(),
   })
   .exact()
   .test('ev-operation', '${path} must give exactly one of activePower and phaseCurrent', (value) => {
@@ -137,9 +145,9 @@ function productionOperationSchema<T extends 'setSolarOperation' | 'setWindOpera
   return yup
     .object({
       type: typeField(type),
-      activePower: yup.number().min(0).optional(),
+      activePower: quantity().min(0).optional(),
       activePowerPercentage: percentage.optional(),
-      reactivePower: yup.number().optional(),
+      reactivePower: quantity().optional(),
     })
     .exact()
     .test('production-operation', '${path} must give activePower or activePowerPercentage (not both), or reactivePower', (value) => {
@@ -162,7 +170,7 @@ export const setGeneratorOperationCommandSchema = yup
   .object({
     type: typeField('setGeneratorOperation'),
     run: yup.boolean().required(),
-    activePower: yup.number().min(0).optional(),
+    activePower: quantity().min(0).optional(),
   })
   .exact();
 
@@ -238,10 +246,7 @@ export function uniqueIdentifiers<S extends yup.ArraySchema<unknown[] | undefine
 
 /** 1 to 100 asset or controller identifiers, none repeated (api.md section 5). */
 export const identifiersSchema = uniqueIdentifiers(
-  yup
-    .array(yup.string().trim().min(1).max(100).required())
-    .min(commandLimits.identifiersMin)
-    .max(commandLimits.identifiersMax),
+  yup.array(yup.string().trim().min(1).max(100).required()).min(commandLimits.identifiersMin).max(commandLimits.identifiersMax),
 );
 
 /**
@@ -322,12 +327,12 @@ export const parametersBodySchema = yup
   .exact();
 export type ParametersBody = yup.InferType<typeof parametersBodySchema>;
 
-const address = yup.number().integer().min(0).max(commandLimits.modbusAddressMax).required();
-const registerValue = yup.number().integer().min(0).max(commandLimits.modbusRegisterValueMax);
+const address = integer().min(0).max(commandLimits.modbusAddressMax).required();
+const registerValue = integer().min(0).max(commandLimits.modbusRegisterValueMax);
 
 function readCommandSchema<T extends string>(type: T, maxLength: number) {
   return yup
-    .object({ type: typeField(type), addr: address, length: yup.number().integer().min(1).max(maxLength).required() })
+    .object({ type: typeField(type), addr: address, length: integer().min(1).max(maxLength).required() })
     .exact()
     .test('address-range', '', function check(value: unknown) {
       const { addr, length } = value as { addr: number; length: number };
@@ -367,8 +372,11 @@ export const writeRegistersCommandSchema = yup
 export const readDeviceIdentificationCommandSchema = yup
   .object({
     type: typeField('readDeviceIdentification'),
-    deviceIdCode: yup.number().oneOf([1, 2, 3, 4] as const).default(1),
-    objectId: yup.number().integer().min(0).max(255).default(0),
+    deviceIdCode: yup
+      .number()
+      .oneOf([1, 2, 3, 4] as const)
+      .default(1),
+    objectId: integer().min(0).max(255).default(0),
   })
   .exact();
 
@@ -405,7 +413,9 @@ export const writeItemSchema = yup
   .object({
     name: itemName.required(),
     valueType: yup.string().oneOf(writeValueTypes).required(),
-    value: yup.mixed<boolean | number | string>((value): value is boolean | number | string => ['boolean', 'number', 'string'].includes(typeof value)).required(),
+    value: yup
+      .mixed<boolean | number | string>((value): value is boolean | number | string => ['boolean', 'number', 'string'].includes(typeof value))
+      .required(),
   })
   .exact()
   .test('typed-value', '', function check(item) {
@@ -477,12 +487,16 @@ export const cloudToDeviceMessageTypes = [
 ] as const;
 export type CloudToDeviceMessageType = (typeof cloudToDeviceMessageTypes)[number];
 
-const assetIndex = yup.number().integer().min(0);
+const assetIndex = configIndex();
 const noFields = <T extends CloudToDeviceMessageType>(type: T) => yup.object({ type: typeField(type) }).exact();
 
 /** A message for one asset or one control loop: exactly one of assetIndex and controlLoopIndex. */
 function oneTarget<S extends yup.ObjectSchema<{ assetIndex?: number; controlLoopIndex?: number }>>(schema: S): S {
-  return schema.test('one-target', 'Exactly one of assetIndex and controlLoopIndex must be given', (value) => (value.assetIndex === undefined) !== (value.controlLoopIndex === undefined)) as S;
+  return schema.test(
+    'one-target',
+    'Exactly one of assetIndex and controlLoopIndex must be given',
+    (value) => (value.assetIndex === undefined) !== (value.controlLoopIndex === undefined),
+  ) as S;
 }
 
 /**
@@ -515,10 +529,15 @@ export const cloudToDeviceCommandSchemas = {
   /** Parameters for an asset (sagerFurnace, demoBattery) or for a control loop (hedno: the gridOperatorHedno loop). */
   setAssetParameters: oneTarget(
     yup
-      .object({ type: typeField('setAssetParameters'), assetIndex: assetIndex.optional(), controlLoopIndex: assetIndex.optional(), parameters: assetParametersSchema })
+      .object({
+        type: typeField('setAssetParameters'),
+        assetIndex: assetIndex.optional(),
+        controlLoopIndex: assetIndex.optional(),
+        parameters: assetParametersSchema,
+      })
       .exact(),
   ),
-  getJournal: yup.object({ type: typeField('getJournal'), lines: yup.number().integer().min(1).max(commandLimits.journalLinesMax).default(100) }).exact(),
+  getJournal: yup.object({ type: typeField('getJournal'), lines: integer().min(1).max(commandLimits.journalLinesMax).default(100) }).exact(),
   getSignalQuality: noFields('getSignalQuality'),
   getRoutingTable: noFields('getRoutingTable'),
   scanNetwork: noFields('scanNetwork'),
@@ -535,4 +554,3 @@ export const cloudToDeviceCommandSchemas = {
     .exact(),
   ack: yup.object({ type: typeField('ack'), messageId: yup.string().trim().min(1).max(100).required() }).exact(),
 };
-

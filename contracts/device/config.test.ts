@@ -78,9 +78,18 @@ describe('config fields (device-model.md sections 3.1, 5, 9)', () => {
     ['a keep-alive of 60 s', { cloudKeepAliveIntervalInSec: 60 }],
     ['a maintenance window', { maintenanceWindow: { start: '01:00', end: '03:30' } }],
     ['interfaces off, by DHCP and static without gateway', { network: { eth0: null, eth1: { type: 'static', ip: '10.1.1.2', routingPrefix: 0 } } }],
-    ['a static interface with prefix 32', { network: { eth0: { type: 'static', ip: '10.1.1.2', routingPrefix: 32, gateway: '10.1.1.1' }, eth1: { type: 'dhcp' } } }],
-    ['cellular without route metric and dns', { network: { cellular: { apn: 'm2m' }, dns: { servers: ['8.8.8.8'], ignoreAuto: true, priority: -10 }, routeMetric: 0 } }],
-    ['a vpn with plain secrets and tls-crypt', { vpn: { host: 'vpn.example', port: 443, credentials: { ca: 'ca', cert: 'cert', key: 'key', tlsCrypt: 'tc' } } }],
+    [
+      'a static interface with prefix 32',
+      { network: { eth0: { type: 'static', ip: '10.1.1.2', routingPrefix: 32, gateway: '10.1.1.1' }, eth1: { type: 'dhcp' } } },
+    ],
+    [
+      'cellular without route metric and dns',
+      { network: { cellular: { apn: 'm2m' }, dns: { servers: ['8.8.8.8'], ignoreAuto: true, priority: -10 }, routeMetric: 0 } },
+    ],
+    [
+      'a vpn with plain secrets and tls-crypt',
+      { vpn: { host: 'vpn.example', port: 443, credentials: { ca: 'ca', cert: 'cert', key: 'key', tlsCrypt: 'tc' } } },
+    ],
     ['a vpn with an encrypted key', { vpn: { host: 'vpn.example', credentials: { ca: 'ca', cert: 'cert', key: { iv: 'a', encryptedData: 'b', tag: 'c' } } } }],
   ])('accepts %s', (_name, change) => {
     expect(configIssues(withChange(change))).toEqual([]);
@@ -89,20 +98,70 @@ describe('config fields (device-model.md sections 3.1, 5, 9)', () => {
   it.each([
     ['a reporting interval of 3.9 s', { reportingIntervalInSec: 3.9 }, 'reportingIntervalInSec', 'reportingIntervalInSec must be greater than or equal to 4'],
     ['no reporting interval', { reportingIntervalInSec: undefined }, 'reportingIntervalInSec', 'reportingIntervalInSec is a required field'],
-    ['a keep-alive of 4 s', { cloudKeepAliveIntervalInSec: 4 }, 'cloudKeepAliveIntervalInSec', 'cloudKeepAliveIntervalInSec must be greater than or equal to 5'],
-    ['a keep-alive of 61 s', { cloudKeepAliveIntervalInSec: 61 }, 'cloudKeepAliveIntervalInSec', 'cloudKeepAliveIntervalInSec must be less than or equal to 60'],
+    [
+      'a keep-alive of 4 s',
+      { cloudKeepAliveIntervalInSec: 4 },
+      'cloudKeepAliveIntervalInSec',
+      'cloudKeepAliveIntervalInSec must be greater than or equal to 5',
+    ],
+    [
+      'a keep-alive of 61 s',
+      { cloudKeepAliveIntervalInSec: 61 },
+      'cloudKeepAliveIntervalInSec',
+      'cloudKeepAliveIntervalInSec must be less than or equal to 60',
+    ],
     ['an overnight maintenance window', { maintenanceWindow: { start: '23:00', end: '01:00' } }, 'maintenanceWindow.end', validationMessages.invalidTimeWindow],
-    ['a maintenance window not in hh:mm', { maintenanceWindow: { start: '1:00', end: '03:00' } }, 'maintenanceWindow.start', 'maintenanceWindow.start must be a time of day hh:mm (24-hour)'],
+    [
+      'a maintenance window not in hh:mm',
+      { maintenanceWindow: { start: '1:00', end: '03:00' } },
+      'maintenanceWindow.start',
+      'maintenanceWindow.start must be a time of day hh:mm (24-hour)',
+    ],
     ['no network', { network: undefined }, 'network', 'network is a required field'],
-    ['a routing prefix of 33', { network: { eth0: { type: 'static', ip: '10.1.1.2', routingPrefix: 33 } } }, 'network.eth0.routingPrefix', 'network.eth0.routingPrefix must be less than or equal to 32'],
-    ['an interface of unknown type', { network: { eth1: { type: 'bootp' } } }, 'network.eth1.type', 'network.eth1.type must be one of the following values: dhcp, static'],
-    ['a DHCP interface with an address', { network: { eth1: { type: 'dhcp', ip: '10.0.0.1' } } }, 'network.eth1', 'network.eth1 object contains unknown properties: ip'],
+    [
+      'a routing prefix of 33',
+      { network: { eth0: { type: 'static', ip: '10.1.1.2', routingPrefix: 33 } } },
+      'network.eth0.routingPrefix',
+      'network.eth0.routingPrefix must be less than or equal to 32',
+    ],
+    [
+      'an interface of unknown type',
+      { network: { eth1: { type: 'bootp' } } },
+      'network.eth1.type',
+      'network.eth1.type must be one of the following values: dhcp, static',
+    ],
+    [
+      'a DHCP interface with an address',
+      { network: { eth1: { type: 'dhcp', ip: '10.0.0.1' } } },
+      'network.eth1',
+      'network.eth1 object contains unknown properties: ip',
+    ],
     ['cellular without an apn', { network: { cellular: {} } }, 'network.cellular.apn', 'network.cellular.apn is a required field'],
-    ['a dns server that is no IPv4 address', { network: { dns: { servers: ['dns.google'] } } }, 'network.dns.servers[0]', 'network.dns.servers[0] must be an IPv4 address'],
-    ['a route prefix of 33', { network: { routeData: [{ dest: '10.0.0.0', prefix: 33, nextHop: '10.0.0.1' }] } }, 'network.routeData[0].prefix', 'network.routeData[0].prefix must be less than or equal to 32'],
-    ['a route without next hop', { network: { routeData: [{ dest: '10.0.0.0' }] } }, 'network.routeData[0].nextHop', 'network.routeData[0].nextHop is a required field'],
+    [
+      'a dns server that is no IPv4 address',
+      { network: { dns: { servers: ['dns.google'] } } },
+      'network.dns.servers[0]',
+      'network.dns.servers[0] must be an IPv4 address',
+    ],
+    [
+      'a route prefix of 33',
+      { network: { routeData: [{ dest: '10.0.0.0', prefix: 33, nextHop: '10.0.0.1' }] } },
+      'network.routeData[0].prefix',
+      'network.routeData[0].prefix must be less than or equal to 32',
+    ],
+    [
+      'a route without next hop',
+      { network: { routeData: [{ dest: '10.0.0.0' }] } },
+      'network.routeData[0].nextHop',
+      'network.routeData[0].nextHop is a required field',
+    ],
     ['a vpn without credentials', { vpn: { host: 'vpn.example' } }, 'vpn.credentials', 'vpn.credentials is a required field'],
-    ['an encrypted secret without tag', { vpn: { host: 'h', credentials: { ca: 'ca', cert: 'c', key: { iv: 'a', encryptedData: 'b' } } } }, 'vpn.credentials.key.tag', 'vpn.credentials.key.tag is a required field'],
+    [
+      'an encrypted secret without tag',
+      { vpn: { host: 'h', credentials: { ca: 'ca', cert: 'c', key: { iv: 'a', encryptedData: 'b' } } } },
+      'vpn.credentials.key.tag',
+      'vpn.credentials.key.tag is a required field',
+    ],
     ['an empty secret', { vpn: { host: 'h', credentials: { ca: '', cert: 'c', key: 'k' } } }, 'vpn.credentials.ca', 'vpn.credentials.ca is a required field'],
     ['an unknown top-level field', { version: 3 }, '', 'this object contains unknown properties: version'],
   ])('refuses %s', (_name, change, path, message) => {
@@ -119,21 +178,84 @@ describe('cross-field rules of the config (device-model.md section 5)', () => {
   it.each([
     ['identifiers that differ', { assets: [{ ...meter, identifier: 'a' }, { ...solar, identifier: 'b' }, solar, solar] }],
     ['a loop sharing an identifier with an asset', { assets: [{ ...meter, identifier: 'a' }, solar], activeControl: [{ ...limiter, identifier: 'a' }] }],
-    ['a solar asset metered by a meter, sensed by a sensor', { assets: [meter, { ...solar, powerMeterAssetIndex: 0, environmentalSensors: [{ kind: 'irradiance', assetIndex: 2 }] }, sensor] }],
-    ['loops and a topology naming existing assets', { assets: [meter, solar], activeControl: [limiter, { type: 'optimizer', topology: { name: 's', assets: { controllable: [1], powerMeterable: [{ assetIndex: 0, meter: 'net' }] } } }] }],
+    [
+      'a solar asset metered by a meter, sensed by a sensor',
+      { assets: [meter, { ...solar, powerMeterAssetIndex: 0, environmentalSensors: [{ kind: 'irradiance', assetIndex: 2 }] }, sensor] },
+    ],
+    [
+      'loops and a topology naming existing assets',
+      {
+        assets: [meter, solar],
+        activeControl: [
+          limiter,
+          { type: 'optimizer', topology: { name: 's', assets: { controllable: [1], powerMeterable: [{ assetIndex: 0, meter: 'net' }] } } },
+        ],
+      },
+    ],
   ])('accepts %s', (_name, change) => {
     expect(configIssues(withChange(change))).toEqual([]);
   });
 
   it.each([
-    ['a repeated asset identifier', { assets: [{ ...meter, identifier: 'a' }, solar, { ...solar, identifier: 'a' }] }, 'assets[2].identifier', validationMessages.idsUnique],
-    ['a repeated loop identifier', { assets: [meter, solar], activeControl: [{ ...limiter, identifier: 'x' }, { ...limiter, identifier: 'x' }] }, 'activeControl[1].identifier', validationMessages.idsUnique],
-    ['a loop naming a missing meter', { assets: [meter, solar], activeControl: [{ ...limiter, meterAssetIndex: 2 }] }, 'activeControl[0].meterAssetIndex', 'activeControl[0].meterAssetIndex must be the index of an asset in assets'],
-    ['a loop naming a missing asset in a list', { assets: [meter, solar], activeControl: [{ ...limiter, primaryLimitableAssetIndices: [1, 5] }] }, 'activeControl[0].primaryLimitableAssetIndices[1]', 'activeControl[0].primaryLimitableAssetIndices[1] must be the index of an asset in assets'],
-    ['a modbus server naming a missing asset', { assets: [meter], activeControl: [{ type: 'modbusServer', assetIndices: [1] }] }, 'activeControl[0].assetIndices[0]', 'activeControl[0].assetIndices[0] must be the index of an asset in assets'],
-    ['a topology naming a missing asset', { assets: [meter], activeControl: [{ type: 'optimizer', topology: { name: 's', children: [{ name: 'c', assets: { powerMeterable: [{ assetIndex: 3, meter: 'net' }] } }] } }] }, 'activeControl[0].topology.children[0].assets.powerMeterable[0].assetIndex', 'activeControl[0].topology.children[0].assets.powerMeterable[0].assetIndex must be the index of an asset in assets'],
-    ['a power meter that is no meter', { assets: [meter, { ...solar, powerMeterAssetIndex: 1 }] }, 'assets[1].powerMeterAssetIndex', 'assets[1].powerMeterAssetIndex must be the index of a meter asset'],
-    ['an irradiance sensor that is a meter', { assets: [meter, { ...solar, environmentalSensors: [{ kind: 'irradiance', assetIndex: 0 }] }] }, 'assets[1].environmentalSensors[0].assetIndex', 'assets[1].environmentalSensors[0].assetIndex must be the index of a irradianceSensor asset'],
+    [
+      'a repeated asset identifier',
+      { assets: [{ ...meter, identifier: 'a' }, solar, { ...solar, identifier: 'a' }] },
+      'assets[2].identifier',
+      validationMessages.idsUnique,
+    ],
+    [
+      'a repeated loop identifier',
+      {
+        assets: [meter, solar],
+        activeControl: [
+          { ...limiter, identifier: 'x' },
+          { ...limiter, identifier: 'x' },
+        ],
+      },
+      'activeControl[1].identifier',
+      validationMessages.idsUnique,
+    ],
+    [
+      'a loop naming a missing meter',
+      { assets: [meter, solar], activeControl: [{ ...limiter, meterAssetIndex: 2 }] },
+      'activeControl[0].meterAssetIndex',
+      'activeControl[0].meterAssetIndex must be the index of an asset in assets',
+    ],
+    [
+      'a loop naming a missing asset in a list',
+      { assets: [meter, solar], activeControl: [{ ...limiter, primaryLimitableAssetIndices: [1, 5] }] },
+      'activeControl[0].primaryLimitableAssetIndices[1]',
+      'activeControl[0].primaryLimitableAssetIndices[1] must be the index of an asset in assets',
+    ],
+    [
+      'a modbus server naming a missing asset',
+      { assets: [meter], activeControl: [{ type: 'modbusServer', assetIndices: [1] }] },
+      'activeControl[0].assetIndices[0]',
+      'activeControl[0].assetIndices[0] must be the index of an asset in assets',
+    ],
+    [
+      'a topology naming a missing asset',
+      {
+        assets: [meter],
+        activeControl: [
+          { type: 'optimizer', topology: { name: 's', children: [{ name: 'c', assets: { powerMeterable: [{ assetIndex: 3, meter: 'net' }] } }] } },
+        ],
+      },
+      'activeControl[0].topology.children[0].assets.powerMeterable[0].assetIndex',
+      'activeControl[0].topology.children[0].assets.powerMeterable[0].assetIndex must be the index of an asset in assets',
+    ],
+    [
+      'a power meter that is no meter',
+      { assets: [meter, { ...solar, powerMeterAssetIndex: 1 }] },
+      'assets[1].powerMeterAssetIndex',
+      'assets[1].powerMeterAssetIndex must be the index of a meter asset',
+    ],
+    [
+      'an irradiance sensor that is a meter',
+      { assets: [meter, { ...solar, environmentalSensors: [{ kind: 'irradiance', assetIndex: 0 }] }] },
+      'assets[1].environmentalSensors[0].assetIndex',
+      'assets[1].environmentalSensors[0].assetIndex must be the index of a irradianceSensor asset',
+    ],
   ])('refuses %s', (_name, change, path, message) => {
     expect(configIssues(withChange(change))).toEqual([{ path, message }]);
   });

@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { integer, numberLimits, quantity } from '../numbers';
 import { categoryOfType, type AssetCategory } from './asset-types';
 import { assetSchema } from './assets';
 import { cloudToDeviceCommandSchemas } from './commands';
@@ -15,20 +16,31 @@ export const configLimits = {
   routingPrefixMax: 32,
 } as const;
 
-const metric = yup.number().integer().min(0);
+/** A Linux route metric: an unsigned 32-bit number. */
+const metric = integer().min(0).max(4_294_967_295);
 
 /** A static address of an Ethernet interface: ip, routingPrefix 0-32 and an optional gateway (section 3.1). */
 export const staticInterfaceSchema = yup
   .object({
-    type: yup.string().oneOf(['static'] as const).required(),
+    type: yup
+      .string()
+      .oneOf(['static'] as const)
+      .required(),
     ip: ipv4Schema.required(),
-    routingPrefix: yup.number().integer().min(0).max(configLimits.routingPrefixMax).required(),
+    routingPrefix: integer().min(0).max(configLimits.routingPrefixMax).required(),
     gateway: ipv4Schema.optional(),
   })
   .exact();
 
 /** An address by DHCP (section 3.1). */
-export const dhcpInterfaceSchema = yup.object({ type: yup.string().oneOf(['dhcp'] as const).required() }).exact();
+export const dhcpInterfaceSchema = yup
+  .object({
+    type: yup
+      .string()
+      .oneOf(['dhcp'] as const)
+      .required(),
+  })
+  .exact();
 
 const disabledInterface = yup.mixed<never>().nullable();
 const interfaceUnion = taggedUnion({ dhcp: dhcpInterfaceSchema, static: staticInterfaceSchema });
@@ -50,7 +62,7 @@ export const networkSchema = yup
       .object({
         servers: yup.array(ipv4Schema.required()).max(10).default([]),
         ignoreAuto: yup.boolean().default(false),
-        priority: yup.number().integer().optional(),
+        priority: integer().optional(),
       })
       .exact()
       .default(undefined),
@@ -60,7 +72,7 @@ export const networkSchema = yup
         yup
           .object({
             dest: ipv4Schema.required(),
-            prefix: yup.number().integer().min(0).max(configLimits.routingPrefixMax).default(32),
+            prefix: integer().min(0).max(configLimits.routingPrefixMax).default(32),
             nextHop: ipv4Schema.required(),
             metric: metric.optional(),
           })
@@ -90,7 +102,12 @@ export const vpnSchema = yup
     host: yup.string().trim().min(1).max(255).required(),
     port: portSchema.default(1194),
     credentials: yup
-      .object({ ca: secretSchema, cert: secretSchema, key: secretSchema, tlsCrypt: yup.lazy((value: unknown) => (value === undefined ? yup.mixed<never>() : secretSchema)) })
+      .object({
+        ca: secretSchema,
+        cert: secretSchema,
+        key: secretSchema,
+        tlsCrypt: yup.lazy((value: unknown) => (value === undefined ? yup.mixed<never>() : secretSchema)),
+      })
       .exact()
       .default(undefined)
       .required(),
@@ -208,8 +225,8 @@ export const deviceConfigSchema = yup
   .object({
     network: networkSchema.default(undefined).required(),
     assets: uniqueBy(yup.array(assetSchema).required(), validationMessages.idsUnique, fieldOf('identifier'), 'identifier'),
-    reportingIntervalInSec: yup.number().min(configLimits.reportingIntervalMinSec).required(),
-    cloudKeepAliveIntervalInSec: yup.number().min(configLimits.cloudKeepAliveMinSec).max(configLimits.cloudKeepAliveMaxSec).optional(),
+    reportingIntervalInSec: quantity().min(configLimits.reportingIntervalMinSec).max(numberLimits.durationSecondsMax).required(),
+    cloudKeepAliveIntervalInSec: quantity().min(configLimits.cloudKeepAliveMinSec).max(configLimits.cloudKeepAliveMaxSec).optional(),
     activeControl: uniqueBy(yup.array(controlLoopSchema).default([]), validationMessages.idsUnique, fieldOf('identifier'), 'identifier'),
     maintenanceWindow: timeWindowSchema.default(undefined),
     vpn: vpnSchema,
@@ -239,7 +256,15 @@ export function parseDeviceConfig(value: unknown): DeviceConfig {
 }
 
 /** setConfig: the config a device is to run (device-model.md section 3.10). */
-export const setConfigMessageSchema = yup.object({ type: yup.string().oneOf(['setConfig'] as const).required(), config: deviceConfigSchema.default(undefined).required() }).exact();
+export const setConfigMessageSchema = yup
+  .object({
+    type: yup
+      .string()
+      .oneOf(['setConfig'] as const)
+      .required(),
+    config: deviceConfigSchema.default(undefined).required(),
+  })
+  .exact();
 
 /** A cloud-to-device message, tagged by `type` (device-model.md section 3.10). */
 export const cloudToDeviceMessageSchema = taggedUnion({ setConfig: setConfigMessageSchema, ...cloudToDeviceCommandSchemas });

@@ -21,8 +21,18 @@ describe('connections (api.md sections 3, 5)', () => {
 
   it.each([
     ['an unknown type', { type: 'can' }, 'type', 'type must be one of the following values: rs485, tcp, udp, url, none, multiple'],
-    ['an rs485 path not of the gateway', { ...rs485, path: '/dev/ttymxc2' }, 'path', 'path must be one of the following values: /dev/ttymxc0, /dev/ttymxc1, /dev/ttymxc3'],
-    ['a baud rate not in the list', { ...rs485, baudRate: 9601 }, 'baudRate', 'baudRate must be one of the following values: 1200, 2400, 4800, 9600, 14400, 19200, 28800, 38400, 57600, 76800, 115200'],
+    [
+      'an rs485 path not of the gateway',
+      { ...rs485, path: '/dev/ttymxc2' },
+      'path',
+      'path must be one of the following values: /dev/ttymxc0, /dev/ttymxc1, /dev/ttymxc3',
+    ],
+    [
+      'a baud rate not in the list',
+      { ...rs485, baudRate: 9601 },
+      'baudRate',
+      'baudRate must be one of the following values: 1200, 2400, 4800, 9600, 14400, 19200, 28800, 38400, 57600, 76800, 115200',
+    ],
     ['4 data bits', { ...rs485, dataBits: 4 }, 'dataBits', 'dataBits must be greater than or equal to 5'],
     ['9 data bits', { ...rs485, dataBits: 9 }, 'dataBits', 'dataBits must be less than or equal to 8'],
     ['3 stop bits', { ...rs485, stopBits: 3 }, 'stopBits', 'stopBits must be one of the following values: 1, 2'],
@@ -34,13 +44,26 @@ describe('connections (api.md sections 3, 5)', () => {
     ['a url that is no http url', { type: 'url', url: 'ftp://x' }, 'url', 'url must be an http or https URL'],
     ['fields on none', { type: 'none', ip: '10.0.0.1' }, '', 'this object contains unknown properties: ip'],
     ['multiple without extra connections', { type: 'multiple', default: tcp, connections: {} }, 'connections', 'Record must contain at least 1 element'],
-    ['multiple nested in multiple', { type: 'multiple', default: { type: 'multiple' }, connections: { a: tcp } }, 'default.type', 'default.type must be one of the following values: rs485, tcp, udp, url, none'],
+    [
+      'multiple nested in multiple',
+      { type: 'multiple', default: { type: 'multiple' }, connections: { a: tcp } },
+      'default.type',
+      'default.type must be one of the following values: rs485, tcp, udp, url, none',
+    ],
   ])('refuses %s', (_name, value, path, message) => {
     expect(issues(connectionSchema, value)).toEqual([{ path, message }]);
   });
 
   it('defaults rs485 to 9600 8N1, buffered, terminated; tcp and udp to port 502', () => {
-    expect(connectionSchema.cast(rs485)).toEqual({ ...rs485, baudRate: 9600, dataBits: 8, stopBits: 1, parity: 'none', buffered: true, enableTermination: true });
+    expect(connectionSchema.cast(rs485)).toEqual({
+      ...rs485,
+      baudRate: 9600,
+      dataBits: 8,
+      stopBits: 1,
+      parity: 'none',
+      buffered: true,
+      enableTermination: true,
+    });
     expect(connectionSchema.cast(tcp)).toEqual({ ...tcp, port: 502 });
   });
 });
@@ -61,7 +84,12 @@ describe('device communication settings (api.md sections 3, 5)', () => {
     ['a timeout of 0', { timeout: 0, communication: tcp }, 'timeout', 'timeout must be a positive number'],
     ['negative retries', { retries: -1, communication: tcp }, 'retries', 'retries must be greater than or equal to 0'],
     ['a fractional poll delay', { pollDelay: 1.5, communication: tcp }, 'pollDelay', 'pollDelay must be an integer'],
-    ['a udp link', { communication: { type: 'udp', ip: '10.0.0.1' } }, 'communication.type', 'communication.type must be one of the following values: tcp, rs485'],
+    [
+      'a udp link',
+      { communication: { type: 'udp', ip: '10.0.0.1' } },
+      'communication.type',
+      'communication.type must be one of the following values: tcp, rs485',
+    ],
   ])('refuses %s', (_name, value, path, message) => {
     expect(issues(deviceCommunicationSchema, value)).toEqual([{ path, message }]);
   });

@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { integer, numberLimits } from '../numbers';
 import { nonEmptyRecord, taggedUnion } from './time-window';
 
 /** The serial ports of the gateway's RS485 interfaces (api.md section 5). */
@@ -16,7 +17,7 @@ const ipv4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]
 /** A dotted IPv4 address (api.md section 5). */
 export const ipv4Schema = yup.string().trim().matches(ipv4, '${path} must be an IPv4 address');
 /** A TCP or UDP port, 0-65535 (api.md section 5). */
-export const portSchema = yup.number().integer().min(0).max(65535);
+export const portSchema = integer().min(0).max(65535);
 
 /**
  * RS485 link (api.md sections 3, 5). Not given by the spec, our defaults: 9600 baud, 8 data
@@ -24,11 +25,17 @@ export const portSchema = yup.number().integer().min(0).max(65535);
  */
 export const rs485ConnectionSchema = yup
   .object({
-    type: yup.string().oneOf(['rs485'] as const).required(),
+    type: yup
+      .string()
+      .oneOf(['rs485'] as const)
+      .required(),
     path: yup.string().oneOf(rs485Paths).required(),
     baudRate: yup.number().oneOf(baudRates).default(9600),
-    dataBits: yup.number().integer().min(5).max(8).default(8),
-    stopBits: yup.number().oneOf([1, 2] as const).default(1),
+    dataBits: integer().min(5).max(8).default(8),
+    stopBits: yup
+      .number()
+      .oneOf([1, 2] as const)
+      .default(1),
     parity: yup.string().oneOf(parities).default('none'),
     buffered: yup.boolean().default(true),
     enableTermination: yup.boolean().default(true),
@@ -42,7 +49,10 @@ export const rs485ConnectionSchema = yup
  */
 export const tcpConnectionSchema = yup
   .object({
-    type: yup.string().oneOf(['tcp'] as const).required(),
+    type: yup
+      .string()
+      .oneOf(['tcp'] as const)
+      .required(),
     ip: ipv4Schema.required(),
     port: portSchema.default(502),
     shared: yup.boolean().optional(),
@@ -53,7 +63,10 @@ export const tcpConnectionSchema = yup
 /** UDP (api.md section 3); port defaults to 502 as for TCP. */
 export const udpConnectionSchema = yup
   .object({
-    type: yup.string().oneOf(['udp'] as const).required(),
+    type: yup
+      .string()
+      .oneOf(['udp'] as const)
+      .required(),
     ip: ipv4Schema.required(),
     port: portSchema.default(502),
   })
@@ -62,7 +75,10 @@ export const udpConnectionSchema = yup
 /** An HTTP(S) endpoint, as OPC XML-DA and Vestas AP assets use (api.md section 3). */
 export const urlConnectionSchema = yup
   .object({
-    type: yup.string().oneOf(['url'] as const).required(),
+    type: yup
+      .string()
+      .oneOf(['url'] as const)
+      .required(),
     url: yup
       .string()
       .trim()
@@ -72,7 +88,14 @@ export const urlConnectionSchema = yup
   .exact();
 
 /** No link: demo assets and assets that the gateway reaches through another asset (api.md section 3). */
-export const noConnectionSchema = yup.object({ type: yup.string().oneOf(['none'] as const).required() }).exact();
+export const noConnectionSchema = yup
+  .object({
+    type: yup
+      .string()
+      .oneOf(['none'] as const)
+      .required(),
+  })
+  .exact();
 
 /** Any single connection, tagged by `type`. */
 export const singleConnectionSchema = taggedUnion({
@@ -90,7 +113,10 @@ export const singleConnectionSchema = taggedUnion({
  */
 export const multipleConnectionSchema = yup
   .object({
-    type: yup.string().oneOf(['multiple'] as const).required(),
+    type: yup
+      .string()
+      .oneOf(['multiple'] as const)
+      .required(),
     default: singleConnectionSchema,
     connections: nonEmptyRecord(singleConnectionSchema),
   })
@@ -108,7 +134,7 @@ export const connectionSchema = taggedUnion({
 export type Connection = yup.InferType<typeof connectionSchema>;
 
 /** A Modbus unit id, 0-255 (api.md section 5). */
-export const slaveIdSchema = yup.number().integer().min(0).max(255);
+export const slaveIdSchema = integer().min(0).max(255);
 
 /**
  * Device communication settings (api.md sections 3, 5): how the gateway reaches a Modbus device
@@ -120,10 +146,10 @@ export const deviceCommunicationSchema = yup
   .object({
     identifier: yup.string().trim().min(1).max(100).optional(),
     slaveId: yup.lazy((value: unknown) => (Array.isArray(value) ? yup.array(slaveIdSchema.required()).min(1).required() : slaveIdSchema.optional())),
-    retries: yup.number().integer().min(0).default(0),
-    timeout: yup.number().integer().positive().default(1000),
-    pollDelay: yup.number().integer().min(0).default(0),
-    turnaroundDelay: yup.number().integer().min(0).default(0),
+    retries: integer().min(0).max(100).default(0),
+    timeout: integer().positive().max(numberLimits.durationMsMax).default(1000),
+    pollDelay: integer().min(0).max(numberLimits.durationMsMax).default(0),
+    turnaroundDelay: integer().min(0).max(numberLimits.durationMsMax).default(0),
     debugEnable: yup.boolean().default(false),
     communication: taggedUnion({ tcp: tcpConnectionSchema, rs485: rs485ConnectionSchema }),
   })

@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { configIndex, integer, numberLimits, quantity } from '../numbers';
 import { joinPath, limitPairSchema, taggedUnion, weeklyWindowFields, withNoOverlapRule, withTimeWindowRule } from './time-window';
 
 /** The active-control loop types (device-model.md section 3.5). apparentPowerLimiter is deprecated. */
@@ -45,13 +46,16 @@ export const controlLoopDefaults = {
 /** Message of the primary/secondary rule (device-model.md section 5; the spec gives the rule, not a text). */
 export const primarySecondaryOverlapMessage = 'Primary and secondary limitable asset indices must not overlap';
 
-const index = yup.number().integer().min(0);
+const index = configIndex();
 const indices = yup.array(index.required());
 /** A non-empty list of asset indices. */
 const requiredIndices = indices.min(1).required();
 
 function typeField<T extends ControlLoopType>(type: T) {
-  return yup.string().oneOf([type] as const).required();
+  return yup
+    .string()
+    .oneOf([type] as const)
+    .required();
 }
 
 /**
@@ -61,8 +65,8 @@ function typeField<T extends ControlLoopType>(type: T) {
  */
 const commonFields = {
   identifier: yup.string().trim().min(1).max(100).optional(),
-  controlLoopSleep: yup.number().positive().default(controlLoopDefaults.controlLoopSleep),
-  reportingInterval: yup.number().positive().optional(),
+  controlLoopSleep: quantity().positive().max(numberLimits.durationSecondsMax).default(controlLoopDefaults.controlLoopSleep),
+  reportingInterval: quantity().positive().optional(),
 };
 
 /** A limit schedule entry: a weekly window and the limits that hold in it (W). */
@@ -70,8 +74,8 @@ export const limitScheduleEntrySchema = withTimeWindowRule(
   yup
     .object({
       ...weeklyWindowFields,
-      consumption: yup.number().nullable().default(null),
-      feedIn: yup.number().nullable().default(null),
+      consumption: quantity().nullable().default(null),
+      feedIn: quantity().nullable().default(null),
     })
     .exact(),
 );
@@ -84,8 +88,8 @@ export const stateOfChargeScheduleEntrySchema = withTimeWindowRule(
   yup
     .object({
       ...weeklyWindowFields,
-      min: yup.number().min(0).max(100).required(),
-      max: yup.number().min(0).max(100).required(),
+      min: quantity().min(0).max(100).required(),
+      max: quantity().min(0).max(100).required(),
     })
     .exact()
     .test('soc-range', '', function check(value) {
@@ -99,8 +103,8 @@ export const stateOfChargeScheduleEntrySchema = withTimeWindowRule(
 /** A state-of-charge schedule: weekly windows that must not overlap (device-model.md section 5). */
 export const stateOfChargeScheduleSchema = withNoOverlapRule(yup.array(stateOfChargeScheduleEntrySchema).default([]));
 
-const gain = yup.number().min(0).max(1);
-const deadband = yup.number().min(0).default(0);
+const gain = quantity().min(0).max(1);
+const deadband = quantity().min(0).default(0);
 const optionalLimit = limitPairSchema.default(undefined);
 
 /** Adds the rule that primary and secondary asset index lists share no index, on `<secondary>`. */
@@ -123,7 +127,7 @@ export const proportionalPeakShaverSchema = yup
     ...commonFields,
     meterAssetIndex: index.required(),
     batteryAssetIndices: requiredIndices,
-    activePowerLimit: yup.number().required(),
+    activePowerLimit: quantity().required(),
     gain: gain.default(0.5),
     deadband,
     limitSchedule: limitScheduleSchema,
@@ -174,7 +178,7 @@ export const cascadeBatteryPowerLimiterSchema = withDisjoint(
 );
 
 /** A reservation of battery power (W) kept free for other uses. */
-const reservedPower = yup.object({ charge: yup.number().min(0).default(0), discharge: yup.number().min(0).default(0) }).exact();
+const reservedPower = yup.object({ charge: quantity().min(0).default(0), discharge: quantity().min(0).default(0) }).exact();
 
 /** batteryPowerReservationLimiter: keeps charge and discharge headroom, and a state-of-charge schedule. */
 export const batteryPowerReservationLimiterSchema = yup
@@ -196,7 +200,7 @@ export const powerReservationLimiterSchema = yup
     ...commonFields,
     meterAssetIndex: index.required(),
     limitableAssetIndices: requiredIndices,
-    monitoredCapacity: yup.number().positive().required(),
+    monitoredCapacity: quantity().positive().required(),
     reservedPower: reservedPower.default(undefined).required(),
   })
   .exact();
@@ -213,7 +217,7 @@ export const powerLimiterSchema = withDisjoint(
       contractualLimit: limitPairSchema.default(undefined).required(),
       physicalLimit: optionalLimit,
       softLimit: optionalLimit,
-      monitoredCapacity: yup.number().positive().optional(),
+      monitoredCapacity: quantity().positive().optional(),
       limitSchedule: limitScheduleSchema,
       deadband,
     })
@@ -229,7 +233,7 @@ export const apparentPowerLimiterSchema = yup
     ...commonFields,
     meterAssetIndex: index.required(),
     limitableAssetIndices: requiredIndices,
-    apparentPowerLimit: yup.number().positive().required(),
+    apparentPowerLimit: quantity().positive().required(),
   })
   .exact();
 
@@ -246,7 +250,7 @@ export const currentLimiterSchema = yup
   .exact();
 
 /** A derating step: at or above temperature (degrees C), production limited to activePowerPercentage. */
-const deratingStep = yup.object({ temperature: yup.number().required(), activePowerPercentage: yup.number().min(0).max(100).required() }).exact();
+const deratingStep = yup.object({ temperature: quantity().required(), activePowerPercentage: quantity().min(0).max(100).required() }).exact();
 
 /** temperaturePowerLimiter: derates assets as a named temperature of a temperature sensor rises. */
 export const temperaturePowerLimiterSchema = yup
@@ -265,7 +269,10 @@ export const realTimeInterfaceSchema = yup
   .object({
     type: typeField('realTimeInterface'),
     ...commonFields,
-    reportingInterval: yup.number().positive().max(controlLoopDefaults.realTimeInterfaceReportingIntervalMax).default(controlLoopDefaults.realTimeInterfaceReportingInterval),
+    reportingInterval: quantity()
+      .positive()
+      .max(controlLoopDefaults.realTimeInterfaceReportingIntervalMax)
+      .default(controlLoopDefaults.realTimeInterfaceReportingInterval),
     meterAssetIndex: index.required(),
     assetIndices: indices.default([]),
   })
@@ -300,9 +307,9 @@ export const modbusServerSchema = yup
   .object({
     type: typeField('modbusServer'),
     ...commonFields,
-    port: yup.number().integer().min(1).max(65535).default(502),
-    unitId: yup.number().integer().min(0).max(255).default(1),
-    heartbeatTimeout: yup.number().integer().positive().max(controlLoopDefaults.modbusServerHeartbeatTimeoutMax).default(controlLoopDefaults.modbusServerHeartbeatTimeout),
+    port: integer().min(1).max(65535).default(502),
+    unitId: integer().min(0).max(255).default(1),
+    heartbeatTimeout: integer().positive().max(controlLoopDefaults.modbusServerHeartbeatTimeoutMax).default(controlLoopDefaults.modbusServerHeartbeatTimeout),
     assetIndices: requiredIndices,
   })
   .exact();
@@ -315,7 +322,7 @@ export const batteryPeakShaverSchema = yup
     meterAssetIndex: index.required(),
     batteryAssetIndices: requiredIndices,
     evAssetIndices: indices.default([]),
-    evAssetControlLoopSleep: yup.number().integer().positive().default(controlLoopDefaults.batteryPeakShaverEvAssetControlLoopSleep),
+    evAssetControlLoopSleep: integer().positive().max(numberLimits.durationMsMax).default(controlLoopDefaults.batteryPeakShaverEvAssetControlLoopSleep),
     contractualLimit: limitPairSchema.default(undefined).required(),
     softLimit: optionalLimit,
     limitSchedule: limitScheduleSchema,
@@ -330,8 +337,8 @@ export const generatorBatteryChargerSchema = yup
     ...commonFields,
     generatorAssetIndex: index.required(),
     batteryAssetIndices: requiredIndices,
-    startStateOfCharge: yup.number().min(0).max(100).required(),
-    stopStateOfCharge: yup.number().min(0).max(100).required(),
+    startStateOfCharge: quantity().min(0).max(100).required(),
+    stopStateOfCharge: quantity().min(0).max(100).required(),
   })
   .exact()
   .test('charger-range', '', function check(value) {
@@ -353,8 +360,8 @@ export const gridOperatorHednoSchema = yup
     meterAssetIndex: index.required(),
     limitableAssetIndices: requiredIndices,
     localMode: yup.boolean().default(false),
-    routerRestartTimeout: yup.number().integer().positive().default(controlLoopDefaults.hednoRouterRestartTimeout),
-    gracePeriod: yup.number().integer().min(controlLoopDefaults.hednoGraceMin).max(controlLoopDefaults.hednoGraceMax).default(controlLoopDefaults.hednoGraceMin),
+    routerRestartTimeout: integer().positive().default(controlLoopDefaults.hednoRouterRestartTimeout),
+    gracePeriod: integer().min(controlLoopDefaults.hednoGraceMin).max(controlLoopDefaults.hednoGraceMax).default(controlLoopDefaults.hednoGraceMin),
   })
   .exact();
 
@@ -365,9 +372,9 @@ export const solvers = ['simplex', 'choose', 'ipm'] as const;
 export const solverOptionsSchema = yup
   .object({
     solver: yup.string().oneOf(solvers).default('choose'),
-    timeLimit: yup.number().positive().default(controlLoopDefaults.solverTimeLimit),
-    tolerance: yup.number().positive().default(controlLoopDefaults.solverTolerance),
-    primalFeasibilityTolerance: yup.number().min(controlLoopDefaults.solverPrimalFeasibilityToleranceMin).optional(),
+    timeLimit: quantity().positive().max(numberLimits.durationSecondsMax).default(controlLoopDefaults.solverTimeLimit),
+    tolerance: quantity().positive().default(controlLoopDefaults.solverTolerance),
+    primalFeasibilityTolerance: quantity().min(controlLoopDefaults.solverPrimalFeasibilityToleranceMin).optional(),
   })
   .exact();
 
@@ -376,7 +383,13 @@ export const mixedPowerMetersMessage = 'Net and individual power meters must not
 
 /** A power-meterable asset of a topology node: a meter measuring the node's net flow, or one asset's own flow. */
 export const powerMeterableSchema = yup
-  .object({ assetIndex: index.required(), meter: yup.string().oneOf(['net', 'individual'] as const).required() })
+  .object({
+    assetIndex: index.required(),
+    meter: yup
+      .string()
+      .oneOf(['net', 'individual'] as const)
+      .required(),
+  })
   .exact();
 
 /** A topology node as the optimizer reads it (device-model.md section 3.6). */
@@ -417,7 +430,7 @@ export const optimizerSchema = yup
     ...commonFields,
     solverOptions: solverOptionsSchema.default({}),
     topology: topologyNodeSchema.default(undefined).required(),
-    basePower: yup.number().positive().default(controlLoopDefaults.basePower),
+    basePower: quantity().positive().default(controlLoopDefaults.basePower),
   })
   .exact();
 

@@ -16,7 +16,10 @@ export const exampleDeviceConfig = {
     eth1: { type: 'dhcp' },
     dns: { servers: ['1.1.1.1', '9.9.9.9'], priority: 50 },
     routeMetric: 100,
-    routeData: [{ dest: '10.20.0.0', prefix: 16, nextHop: '192.168.10.254', metric: 50 }, { dest: '10.30.1.7', nextHop: '192.168.10.254' }],
+    routeData: [
+      { dest: '10.20.0.0', prefix: 16, nextHop: '192.168.10.254', metric: 50 },
+      { dest: '10.30.1.7', nextHop: '192.168.10.254' },
+    ],
   },
   reportingIntervalInSec: 60,
   cloudKeepAliveIntervalInSec: 30,
@@ -171,7 +174,13 @@ export const exampleDeviceConfig = {
         { start: '12:00', end: '18:00', consumption: 800000, feedIn: 400000 },
       ],
     },
-    { type: 'batteryCurrentLimiter', identifier: 'current-guard', meterAssetIndex: 2, batteryAssetIndices: [3], contractualLimit: { consumption: 1600, feedIn: 1600 } },
+    {
+      type: 'batteryCurrentLimiter',
+      identifier: 'current-guard',
+      meterAssetIndex: 2,
+      batteryAssetIndices: [3],
+      contractualLimit: { consumption: 1600, feedIn: 1600 },
+    },
     {
       type: 'cascadeBatteryPowerLimiter',
       identifier: 'cascade',
@@ -209,7 +218,13 @@ export const exampleDeviceConfig = {
       deadband: 5000,
     },
     { type: 'apparentPowerLimiter', meterAssetIndex: 2, limitableAssetIndices: [0], apparentPowerLimit: 1300000 },
-    { type: 'currentLimiter', identifier: 'phase-guard', meterAssetIndex: 2, limitableAssetIndices: [8, 12], contractualLimit: { consumption: 400, feedIn: 400 } },
+    {
+      type: 'currentLimiter',
+      identifier: 'phase-guard',
+      meterAssetIndex: 2,
+      limitableAssetIndices: [8, 12],
+      contractualLimit: { consumption: 400, feedIn: 400 },
+    },
     {
       type: 'temperaturePowerLimiter',
       identifier: 'transformer-derating',
@@ -223,7 +238,13 @@ export const exampleDeviceConfig = {
     },
     { type: 'realTimeInterface', identifier: 'rti', meterAssetIndex: 2, assetIndices: [0, 1, 3] },
     { type: 'afrrLimiter', identifier: 'afrr', meterAssetIndex: 2, batteryAssetIndices: [3] },
-    { type: 'zonbalansPowerLimiter', identifier: 'zonbalans', meterAssetIndex: 2, limitableAssetIndices: [0], contractualLimit: { consumption: null, feedIn: 0 } },
+    {
+      type: 'zonbalansPowerLimiter',
+      identifier: 'zonbalans',
+      meterAssetIndex: 2,
+      limitableAssetIndices: [0],
+      contractualLimit: { consumption: null, feedIn: 0 },
+    },
     { type: 'modbusServer', identifier: 'scada', assetIndices: [0, 2, 3] },
     {
       type: 'batteryPeakShaver',
@@ -233,7 +254,14 @@ export const exampleDeviceConfig = {
       evAssetIndices: [8, 12],
       contractualLimit: { consumption: 500000, feedIn: 500000 },
     },
-    { type: 'generatorBatteryCharger', identifier: 'genset-charger', generatorAssetIndex: 9, batteryAssetIndices: [3], startStateOfCharge: 20, stopStateOfCharge: 80 },
+    {
+      type: 'generatorBatteryCharger',
+      identifier: 'genset-charger',
+      generatorAssetIndex: 9,
+      batteryAssetIndices: [3],
+      startStateOfCharge: 20,
+      stopStateOfCharge: 80,
+    },
     { type: 'gridOperatorHedno', identifier: 'hedno', meterAssetIndex: 2, limitableAssetIndices: [0, 13] },
     {
       type: 'optimizer',

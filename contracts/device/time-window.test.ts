@@ -40,17 +40,51 @@ describe('time windows (device-model.md section 5)', () => {
 
 describe('weekly schedules must not overlap (device-model.md section 5)', () => {
   it.each([
-    ['adjacent windows', [{ start: '08:00', end: '12:00' }, { start: '12:00', end: '18:00' }]],
-    ['overlapping hours on different weekdays', [{ start: '08:00', end: '12:00', weekdays: [0, 1] }, { start: '10:00', end: '14:00', weekdays: [5, 6] }]],
+    [
+      'adjacent windows',
+      [
+        { start: '08:00', end: '12:00' },
+        { start: '12:00', end: '18:00' },
+      ],
+    ],
+    [
+      'overlapping hours on different weekdays',
+      [
+        { start: '08:00', end: '12:00', weekdays: [0, 1] },
+        { start: '10:00', end: '14:00', weekdays: [5, 6] },
+      ],
+    ],
     ['one window', [{ start: '08:00', end: '12:00' }]],
   ])('accepts %s', (_name, value) => {
     expect(issues(weekly, value)).toEqual([]);
   });
 
   it.each([
-    ['overlapping windows every day', [{ start: '08:00', end: '12:00' }, { start: '11:59', end: '18:00' }], '[1]'],
-    ['overlap on a shared Sunday', [{ start: '08:00', end: '12:00', weekdays: [6] }, { start: '09:00', end: '10:00', weekdays: [2, 6] }], '[1]'],
-    ['a window inside a window without weekdays', [{ start: '00:00', end: '23:59' }, { start: '01:00', end: '02:00' }, { start: '03:00', end: '04:00', weekdays: [3] }], '[1]'],
+    [
+      'overlapping windows every day',
+      [
+        { start: '08:00', end: '12:00' },
+        { start: '11:59', end: '18:00' },
+      ],
+      '[1]',
+    ],
+    [
+      'overlap on a shared Sunday',
+      [
+        { start: '08:00', end: '12:00', weekdays: [6] },
+        { start: '09:00', end: '10:00', weekdays: [2, 6] },
+      ],
+      '[1]',
+    ],
+    [
+      'a window inside a window without weekdays',
+      [
+        { start: '00:00', end: '23:59' },
+        { start: '01:00', end: '02:00' },
+        { start: '03:00', end: '04:00', weekdays: [3] },
+      ],
+      '[1]',
+    ],
   ])('refuses %s, on the first overlapping entry', (_name, value, path) => {
     expect(issues(weekly, value)).toEqual([{ path, message: validationMessages.overlappingSchedules }]);
   });
@@ -73,10 +107,7 @@ describe('weekly schedules must not overlap (device-model.md section 5)', () => 
 });
 
 describe('static limit (device-model.md section 5)', () => {
-  it.each([
-    [{ scale: 'percentage', upper: 100, lower: 0 }],
-    [{ scale: 'activePower', upper: 5000, lower: -5000 }],
-  ])('accepts %j', (value) => {
+  it.each([[{ scale: 'percentage', upper: 100, lower: 0 }], [{ scale: 'activePower', upper: 5000, lower: -5000 }]])('accepts %j', (value) => {
     expect(issues(staticLimitSchema, value)).toEqual([]);
   });
 
@@ -112,7 +143,12 @@ describe('limit pairs (device-model.md section 5)', () => {
 });
 
 describe('uniqueness and records (device-model.md section 5)', () => {
-  const names = uniqueBy(yup.array(yup.object({ name: yup.string() })), validationMessages.temperatureNamesUnique, (entry) => (entry as { name?: string }).name, 'name');
+  const names = uniqueBy(
+    yup.array(yup.object({ name: yup.string() })),
+    validationMessages.temperatureNamesUnique,
+    (entry) => (entry as { name?: string }).name,
+    'name',
+  );
 
   it.each([
     ['distinct names', [{ name: 'a' }, { name: 'b' }], []],

@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { integer, quantity } from '../numbers';
 
 /**
  * The rules that several device schemas share (device-model.md section 5): hh:mm time windows,
@@ -54,13 +55,11 @@ export function withTimeWindowRule<S extends yup.AnyObjectSchema>(schema: S): S 
 }
 
 /** A time window of one day: start and end as hh:mm (device-model.md sections 3.1, 5). */
-export const timeWindowSchema = withTimeWindowRule(
-  yup.object({ start: timeOfDaySchema.required(), end: timeOfDaySchema.required() }).exact(),
-);
+export const timeWindowSchema = withTimeWindowRule(yup.object({ start: timeOfDaySchema.required(), end: timeOfDaySchema.required() }).exact());
 
 /** The weekdays a weekly window applies on; every day when not given. */
 export const weekdaysSchema = yup
-  .array(yup.number().integer().min(0).max(6).required())
+  .array(integer().min(0).max(6).required())
   .min(1)
   .test('weekdays-unique', '${path} must not repeat a weekday', (value) => value === undefined || new Set(value).size === value.length)
   .default(() => [...weekdays]);
@@ -105,9 +104,7 @@ export function firstOverlappingWindow(windows: readonly unknown[]): number {
       continue;
     }
     const current = { from: minutesOfDay(window.start), to: minutesOfDay(window.end), days: window.weekdays ?? weekdays };
-    const overlaps = seen.some(
-      (other) => other.from < current.to && current.from < other.to && other.days.some((day) => current.days.includes(day)),
-    );
+    const overlaps = seen.some((other) => other.from < current.to && current.from < other.to && other.days.some((day) => current.days.includes(day)));
     if (overlaps) {
       return index;
     }
@@ -168,7 +165,7 @@ export function fieldOf(field: string): (entry: unknown) => unknown {
 }
 
 /** A signed limit: a number, or null for no limit. */
-const limitValue = yup.number().nullable().default(null);
+const limitValue = quantity().nullable().default(null);
 
 /**
  * Adds the limit-pair rule to an object with consumption and feedIn (W): inverted, the
@@ -209,8 +206,8 @@ export const staticLimitScales = ['percentage', 'activePower'] as const;
 export const staticLimitSchema = yup
   .object({
     scale: yup.string().oneOf(staticLimitScales).default('percentage'),
-    upper: yup.number().required(),
-    lower: yup.number().required(),
+    upper: quantity().required(),
+    lower: quantity().required(),
   })
   .exact()
   .test('static-limit', validationMessages.staticLimit, function check(value: unknown) {
@@ -256,11 +253,13 @@ export function taggedUnion<M extends Record<string, yup.ISchema<unknown>>>(sche
       const path = joinPath(this.path, tag);
       return this.createError({ path, message: message.replace('${path}', path) });
     });
-  return yup.lazy((value: unknown) => {
+  const union = yup.lazy((value: unknown) => {
     const key = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[tag] : undefined;
     if (typeof key === 'string' && Object.hasOwn(schemas, key)) {
       return schemas[key as keyof M];
     }
     return unknownTag;
   });
+  // The variants, for tests that walk every schema (contracts/numbers.test.ts).
+  return Object.assign(union, { variants: schemas as Readonly<M> });
 }

@@ -113,7 +113,16 @@ export interface ErrorPayload {
   details?: unknown;
 }
 
-/** Reads an envelope from a text frame; null when the frame is not one (not JSON, no id or type, unknown type). */
+/**
+ * Whether text can be stored as it is: PostgreSQL keeps neither U+0000 in text nor an unpaired
+ * surrogate (\ud800 without its pair) in JSON, so a report carrying one would fail its whole
+ * batch. Such text is refused where it arrives.
+ */
+export function isStorableText(text: string): boolean {
+  return !text.includes('\u0000') && !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}
+
+/** Reads an envelope from a text frame; null when the frame is not one (not JSON, an id that is not 1 to 64 storable characters, no type, unknown type). */
 export function parseEnvelope(text: string): Envelope | null {
   let value: unknown;
   try {
@@ -125,7 +134,14 @@ export function parseEnvelope(text: string): Envelope | null {
     return null;
   }
   const { id, type, payload } = value as Record<string, unknown>;
-  if (typeof id !== 'string' || id.length === 0 || id.length > hubLimits.idLength || typeof type !== 'string' || !(envelopeTypes as readonly string[]).includes(type)) {
+  if (
+    typeof id !== 'string' ||
+    id.length === 0 ||
+    id.length > hubLimits.idLength ||
+    !isStorableText(id) ||
+    typeof type !== 'string' ||
+    !(envelopeTypes as readonly string[]).includes(type)
+  ) {
     return null;
   }
   return { id, type: type as EnvelopeType, payload: payload ?? null };

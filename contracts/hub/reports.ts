@@ -23,7 +23,7 @@
  */
 import { commandLimits } from '../device/commands';
 import { controlLoopTypes, type ControlLoopType } from '../device/control-loops';
-import { type Envelope } from './protocol';
+import { isStorableText, type Envelope } from './protocol';
 
 // ---------------------------------------------------------------------------------------------
 // Field kinds: the declarative vocabulary of the tables.
@@ -163,7 +163,17 @@ export const windConverterStatuses = ['running', 'on', 'pause', 'stop'] as const
 export const generatorStatuses = ['running', 'standby', 'off', 'other'] as const;
 export const relayChannelStates = ['on', 'off'] as const;
 /** EV charge point states (OCPP 1.6 ChargePointStatus, lower-cased). */
-export const chargePointStatuses = ['available', 'preparing', 'charging', 'suspendedEv', 'suspendedEvse', 'finishing', 'reserved', 'unavailable', 'faulted'] as const;
+export const chargePointStatuses = [
+  'available',
+  'preparing',
+  'charging',
+  'suspendedEv',
+  'suspendedEvse',
+  'finishing',
+  'reserved',
+  'unavailable',
+  'faulted',
+] as const;
 /** Alarm levels (OpenEMS's Level without OK: an alarm that is no longer active says so with active false). */
 export const alarmLevels = ['info', 'warning', 'fault'] as const;
 /** What a control loop is doing (ours; the spec does not show loop states). */
@@ -462,10 +472,7 @@ const deviceReportDefinitions = {
   routingTable: definition('device', {
     ...commandReply,
     routes: required(
-      list(
-        required(group({ destination: required(text(64)), gateway: text(64), interface: required(text(32)), metric: integer(0, 2 ** 32 - 1) })),
-        1000,
-      ),
+      list(required(group({ destination: required(text(64)), gateway: text(64), interface: required(text(32)), metric: integer(0, 2 ** 32 - 1) })), 1000),
     ),
   }),
   /** Answer to scanNetwork: the hosts found on the local networks. */
@@ -568,7 +575,10 @@ type StatusLoop = keyof typeof controlLoopStatusExtras;
 export type ControlLoopStatusType = `${StatusLoop}Status`;
 
 type ControlLoopStatusDefinitions = {
-  [L in StatusLoop as `${L}Status`]: { readonly target: 'controller'; readonly observations: typeof controlLoopStatusFields & (typeof controlLoopStatusExtras)[L] };
+  [L in StatusLoop as `${L}Status`]: {
+    readonly target: 'controller';
+    readonly observations: typeof controlLoopStatusFields & (typeof controlLoopStatusExtras)[L];
+  };
 };
 
 function controlLoopStatusDefinitions(): ControlLoopStatusDefinitions {
@@ -706,12 +716,18 @@ function compileNumber(field: NumberField): Check {
   };
 }
 
+const unstorableMessage = 'must not contain U+0000 or an unpaired surrogate';
+
 function compileString(field: StringField): Check {
   const { maxLength } = field;
   const message = `must be a string of at most ${maxLength} characters${field.nullable ? ' or null' : ''}`;
   return (value, parent, key, issues) => {
     if (typeof value !== 'string' || value.length > maxLength) {
       issues.push({ path: pathOf(parent, key), message: `${pathOf(parent, key)} ${message}` });
+      return;
+    }
+    if (!isStorableText(value)) {
+      issues.push({ path: pathOf(parent, key), message: `${pathOf(parent, key)} ${unstorableMessage}` });
     }
   };
 }
@@ -817,9 +833,45 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** How deep the free-form objects of a report (a config, parameters, details) may nest. */
+export const jsonObjectDepthMax = 32;
+
+/** The first problem of a free-form JSON value: too deep, or text that cannot be stored; null when there is none. Stops at the depth limit. */
+function jsonValueProblem(value: unknown, depth: number): string | null {
+  if (typeof value === 'string') {
+    return isStorableText(value) ? null : unstorableMessage;
+  }
+  if (typeof value !== 'object' || value === null) {
+    return null;
+  }
+  if (depth > jsonObjectDepthMax) {
+    return `must nest at most ${jsonObjectDepthMax} levels deep`;
+  }
+  const entries = Array.isArray(value) ? value : Object.values(value as Record<string, unknown>);
+  if (!Array.isArray(value)) {
+    for (const name of Object.keys(value)) {
+      if (!isStorableText(name)) {
+        return `keys ${unstorableMessage}`;
+      }
+    }
+  }
+  for (const entry of entries) {
+    const problem = jsonValueProblem(entry, depth + 1);
+    if (problem !== null) {
+      return problem;
+    }
+  }
+  return null;
+}
+
 function checkJsonObject(value: unknown, parent: string, key: string | number, issues: ReportIssue[]): void {
   if (!isPlainObject(value)) {
     issues.push({ path: pathOf(parent, key), message: `${pathOf(parent, key)} must be an object` });
+    return;
+  }
+  const problem = jsonValueProblem(value, 1);
+  if (problem !== null) {
+    issues.push({ path: pathOf(parent, key), message: `${pathOf(parent, key)} ${problem}` });
   }
 }
 
@@ -990,4 +1042,90 @@ export function validateReport(value: unknown): ReportValidation {
     return { ok: false, issues };
   }
   return { ok: true, report: value as DeviceReport };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plausibility: what a valid report must also be to be stored (docs/gateway-protocol.md, section 4).
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * How far a report's `at` may lie from the server's clock. Behind: a gateway keeps its backlog
+ * on disk while the link is down, for weeks at most, and raw reports are kept 90 days by
+ * default; a year covers both with room. Ahead: a device clock may run a little fast; more
+ * than that is a clock that was never set (or a forged date) and would land in a month no
+ * partition holds.
+ */
+export const reportTimeWindow = {
+  maxAgeDays: 366,
+  maxAheadMinutes: 15,
+} as const;
+
+/** How many assets and control loops the config a device runs has: the indices its reports may name. */
+export interface RunningConfig {
+  assets: number;
+  controllers: number;
+}
+
+/** The counts of a config (contracts/device/config.ts: `assets`, `activeControl`); null when the value is not one. */
+export function runningConfigOf(config: unknown): RunningConfig | null {
+  if (typeof config !== 'object' || config === null || !Array.isArray((config as { assets?: unknown }).assets)) {
+    return null;
+  }
+  const { assets, activeControl } = config as { assets: unknown[]; activeControl?: unknown };
+  return { assets: assets.length, controllers: Array.isArray(activeControl) ? activeControl.length : 0 };
+}
+
+/**
+ * The issues that make a valid report implausible, empty when there are none: `at` outside
+ * reportTimeWindow around `now` (epoch milliseconds), or an `asset` or `controller` index the
+ * running config does not have. Without a known running config the indices are not checked.
+ */
+export function implausibleReportIssues(
+  report: { at: string; asset?: number | null; controller?: number | null },
+  now: number,
+  running: RunningConfig | null,
+): ReportIssue[] {
+  const issues: ReportIssue[] = [];
+  const at = Date.parse(report.at);
+  const earliest = now - reportTimeWindow.maxAgeDays * 24 * 60 * 60 * 1000;
+  const latest = now + reportTimeWindow.maxAheadMinutes * 60 * 1000;
+  if (!(at >= earliest && at <= latest)) {
+    issues.push({
+      path: 'at',
+      message: `at must lie between ${new Date(earliest).toISOString()} and ${new Date(latest).toISOString()} (${reportTimeWindow.maxAgeDays} days before to ${reportTimeWindow.maxAheadMinutes} minutes after the server's clock)`,
+    });
+  }
+  if (running === null) {
+    return issues;
+  }
+  if (typeof report.asset === 'number' && report.asset >= running.assets) {
+    issues.push({
+      path: 'asset',
+      message:
+        running.assets === 0
+          ? "asset must be an index of the running config's assets, and it has none"
+          : `asset must be an index of the running config's assets: 0 to ${running.assets - 1}`,
+    });
+  }
+  if (typeof report.controller === 'number' && report.controller >= running.controllers) {
+    issues.push({
+      path: 'controller',
+      message:
+        running.controllers === 0
+          ? "controller must be an index of the running config's control loops, and it has none"
+          : `controller must be an index of the running config's control loops: 0 to ${running.controllers - 1}`,
+    });
+  }
+  return issues;
+}
+
+/** What subscribers get for each stored report, on channels.reports(deviceId). */
+export interface StoredReport {
+  deviceId: number;
+  reportId: string;
+  type: string;
+  at: string;
+  assetIndex: number | null;
+  controllerIndex: number | null;
+  body: Record<string, unknown>;
 }

@@ -7,18 +7,18 @@ import type { AssetParameters } from '../../contracts/device/commands';
 import type { ControlLoop as ControlLoopConfig } from '../../contracts/device/control-loops';
 import type { DeviceReport } from '../../contracts/hub/reports';
 import type { ControlLoop, LoopStep, SiteSnapshot } from '../control/loop';
-import { channels } from '../../device-hub/pubsub';
+import { channels } from '../../graph/common/pubsub';
 import { systemActor } from '../../graph/common/context';
 import { Battery, Site } from '../simulators/plant';
 import { plantDriverFactory } from '../simulators/plant-drivers';
-import { anOrganization } from '../../test-support/factories';
+import { anOrganization, buildDevice } from '../../test-support/factories';
 import { testApp, type TestApp } from '../../test-support/app';
 import { agentExitCodes, stateFiles, type Agent } from './agent';
 import { ManualClock } from './clock';
 import type { AgentParts } from './parts';
 import { runEdgeCommand, startEdgeAgent } from './run';
 import type { SystemProbes } from './system';
-import { startRegisterServer, type RegisterServer } from '../modbus/test-peers/register-server';
+import { startRegisterServer, type RegisterServer } from '../../test-support/modbus-peers/register-server';
 import { itWithPeers } from '../../test-support/services';
 
 /** The test site: a grid meter with flash reports every second, a battery, a peak shaver, and a loop this agent has no implementation of. */
@@ -31,8 +31,22 @@ const siteConfig = {
     { type: 'demo-battery', identifier: 'battery', communication: { type: 'none' }, nominalActivePower: 50000, noFlashReport: true },
   ],
   activeControl: [
-    { type: 'proportionalPeakShaver', identifier: 'peak-shaver', meterAssetIndex: 0, batteryAssetIndices: [1], activePowerLimit: 40000, controlLoopSleep: 1, reportingInterval: 10 },
-    { type: 'batteryPowerLimiter', identifier: 'battery-limiter', meterAssetIndex: 0, batteryAssetIndices: [1], contractualLimit: { consumption: 60000, feedIn: 60000 } },
+    {
+      type: 'proportionalPeakShaver',
+      identifier: 'peak-shaver',
+      meterAssetIndex: 0,
+      batteryAssetIndices: [1],
+      activePowerLimit: 40000,
+      controlLoopSleep: 1,
+      reportingInterval: 10,
+    },
+    {
+      type: 'batteryPowerLimiter',
+      identifier: 'battery-limiter',
+      meterAssetIndex: 0,
+      batteryAssetIndices: [1],
+      contractualLimit: { consumption: 60000, feedIn: 60000 },
+    },
   ],
 };
 
@@ -57,7 +71,12 @@ class TestPeakShaver implements ControlLoop {
   }
 
   statusReport(at: Date): DeviceReport {
-    return { type: 'proportionalPeakShaverStatus', at: at.toISOString(), controller: this.index, observations: { state: 'active', monitoredPower: this.monitored, consumptionLimit: 40000 } };
+    return {
+      type: 'proportionalPeakShaverStatus',
+      at: at.toISOString(),
+      controller: this.index,
+      observations: { state: 'active', monitoredPower: this.monitored, consumptionLimit: 40000 },
+    };
   }
 
   drainReports(): DeviceReport[] {
@@ -146,8 +165,14 @@ describe('the edge agent against the real hub', () => {
     baseUrl = await t.listen();
     hubPort = Number(new URL(baseUrl).port);
     folder = mkdtempSync(path.join(tmpdir(), 'gridport-edge-'));
-    writeFileSync(path.join(folder, 'route'), 'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\neth0\t00000000\t010AA8C0\t0003\t0\t0\t100\t00000000\t0\t0\t0\n');
-    writeFileSync(path.join(folder, 'arp'), 'IP address       HW type     Flags       HW address            Mask     Device\n192.168.10.21    0x1         0x2         aa:bb:cc:00:11:23     *        eth0\n');
+    writeFileSync(
+      path.join(folder, 'route'),
+      'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\neth0\t00000000\t010AA8C0\t0003\t0\t0\t100\t00000000\t0\t0\t0\n',
+    );
+    writeFileSync(
+      path.join(folder, 'arp'),
+      'IP address       HW type     Flags       HW address            Mask     Device\n192.168.10.21    0x1         0x2         aa:bb:cc:00:11:23     *        eth0\n',
+    );
     organizationHashId = (await anOrganization(t.services, { name: 'Edge Test BV' })).hashId;
     ops = await t.signIn(['gridport.ops']);
     // Setting up the server and its database is the slow part on a busy machine.
@@ -165,7 +190,11 @@ describe('the edge agent against the real hub', () => {
   }, 60_000);
 
   const rows = (deviceId: number, since = new Date(0)): Promise<StoredRow[]> =>
-    t.database.db('device_reports').where('device_id', deviceId).where('at', '>=', since).orderBy([{ column: 'at' }, { column: 'type' }]) as Promise<StoredRow[]>;
+    t.database
+      .db('device_reports')
+      .where('device_id', deviceId)
+      .where('at', '>=', since)
+      .orderBy([{ column: 'at' }, { column: 'type' }]) as Promise<StoredRow[]>;
 
   /** Reads until `done` holds (the hub stores asynchronously); fails with the last value read after a few seconds. */
   async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 8000): Promise<T> {
@@ -188,7 +217,7 @@ describe('the edge agent against the real hub', () => {
   };
 
   async function send(hashId: string, message: Record<string, unknown>): Promise<string> {
-    const response = await t.app.inject({ method: 'POST', url: `/console-admin/v1/device/${hashId}/send-message`, headers: { cookie: ops }, payload: { message } });
+    const response = await t.call('POST', `/console-admin/v1/device/${hashId}/send-message`, ops, { message });
     expect(response.statusCode).toBe(201);
     return (response.json() as { messageId: string }).messageId;
   }
@@ -211,16 +240,22 @@ describe('the edge agent against the real hub', () => {
   }
 
   /** A shipped gateway whose agent provisions through the proxy (when asked) and runs the test site's plant. */
-  async function aSite({ proxy = false, maxStoreBytes, system = {} }: { proxy?: boolean; maxStoreBytes?: number; system?: Partial<SystemProbes> } = {}): Promise<TestSite & { token: string }> {
+  async function aSite({
+    proxy = false,
+    maxStoreBytes,
+    system = {},
+  }: { proxy?: boolean; maxStoreBytes?: number; system?: Partial<SystemProbes> } = {}): Promise<TestSite & { token: string }> {
     sites += 1;
     const identifier = `gw-edge-${sites}`;
-    const { hashId, provisioningToken } = await t.services.devices.ship(systemActor('test'), { organizationHashId, name: `Edge site ${sites}` });
+    const { hashId, id, provisioningToken } = await buildDevice(t.services, { organizationHashId, name: `Edge site ${sites}` });
     const cuttable = proxy ? new CuttableProxy(hubPort) : null;
     if (cuttable) {
       proxies.push(cuttable);
     }
     const hub = cuttable ? await cuttable.start() : baseUrl;
-    const clock = new ManualClock(Date.UTC(2026, 10, 22, 10, 0, 0));
+    // Yesterday at 10:00 UTC: daylight on the simulated site, and within the hub's window of plausible report times.
+    const yesterday = new Date(Date.now() - 24 * 60 * 60 * 1000);
+    const clock = new ManualClock(Date.UTC(yesterday.getUTCFullYear(), yesterday.getUTCMonth(), yesterday.getUTCDate(), 10, 0, 0));
     const site = new Site({ seed: sites, start: clock.now() });
     const battery = site.add(new Battery({ capacityWh: 100000, maxChargePower: 50000, maxDischargePower: 50000 }));
     const plant = plantDriverFactory(site, [site.meter, battery]);
@@ -247,7 +282,7 @@ describe('the edge agent against the real hub', () => {
       agent: undefined as unknown as Agent,
       clock,
       site,
-      deviceId: t.hashIds.decode('device', hashId) ?? 0,
+      deviceId: id,
       hashId,
       directory,
       identifier,
@@ -297,7 +332,7 @@ describe('the edge agent against the real hub', () => {
 
   /** Sets the site's config through the console, as an operator would; resolves with the config report's message id. */
   async function configure(site: TestSite): Promise<void> {
-    const response = await t.app.inject({ method: 'PUT', url: `/console-admin/v1/device/${site.hashId}`, headers: { cookie: ops }, payload: { config: siteConfig } });
+    const response = await t.call('PUT', `/console-admin/v1/device/${site.hashId}`, ops, { config: siteConfig });
     expect(response.statusCode).toBe(200);
     await eventually(
       () => rows(site.deviceId),
@@ -354,7 +389,10 @@ describe('the edge agent against the real hub', () => {
     const site = await aSite();
     await configure(site);
     const bad = { ...siteConfig, reportingIntervalInSec: 2, assets: [siteConfig.assets[0]] };
-    const [row] = (await t.database.db('device_outbox').insert({ device_id: site.deviceId, type: 'setConfig', payload: JSON.stringify({ type: 'setConfig', config: bad }), attempts: 0 }).returning('id')) as { id: number | string }[];
+    const [row] = (await t.database
+      .db('device_outbox')
+      .insert({ device_id: site.deviceId, type: 'setConfig', payload: JSON.stringify({ type: 'setConfig', config: bad }), attempts: 0 })
+      .returning('id')) as { id: number | string }[];
     t.services.pubsub.publish(channels.outbox, { deviceId: site.deviceId });
     const messageId = String(row?.id);
     const [answer] = await answers(site.deviceId, messageId);
@@ -379,7 +417,10 @@ describe('the edge agent against the real hub', () => {
     const site = await aSite();
     await configure(site);
     const insert = async (config: typeof siteConfig) => {
-      const [row] = (await t.database.db('device_outbox').insert({ device_id: site.deviceId, type: 'setConfig', payload: JSON.stringify({ type: 'setConfig', config }), attempts: 0 }).returning('id')) as { id: number | string }[];
+      const [row] = (await t.database
+        .db('device_outbox')
+        .insert({ device_id: site.deviceId, type: 'setConfig', payload: JSON.stringify({ type: 'setConfig', config }), attempts: 0 })
+        .returning('id')) as { id: number | string }[];
       return String(row?.id);
     };
     const ids: string[] = [];
@@ -394,7 +435,7 @@ describe('the edge agent against the real hub', () => {
     expect(JSON.parse(readFileSync(path.join(site.directory, stateFiles.config), 'utf8'))).toMatchObject({ reportingIntervalInSec: 12 });
   });
 
-  itWithPeers(['pymodbus'], 'agent.test.ts')('answers every cloud-to-device message: its report and an ack report, or an error report', async () => {
+  itWithPeers(['pymodbus'], __filename)('answers every cloud-to-device message: its report and an ack report, or an error report', async () => {
     const peer: RegisterServer = await startRegisterServer({ units: { '1': { holding: { '100': [7, 8, 9] } } } });
     try {
       const site = await aSite({ system: { scanNetworks: () => ['127.0.0'], scanPorts: [peer.port], probeTimeoutMs: 300 } });
@@ -402,13 +443,29 @@ describe('the edge agent against the real hub', () => {
       const now = site.clock.now();
       const iso = (offset: number) => new Date(now + offset).toISOString();
       const sent = {
-        modbus: await send(site.hashId, { type: 'executeModbusCommand', device: { communication: peer.connection, slaveId: 1 }, command: { type: 'readHoldingRegisters', addr: 100, length: 3 } }),
-        opc: await send(site.hashId, { type: 'executeOPCXMLDACommand', connection: { type: 'url', url: 'http://192.168.10.40/opc' }, command: { type: 'getStatus' } }),
+        modbus: await send(site.hashId, {
+          type: 'executeModbusCommand',
+          device: { communication: peer.connection, slaveId: 1 },
+          command: { type: 'readHoldingRegisters', addr: 100, length: 3 },
+        }),
+        opc: await send(site.hashId, {
+          type: 'executeOPCXMLDACommand',
+          connection: { type: 'url', url: 'http://192.168.10.40/opc' },
+          command: { type: 'getStatus' },
+        }),
         vestas: await send(site.hashId, { type: 'executeVestasAPCommand', assetIndex: 0, command: { type: 'getStatus' } }),
         metadata: await send(site.hashId, { type: 'getMetadata' }),
         ping: await send(site.hashId, { type: 'debugPing', payload: 'hello edge' }),
-        schedule: await send(site.hashId, { type: 'setAssetSchedule', assetIndex: 1, schedule: [{ startAt: iso(2000), endAt: iso(600_000), command: { type: 'setBatteryOperation', dispatchPower: 10000 } }] }),
-        batteryParameters: await send(site.hashId, { type: 'setAssetParameters', assetIndex: 1, parameters: { type: 'demoBattery', errors: ['E12'], warnings: ['W3'] } }),
+        schedule: await send(site.hashId, {
+          type: 'setAssetSchedule',
+          assetIndex: 1,
+          schedule: [{ startAt: iso(2000), endAt: iso(600_000), command: { type: 'setBatteryOperation', dispatchPower: 10000 } }],
+        }),
+        batteryParameters: await send(site.hashId, {
+          type: 'setAssetParameters',
+          assetIndex: 1,
+          parameters: { type: 'demoBattery', errors: ['E12'], warnings: ['W3'] },
+        }),
         meterParameters: await send(site.hashId, { type: 'setAssetParameters', assetIndex: 0, parameters: { type: 'demoBattery', errors: [], warnings: [] } }),
         loopParameters: await send(site.hashId, { type: 'setAssetParameters', controlLoopIndex: 0, parameters: { type: 'hedno', localMode: true } }),
         journal: await send(site.hashId, { type: 'getJournal', lines: 3 }),
@@ -418,7 +475,10 @@ describe('the edge agent against the real hub', () => {
         tunnel: await send(site.hashId, { type: 'openTunnel', tunnelId: 'tunnel-1', destination: '127.0.0.1:1' }),
         ack: await send(site.hashId, { type: 'ack', messageId: '1' }),
       };
-      const [row] = (await t.database.db('device_outbox').insert({ device_id: site.deviceId, type: 'getJournal', payload: JSON.stringify({ type: 'getJournal', lines: 501 }), attempts: 0 }).returning('id')) as { id: number | string }[];
+      const [row] = (await t.database
+        .db('device_outbox')
+        .insert({ device_id: site.deviceId, type: 'getJournal', payload: JSON.stringify({ type: 'getJournal', lines: 501 }), attempts: 0 })
+        .returning('id')) as { id: number | string }[];
       t.services.pubsub.publish(channels.outbox, { deviceId: site.deviceId });
       const invalid = String(row?.id);
 
@@ -428,14 +488,26 @@ describe('the edge agent against the real hub', () => {
           .map((answer) => ({ type: answer.type, asset: answer.asset_index, controller: answer.controller_index, observations: answer.body.observations }))
           .sort((a, b) => a.type.localeCompare(b.type) || (a.asset ?? -1) - (b.asset ?? -1));
       const ack = (messageId: string, messageType: string) => ({ type: 'ack', asset: null, controller: null, observations: { messageId, messageType } });
-      const error = (messageId: string, messageType: string, code: string, message: string, asset: number | null = null) => ({ type: 'error', asset, controller: null, observations: { messageId, messageType, code, message } });
+      const error = (messageId: string, messageType: string, code: string, message: string, asset: number | null = null) => ({
+        type: 'error',
+        asset,
+        controller: null,
+        observations: { messageId, messageType, code, message },
+      });
 
       expect(await answered(sent.modbus, 2)).toEqual([
         ack(sent.modbus, 'executeModbusCommand'),
-        { type: 'executedModbusCommand', asset: null, controller: null, observations: expect.objectContaining({ messageId: sent.modbus, registers: [7, 8, 9] }) as unknown },
+        {
+          type: 'executedModbusCommand',
+          asset: null,
+          controller: null,
+          observations: expect.objectContaining({ messageId: sent.modbus, registers: [7, 8, 9] }) as unknown,
+        },
       ]);
       expect(await answered(sent.opc, 1)).toEqual([error(sent.opc, 'executeOPCXMLDACommand', 'no_opc_xml_da_client', 'This agent has no OPC XML-DA client.')]);
-      expect(await answered(sent.vestas, 1)).toEqual([error(sent.vestas, 'executeVestasAPCommand', 'no_vestas_ap_client', 'This agent has no Vestas AP client.', 0)]);
+      expect(await answered(sent.vestas, 1)).toEqual([
+        error(sent.vestas, 'executeVestasAPCommand', 'no_vestas_ap_client', 'This agent has no Vestas AP client.', 0),
+      ]);
       const metadata = await answered(sent.metadata, 3);
       expect(metadata.map((answer) => [answer.type, answer.asset])).toEqual([
         ['ack', null],
@@ -443,27 +515,56 @@ describe('the edge agent against the real hub', () => {
         ['assetMetadata', 1],
       ]);
       expect(metadata[2]?.observations).toMatchObject({ messageId: sent.metadata, nominalActivePower: 50000 });
-      expect(await answered(sent.ping, 1)).toEqual([{ type: 'ack', asset: null, controller: null, observations: { messageId: sent.ping, messageType: 'debugPing', payload: 'hello edge' } }]);
+      expect(await answered(sent.ping, 1)).toEqual([
+        { type: 'ack', asset: null, controller: null, observations: { messageId: sent.ping, messageType: 'debugPing', payload: 'hello edge' } },
+      ]);
       expect(await answered(sent.batteryParameters, 2)).toEqual([
         ack(sent.batteryParameters, 'setAssetParameters'),
-        { type: 'executedAssetParameters', asset: 1, controller: null, observations: { messageId: sent.batteryParameters, parameters: { type: 'demoBattery', errors: ['E12'], warnings: ['W3'] } } },
+        {
+          type: 'executedAssetParameters',
+          asset: 1,
+          controller: null,
+          observations: { messageId: sent.batteryParameters, parameters: { type: 'demoBattery', errors: ['E12'], warnings: ['W3'] } },
+        },
       ]);
       expect(site.parameters).toEqual([{ type: 'demoBattery', errors: ['E12'], warnings: ['W3'] }]);
-      expect(await answered(sent.meterParameters, 1)).toEqual([error(sent.meterParameters, 'setAssetParameters', 'unsupported_parameters', 'Asset 0 (demo-meter) takes no demoBattery parameters.', 0)]);
-      expect(await answered(sent.loopParameters, 1)).toEqual([error(sent.loopParameters, 'setAssetParameters', 'unsupported_parameters', 'Control loop 0 (proportionalPeakShaver) takes no hedno parameters.')]);
+      expect(await answered(sent.meterParameters, 1)).toEqual([
+        error(sent.meterParameters, 'setAssetParameters', 'unsupported_parameters', 'Asset 0 (demo-meter) takes no demoBattery parameters.', 0),
+      ]);
+      expect(await answered(sent.loopParameters, 1)).toEqual([
+        error(sent.loopParameters, 'setAssetParameters', 'unsupported_parameters', 'Control loop 0 (proportionalPeakShaver) takes no hedno parameters.'),
+      ]);
       const journal = await answered(sent.journal, 2);
       expect(journal.map((answer) => answer.type)).toEqual(['ack', 'journal']);
       const lines = journal[1]?.observations.lines as string[];
       expect(lines).toHaveLength(3);
       expect(lines[2]).toBe(`${new Date(now).toISOString()} info message ${sent.journal}: getJournal`);
-      expect(await answered(sent.signal, 1)).toEqual([error(sent.signal, 'getSignalQuality', 'no_modem', 'This gateway has no cellular modem (ModemManager lists none).')]);
+      expect(await answered(sent.signal, 1)).toEqual([
+        error(sent.signal, 'getSignalQuality', 'no_modem', 'This gateway has no cellular modem (ModemManager lists none).'),
+      ]);
       expect(await answered(sent.routes, 2)).toEqual([
         ack(sent.routes, 'getRoutingTable'),
-        { type: 'routingTable', asset: null, controller: null, observations: { messageId: sent.routes, routes: [{ destination: '0.0.0.0/0', gateway: '192.168.10.1', interface: 'eth0', metric: 100 }] } },
+        {
+          type: 'routingTable',
+          asset: null,
+          controller: null,
+          observations: { messageId: sent.routes, routes: [{ destination: '0.0.0.0/0', gateway: '192.168.10.1', interface: 'eth0', metric: 100 }] },
+        },
       ]);
       expect(await answered(sent.scan, 2)).toEqual([
         ack(sent.scan, 'scanNetwork'),
-        { type: 'networkScan', asset: null, controller: null, observations: { messageId: sent.scan, hosts: [{ address: '192.168.10.21', mac: 'aa:bb:cc:00:11:23' }, { address: '127.0.0.1', openPorts: [peer.port] }] } },
+        {
+          type: 'networkScan',
+          asset: null,
+          controller: null,
+          observations: {
+            messageId: sent.scan,
+            hosts: [
+              { address: '192.168.10.21', mac: 'aa:bb:cc:00:11:23' },
+              { address: '127.0.0.1', openPorts: [peer.port] },
+            ],
+          },
+        },
       ]);
       const tunnel = await answered(sent.tunnel, 1);
       expect(tunnel[0]?.observations).toMatchObject({ messageId: sent.tunnel, messageType: 'openTunnel', code: 'tunnel_failed' });
@@ -476,7 +577,11 @@ describe('the edge agent against the real hub', () => {
       expect(await answered(sent.schedule, 1)).toEqual([ack(sent.schedule, 'setAssetSchedule')]);
       await site.run(5);
       const executed = await answered(sent.schedule, 2);
-      expect(executed[1]).toMatchObject({ type: 'executedAssetSchedule', asset: 1, observations: { messageId: sent.schedule, startAt: iso(2000), command: { type: 'setBatteryOperation', dispatchPower: 10000 } } });
+      expect(executed[1]).toMatchObject({
+        type: 'executedAssetSchedule',
+        asset: 1,
+        observations: { messageId: sent.schedule, startAt: iso(2000), command: { type: 'setBatteryOperation', dispatchPower: 10000 } },
+      });
       await site.run(5);
       await site.agent.gateway.drained();
       const battery = (await rows(site.deviceId, new Date(now + 10_000))).find((report) => report.type === 'batteryPower');
@@ -506,17 +611,32 @@ describe('the edge agent against the real hub', () => {
 
     const hard = await send(site.hashId, { type: 'reboot', hard: true });
     expect((await answers(site.deviceId, hard)).map((row) => row.type)).toEqual(['ack']);
-    expect(await eventually(async () => site.exits, (exits) => exits.length === 1)).toEqual([agentExitCodes.hardReboot]);
+    expect(
+      await eventually(
+        async () => site.exits,
+        (exits) => exits.length === 1,
+      ),
+    ).toEqual([agentExitCodes.hardReboot]);
 
     await site.start();
     const update = await send(site.hashId, { type: 'forceUpdate' });
     await answers(site.deviceId, update);
-    expect(await eventually(async () => site.exits, (exits) => exits.length === 2)).toEqual([agentExitCodes.hardReboot, agentExitCodes.forceUpdate]);
+    expect(
+      await eventually(
+        async () => site.exits,
+        (exits) => exits.length === 2,
+      ),
+    ).toEqual([agentExitCodes.hardReboot, agentExitCodes.forceUpdate]);
 
     await site.start();
     const reprovision = await send(site.hashId, { type: 'reprovision' });
     await answers(site.deviceId, reprovision);
-    expect(await eventually(async () => site.exits, (exits) => exits.length === 3)).toEqual([agentExitCodes.hardReboot, agentExitCodes.forceUpdate, agentExitCodes.reprovision]);
+    expect(
+      await eventually(
+        async () => site.exits,
+        (exits) => exits.length === 3,
+      ),
+    ).toEqual([agentExitCodes.hardReboot, agentExitCodes.forceUpdate, agentExitCodes.reprovision]);
     expect(existsSync(path.join(site.directory, stateFiles.reprovision))).toBe(true);
 
     const certificate = readFileSync(path.join(site.directory, stateFiles.identity, 'cert.pem'), 'utf8');
@@ -540,7 +660,8 @@ describe('the edge agent against the real hub', () => {
   }
 
   /** Seconds from `first` to `last` every `step`, as ms. */
-  const every = (first: number, last: number, step: number) => Array.from({ length: Math.floor((last - first) / step) + 1 }, (_, at) => (first + at * step) * 1000);
+  const every = (first: number, last: number, step: number) =>
+    Array.from({ length: Math.floor((last - first) / step) + 1 }, (_, at) => (first + at * step) * 1000);
 
   it('cut from the hub for ten minutes, loses no report and delivers them in order when the link returns', async () => {
     const site = await aSite({ proxy: true });
@@ -549,7 +670,10 @@ describe('the edge agent against the real hub', () => {
     await site.agent.gateway.drained();
     const cutAt = site.clock.now();
     const arrived: number[] = [];
-    const unsubscribe = t.services.pubsub.subscribe(channels.reports(site.deviceId), (message) => void arrived.push(Date.parse((message as { at: string }).at)));
+    const unsubscribe = t.services.pubsub.subscribe(
+      channels.reports(site.deviceId),
+      (message) => void arrived.push(Date.parse((message as { at: string }).at)),
+    );
     try {
       site.proxy?.sever();
       await site.run(600);
@@ -604,22 +728,32 @@ describe('the edge agent against the real hub', () => {
     expect(droppedRegular).toBeGreaterThan(0);
     const dropped = report.find((row) => row.body.observations.code === 'reports_dropped');
     expect(dropped?.body.observations.message).toMatch(
-      new RegExp(`^The report store was full since \\S+: ${droppedRegular + 300 - flash.length} reports were not kept \\(regular ${droppedRegular}, flash ${300 - flash.length}\\)\\.$`),
+      new RegExp(
+        `^The report store was full since \\S+: ${droppedRegular + 300 - flash.length} reports were not kept \\(regular ${droppedRegular}, flash ${300 - flash.length}\\)\\.$`,
+      ),
     );
     // The counter starts again once reported.
     expect(site.agent.gateway.dropped).toEqual({ regular: 0, flash: 0, since: null });
   });
 
   it('gridport edge provisions, runs with the real parts until it is told to stop, then closes and answers exit code 0', async () => {
-    const { hashId, provisioningToken } = await t.services.devices.ship(systemActor('test'), { organizationHashId, name: 'Edge command' });
-    const deviceId = t.hashIds.decode('device', hashId) ?? 0;
+    const { id: deviceId, provisioningToken } = await buildDevice(t.services, { organizationHashId, name: 'Edge command' });
     const stateDirectory = path.join(folder, 'command');
     let stop: () => void = () => undefined;
     const stopped = new Promise<void>((resolve) => {
       stop = resolve;
     });
     const lines: string[] = [];
-    const running = runEdgeCommand({ hub: baseUrl, token: provisioningToken, identifier: 'gw-edge-command', stateDirectory, log: (level, message) => void lines.push(`${level} ${message}`) }, stopped);
+    const running = runEdgeCommand(
+      {
+        hub: baseUrl,
+        token: provisioningToken,
+        identifier: 'gw-edge-command',
+        stateDirectory,
+        log: (level, message) => void lines.push(`${level} ${message}`),
+      },
+      stopped,
+    );
     const online = () => t.database.db('devices').where('id', deviceId).first() as Promise<{ online: boolean }>;
     expect(await eventually(online, (device) => device.online)).toMatchObject({ online: true });
     const reported = await eventually(

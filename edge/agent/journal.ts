@@ -41,6 +41,11 @@ export class Journal {
   }
 }
 
+/** The message of an error, thrown or not, for a log line or a report. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function safeJson(value: unknown): string {
   try {
     return JSON.stringify(value, (_key, item: unknown) => (item instanceof Error ? item.message : item));

@@ -45,7 +45,8 @@ describe('what the agent reads of its gateway', () => {
     const outputs: Record<string, string> = {
       '-L --output-keyvalue': 'modem-list.length   : 1\nmodem-list.value[1] : /org/freedesktop/ModemManager1/Modem/0\n',
       '-m /org/freedesktop/ModemManager1/Modem/0 --output-keyvalue': 'modem.3gpp.operator-name : KPN\nmodem.generic.access-technologies.value[1] : lte\n',
-      '-m /org/freedesktop/ModemManager1/Modem/0 --signal-get --output-keyvalue': 'modem.signal.lte.rssi : -65.00\nmodem.signal.lte.rsrp : -95.00\nmodem.signal.lte.rsrq : -11.00\nmodem.signal.lte.snr : 12.50\n',
+      '-m /org/freedesktop/ModemManager1/Modem/0 --signal-get --output-keyvalue':
+        'modem.signal.lte.rssi : -65.00\nmodem.signal.lte.rsrp : -95.00\nmodem.signal.lte.rsrq : -11.00\nmodem.signal.lte.snr : 12.50\n',
     };
     const calls: string[] = [];
     const run: CommandRunner = (program, args) => {
@@ -78,7 +79,13 @@ describe('what the agent reads of its gateway', () => {
     });
 
     it('lists the ARP neighbours and the addresses of the local /24 where the port answers', async () => {
-      const hosts = await scanNetwork({ ...defaultSystemProbes, arpFile: path.join(folder, 'arp'), scanNetworks: () => ['127.0.0'], scanPorts: [port], probeTimeoutMs: 300 });
+      const hosts = await scanNetwork({
+        ...defaultSystemProbes,
+        arpFile: path.join(folder, 'arp'),
+        scanNetworks: () => ['127.0.0'],
+        scanPorts: [port],
+        probeTimeoutMs: 300,
+      });
       expect(hosts).toEqual([
         { address: '192.168.10.1', mac: 'aa:bb:cc:00:11:22' },
         { address: '192.168.10.21', mac: 'aa:bb:cc:00:11:23' },
@@ -88,7 +95,10 @@ describe('what the agent reads of its gateway', () => {
 
     it('starts no probe after its time bound', async () => {
       let now = 0;
-      const hosts = await scanNetwork({ ...defaultSystemProbes, arpFile: path.join(folder, 'none'), scanNetworks: () => ['127.0.0'], scanPorts: [port], scanTimeMs: 0 }, () => now++);
+      const hosts = await scanNetwork(
+        { ...defaultSystemProbes, arpFile: path.join(folder, 'none'), scanNetworks: () => ['127.0.0'], scanPorts: [port], scanTimeMs: 0 },
+        () => now++,
+      );
       expect(hosts).toEqual([]);
     });
   });

@@ -152,7 +152,18 @@ function keyValues(text: string): Map<string, string> {
 }
 
 /** The cellular technologies ModemManager names, as the signalQuality report names them. */
-const technologies: Record<string, SignalQuality['technology']> = { gsm: 'gsm', gprs: 'gsm', edge: 'gsm', umts: 'umts', hsdpa: 'umts', hsupa: 'umts', hspa: 'umts', 'hspa-plus': 'umts', lte: 'lte', '5gnr': 'nr' };
+const technologies: Record<string, SignalQuality['technology']> = {
+  gsm: 'gsm',
+  gprs: 'gsm',
+  edge: 'gsm',
+  umts: 'umts',
+  hsdpa: 'umts',
+  hsupa: 'umts',
+  hspa: 'umts',
+  'hspa-plus': 'umts',
+  lte: 'lte',
+  '5gnr': 'nr',
+};
 
 /**
  * The first modem's signal, through ModemManager (`mmcli --output-keyvalue`); null when there

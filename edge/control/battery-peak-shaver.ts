@@ -46,7 +46,9 @@ export class BatteryPeakShaver extends LoopBase<'batteryPeakShaver'> {
     const range = windowAt(config.stateOfChargeSchedule as readonly StateOfChargeWindow[], site.now) ?? defaultStateOfChargeRange;
     const batteries = this.flexOf(site, config.batteryAssetIndices, () => 0);
     const evSteps = site.now - this.evSteppedAt >= config.evAssetControlLoopSleep;
-    const evs = evSteps ? this.flexOf(site, config.evAssetIndices, (index, asset, state) => this.freeOf(site, index, asset, state)) : { flex: [], delivered: 0, unlimitable: [] };
+    const evs = evSteps
+      ? this.flexOf(site, config.evAssetIndices, (index, asset, state) => this.freeOf(site, index, asset, state))
+      : { flex: [], delivered: 0, unlimitable: [] };
     const delivered = batteries.delivered + evs.delivered;
     const others = meter.value + delivered;
     this.headroom.observe(others);
@@ -72,8 +74,22 @@ export class BatteryPeakShaver extends LoopBase<'batteryPeakShaver'> {
     this.noteUnlimitable(site.now, [...batteries.unlimitable, ...evs.unlimitable]);
     this.monitorLimits(site.now, meter.value, config.contractualLimit, undefined);
     const charge = this.figures.stateOfCharge;
-    this.monitor(controlAlarmCodes.stateOfChargeLow, site.now, charge !== null && charge < range.min, () => `state of charge below ${range.min} %`, undefined, immediateRule);
-    this.monitor(controlAlarmCodes.stateOfChargeHigh, site.now, charge !== null && charge > range.max, () => `state of charge above ${range.max} %`, undefined, immediateRule);
+    this.monitor(
+      controlAlarmCodes.stateOfChargeLow,
+      site.now,
+      charge !== null && charge < range.min,
+      () => `state of charge below ${range.min} %`,
+      undefined,
+      immediateRule,
+    );
+    this.monitor(
+      controlAlarmCodes.stateOfChargeHigh,
+      site.now,
+      charge !== null && charge > range.max,
+      () => `state of charge above ${range.max} %`,
+      undefined,
+      immediateRule,
+    );
     return this.settle({ setpoints });
   }
 

@@ -54,8 +54,18 @@ abstract class CurrentLoop<T extends CurrentLoopType> extends LoopBase<T> {
     this.status.feedInLimit = limit.feedIn === null ? null : limit.feedIn * perAmpere;
     this.noteUnlimitable(site.now, steered.unlimitable);
     if (limit.monitored) {
-      this.monitor(controlAlarmCodes.consumptionCurrentTooHigh, site.now, limit.consumption !== null && importing > limit.consumption, () => 'phase current above the consumption limit');
-      this.monitor(controlAlarmCodes.feedInCurrentTooHigh, site.now, limit.feedIn !== null && exporting > limit.feedIn, () => 'phase current above the feed-in limit');
+      this.monitor(
+        controlAlarmCodes.consumptionCurrentTooHigh,
+        site.now,
+        limit.consumption !== null && importing > limit.consumption,
+        () => 'phase current above the consumption limit',
+      );
+      this.monitor(
+        controlAlarmCodes.feedInCurrentTooHigh,
+        site.now,
+        limit.feedIn !== null && exporting > limit.feedIn,
+        () => 'phase current above the feed-in limit',
+      );
     }
     return this.settle({ setpoints });
   }

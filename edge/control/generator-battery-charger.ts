@@ -30,7 +30,14 @@ export class GeneratorBatteryCharger extends LoopBase<'generatorBatteryCharger'>
     const charge = this.figures.stateOfCharge;
     const unreadable = config.batteryAssetIndices.filter((index: number) => site.assets[index]?.readable !== true);
     this.status.unreadableAssets = unreadable;
-    this.monitor(controlAlarmCodes.sensorUnreadable, site.now, charge === null, () => 'battery state of charge too often unreadable', undefined, unreadableRule);
+    this.monitor(
+      controlAlarmCodes.sensorUnreadable,
+      site.now,
+      charge === null,
+      () => 'battery state of charge too often unreadable',
+      undefined,
+      unreadableRule,
+    );
     const commands = new Map<number, DriverCommand>();
     const setpoints = new Map<number, number | null>();
     if (charge === null) {

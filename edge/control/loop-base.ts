@@ -177,7 +177,11 @@ export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInter
    * Reads the loop's meter, recording the unreadable monitor. Returns null when the meter is
    * unreadable; `fallback` is true once it has been so for fallbackAfterMs in a row.
    */
-  protected readMeter(site: SiteSnapshot, meterIndex: number, read: (state: AssetState | undefined) => number | null): { value: number | null; fallback: boolean } {
+  protected readMeter(
+    site: SiteSnapshot,
+    meterIndex: number,
+    read: (state: AssetState | undefined) => number | null,
+  ): { value: number | null; fallback: boolean } {
     const value = read(site.assets[meterIndex]);
     const unreadable = value === null;
     this.monitor(controlAlarmCodes.meterUnreadable, site.now, unreadable, () => `meter ${meterIndex} too often unreadable`, meterIndex, unreadableRule);
@@ -225,7 +229,11 @@ export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInter
    * The assets the loop can move now as Flex entries (readable, writable, with a range), and the
    * power they deliver in total; the others are reported unlimitable.
    */
-  protected flexOf(site: SiteSnapshot, indices: readonly number[], free: (index: number, asset: AssetConfig, state: AssetState) => number): { flex: Flex[]; delivered: number; unlimitable: number[] } {
+  protected flexOf(
+    site: SiteSnapshot,
+    indices: readonly number[],
+    free: (index: number, asset: AssetConfig, state: AssetState) => number,
+  ): { flex: Flex[]; delivered: number; unlimitable: number[] } {
     const flex: Flex[] = [];
     const unlimitable: number[] = [];
     let delivered = 0;
@@ -285,7 +293,14 @@ export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInter
   /** Records the unlimitable monitor and the status lists. */
   protected noteUnlimitable(now: number, unlimitable: number[]): void {
     this.status.unlimitableAssets = unlimitable;
-    this.monitor(controlAlarmCodes.assetsUnlimitable, now, unlimitable.length > 0, () => `assets ${unlimitable.join(', ') || 'none'} could not be limited`, undefined, unreadableRule);
+    this.monitor(
+      controlAlarmCodes.assetsUnlimitable,
+      now,
+      unlimitable.length > 0,
+      () => `assets ${unlimitable.join(', ') || 'none'} could not be limited`,
+      undefined,
+      unreadableRule,
+    );
   }
 
   /** The largest powerResponseMs of the assets, in control steps: how long a setpoint takes to act. */

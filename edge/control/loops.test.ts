@@ -26,8 +26,10 @@ function loopOf(loop: Record<string, unknown>): { loop: ControlLoop; config: Ret
   return { loop: made, config };
 }
 
-const solar = (power: number, available: number, max = available): AssetState => readable({ activePower: power, availablePower: available, controllableRange: { min: 0, max } });
-const battery = (power: number, stateOfCharge = 50): AssetState => readable({ activePower: power, stateOfCharge, controllableRange: { min: -50_000, max: 50_000 } });
+const solar = (power: number, available: number, max = available): AssetState =>
+  readable({ activePower: power, availablePower: available, controllableRange: { min: 0, max } });
+const battery = (power: number, stateOfCharge = 50): AssetState =>
+  readable({ activePower: power, stateOfCharge, controllableRange: { min: -50_000, max: 50_000 } });
 const meter = (power: number, currents?: [number, number, number]): AssetState =>
   readable({ activePower: power, ...(currents === undefined ? {} : { phaseCurrent: { l1: currents[0], l2: currents[1], l3: currents[2] } }) });
 
@@ -45,35 +47,59 @@ function valid(report: DeviceReport): DeviceReport {
 }
 
 describe('powerLimiter', () => {
-  const config = { type: 'powerLimiter', meterAssetIndex: 0, primaryLimitableAssetIndices: [1], secondaryLimitableAssetIndices: [2], contractualLimit: { feedIn: 20_000 } };
+  const config = {
+    type: 'powerLimiter',
+    meterAssetIndex: 0,
+    primaryLimitableAssetIndices: [1],
+    secondaryLimitableAssetIndices: [2],
+    contractualLimit: { feedIn: 20_000 },
+  };
 
   it('caps the primary asset to the production that keeps feed-in at the limit', () => {
     const { loop, config: device } = loopOf(config);
     // Exporting 30 kW with 45 kW of solar: the site uses 15 kW, so 35 kW of solar may run.
     const step = loop.step(snapshot(device, 0, [meter(-30_000), solar(40_000, 40_000), solar(5_000, 5_000)]));
-    expect(setpoints(step)).toEqual([[1, 30_000], [2, null]]);
+    expect(setpoints(step)).toEqual([
+      [1, 30_000],
+      [2, null],
+    ]);
     const status = valid(loop.statusReport(new Date(0)));
-    expect(status).toMatchObject({ type: 'powerLimiterStatus', controller: 0, observations: { state: 'active', monitoredPower: -30_000, feedInLimit: 20_000, consumptionLimit: null, unlimitableAssets: [] } });
+    expect(status).toMatchObject({
+      type: 'powerLimiterStatus',
+      controller: 0,
+      observations: { state: 'active', monitoredPower: -30_000, feedInLimit: 20_000, consumptionLimit: null, unlimitableAssets: [] },
+    });
   });
 
   it('limits the secondary asset only when the primary one is at 0', () => {
     const { loop, config: device } = loopOf(config);
     // 15 kW too much feed-in, the primary gives 8 kW at most: the secondary gives the other 7 kW.
     const step = loop.step(snapshot(device, 0, [meter(-35_000), solar(8_000, 8_000), solar(10_000, 10_000)]));
-    expect(setpoints(step)).toEqual([[1, 0], [2, 3_000]]);
+    expect(setpoints(step)).toEqual([
+      [1, 0],
+      [2, 3_000],
+    ]);
   });
 
   it('releases every asset while feed-in is within the limit', () => {
     const { loop, config: device } = loopOf(config);
     const step = loop.step(snapshot(device, 0, [meter(-10_000), solar(30_000, 30_000), solar(5_000, 5_000)]));
-    expect(setpoints(step)).toEqual([[1, null], [2, null]]);
+    expect(setpoints(step)).toEqual([
+      [1, null],
+      [2, null],
+    ]);
     expect(loop.statusReport(new Date(0))).toMatchObject({ observations: { state: 'idle' } });
   });
 
   it('takes the most restrictive of its limit, its limit schedule and the scheduled limit', () => {
     const { loop, config: device } = loopOf({ ...config, limitSchedule: [{ start: '00:00', end: '23:59', feedIn: 15_000 }] });
-    const step = loop.step(snapshot(device, 0, [meter(-30_000), solar(40_000, 40_000), solar(0, 0)], { scheduledLimit: { consumption: null, feedIn: 12_000 } }));
-    expect(setpoints(step)).toEqual([[1, 22_000], [2, null]]);
+    const step = loop.step(
+      snapshot(device, 0, [meter(-30_000), solar(40_000, 40_000), solar(0, 0)], { scheduledLimit: { consumption: null, feedIn: 12_000 } }),
+    );
+    expect(setpoints(step)).toEqual([
+      [1, 22_000],
+      [2, null],
+    ]);
   });
 
   it('holds on for a second when the meter goes unreadable, then falls back to the fallbackLimit', () => {
@@ -81,7 +107,10 @@ describe('powerLimiter', () => {
     loop.step(snapshot(device, 0, [meter(-10_000), solar(30_000, 30_000), solar(5_000, 5_000)]));
     expect(setpoints(loop.step(snapshot(device, 100, [unreadable, solar(30_000, 30_000), solar(5_000, 5_000)])))).toEqual([]);
     // Asset 1 has fallbackLimit 40 % of 50 kW; asset 2 has none and is held at what it delivered.
-    expect(setpoints(loop.step(snapshot(device, 1_100, [unreadable, solar(30_000, 30_000), solar(5_000, 5_000)])))).toEqual([[1, 20_000], [2, 5_000]]);
+    expect(setpoints(loop.step(snapshot(device, 1_100, [unreadable, solar(30_000, 30_000), solar(5_000, 5_000)])))).toEqual([
+      [1, 20_000],
+      [2, 5_000],
+    ]);
     expect(valid(loop.statusReport(new Date(1_100)))).toMatchObject({ observations: { state: 'fallback', unreadableAssets: [0], monitoredPower: null } });
   });
 
@@ -97,7 +126,17 @@ describe('powerLimiter', () => {
       now += 100;
     }
     expect(drained.map(valid)).toEqual([
-      { type: 'alarm', at: new Date(6_000).toISOString(), asset: 0, observations: { code: 'activeControl.meterTooOftenUnreadable', level: 'warning', active: true, description: 'control loop 0: meter 0 too often unreadable' } },
+      {
+        type: 'alarm',
+        at: new Date(6_000).toISOString(),
+        asset: 0,
+        observations: {
+          code: 'activeControl.meterTooOftenUnreadable',
+          level: 'warning',
+          active: true,
+          description: 'control loop 0: meter 0 too often unreadable',
+        },
+      },
     ]);
     // Readable for a minute: the window empties of bad steps and the alarm clears.
     for (let step = 0; step < 600; step += 1) {
@@ -105,7 +144,9 @@ describe('powerLimiter', () => {
       drained.push(...loop.drainReports(new Date(now)));
       now += 100;
     }
-    expect(drained.slice(1)).toMatchObject([{ type: 'alarm', asset: 0, observations: { code: 'activeControl.meterTooOftenUnreadable', active: false, level: 'info' } }]);
+    expect(drained.slice(1)).toMatchObject([
+      { type: 'alarm', asset: 0, observations: { code: 'activeControl.meterTooOftenUnreadable', active: false, level: 'info' } },
+    ]);
   });
 
   it('raises the contractual feed-in alarm when it cannot keep the limit', () => {
@@ -117,7 +158,16 @@ describe('powerLimiter', () => {
       drained.push(...loop.drainReports(new Date(step * 100)));
     }
     expect(drained.map(valid)).toEqual([
-      { type: 'alarm', at: new Date(12_000).toISOString(), observations: { code: 'activeControl.powerFeedInTooHigh.contractual', level: 'warning', active: true, description: 'control loop 0: feed-in above the contractual limit' } },
+      {
+        type: 'alarm',
+        at: new Date(12_000).toISOString(),
+        observations: {
+          code: 'activeControl.powerFeedInTooHigh.contractual',
+          level: 'warning',
+          active: true,
+          description: 'control loop 0: feed-in above the contractual limit',
+        },
+      },
     ]);
   });
 
@@ -136,7 +186,10 @@ describe('batteryPowerLimiter', () => {
     const { loop, config: device } = loopOf(config);
     const states = [meter(70_000), undefined, undefined, battery(0)];
     expect(setpoints(loop.step(snapshot(device, 0, states)))).toEqual([[3, 20_000]]);
-    expect(valid(loop.statusReport(new Date(0)))).toMatchObject({ type: 'batteryPowerLimiterStatus', observations: { stateOfCharge: 50, batteryPower: 0, consumptionLimit: 50_000 } });
+    expect(valid(loop.statusReport(new Date(0)))).toMatchObject({
+      type: 'batteryPowerLimiterStatus',
+      observations: { stateOfCharge: 50, batteryPower: 0, consumptionLimit: 50_000 },
+    });
   });
 
   it("follows the cloud's dispatch while that keeps the limits, and trims it when it does not", () => {
@@ -150,7 +203,10 @@ describe('batteryPowerLimiter', () => {
   it('idles the battery when the meter stays unreadable, or takes its fallbackSetpoint', () => {
     const { loop, config: device } = loopOf({ ...config, batteryAssetIndices: [3, 6] });
     loop.step(snapshot(device, 0, [unreadable, undefined, undefined, battery(5_000), undefined, undefined, battery(0)]));
-    expect(setpoints(loop.step(snapshot(device, 1_000, [unreadable, undefined, undefined, battery(5_000), undefined, undefined, battery(0)])))).toEqual([[3, 0], [6, -1_000]]);
+    expect(setpoints(loop.step(snapshot(device, 1_000, [unreadable, undefined, undefined, battery(5_000), undefined, undefined, battery(0)])))).toEqual([
+      [3, 0],
+      [6, -1_000],
+    ]);
   });
 });
 
@@ -160,7 +216,10 @@ describe('batteryPeakShaver', () => {
   it('discharges through a peak', () => {
     const { loop, config: device } = loopOf(config);
     expect(setpoints(loop.step(snapshot(device, 0, [meter(70_000), undefined, undefined, battery(0)])))).toEqual([[3, 10_000]]);
-    expect(valid(loop.statusReport(new Date(0)))).toMatchObject({ type: 'batteryPeakShaverStatus', observations: { state: 'active', stateOfCharge: 50, batteryPower: 0 } });
+    expect(valid(loop.statusReport(new Date(0)))).toMatchObject({
+      type: 'batteryPeakShaverStatus',
+      observations: { state: 'active', stateOfCharge: 50, batteryPower: 0 },
+    });
   });
 
   it('recharges under the limit, keeping a tenth of it free', () => {
@@ -186,7 +245,10 @@ describe('batteryPeakShaver', () => {
     const ev = readable({ activePower: -40_000, controllableRange: { min: -66_000, max: 0 } });
     // 80 kW import while the battery gives 50 kW and the EV draws 40 kW: the site itself takes 90 kW, so the EV may draw 20 kW.
     const first = setpoints(loop.step(snapshot(device, 0, [meter(80_000), undefined, undefined, battery(50_000), ev])));
-    expect(first).toEqual([[3, 50_000], [4, -20_000]]);
+    expect(first).toEqual([
+      [3, 50_000],
+      [4, -20_000],
+    ]);
     // Within 5 s the EV is not steered again.
     expect(setpoints(loop.step(snapshot(device, 1_000, [meter(80_000), undefined, undefined, battery(50_000), ev])))).toEqual([[3, 50_000]]);
   });
@@ -194,38 +256,74 @@ describe('batteryPeakShaver', () => {
 
 describe('proportionalPeakShaver', () => {
   it('moves the discharge by gain times the excess, and releases at 0', () => {
-    const { loop, config: device } = loopOf({ type: 'proportionalPeakShaver', meterAssetIndex: 0, batteryAssetIndices: [3], activePowerLimit: 60_000, gain: 0.5 });
+    const { loop, config: device } = loopOf({
+      type: 'proportionalPeakShaver',
+      meterAssetIndex: 0,
+      batteryAssetIndices: [3],
+      activePowerLimit: 60_000,
+      gain: 0.5,
+    });
     expect(setpoints(loop.step(snapshot(device, 0, [meter(70_000), undefined, undefined, battery(0)])))).toEqual([[3, 5_000]]);
     expect(setpoints(loop.step(snapshot(device, 100, [meter(65_000), undefined, undefined, battery(5_000)])))).toEqual([[3, 7_500]]);
     expect(setpoints(loop.step(snapshot(device, 200, [meter(40_000), undefined, undefined, battery(7_500)])))).toEqual([[3, null]]);
-    expect(valid(loop.statusReport(new Date(200)))).toMatchObject({ type: 'proportionalPeakShaverStatus', observations: { state: 'idle', consumptionLimit: 60_000 } });
+    expect(valid(loop.statusReport(new Date(200)))).toMatchObject({
+      type: 'proportionalPeakShaverStatus',
+      observations: { state: 'idle', consumptionLimit: 60_000 },
+    });
   });
 });
 
 describe('currentLimiter and batteryCurrentLimiter', () => {
   it('limits an EV by the headroom of the highest phase current, three phases at 230 V', () => {
-    const { loop, config: device } = loopOf({ type: 'currentLimiter', meterAssetIndex: 0, limitableAssetIndices: [4], contractualLimit: { consumption: 80, feedIn: 80 } });
+    const { loop, config: device } = loopOf({
+      type: 'currentLimiter',
+      meterAssetIndex: 0,
+      limitableAssetIndices: [4],
+      contractualLimit: { consumption: 80, feedIn: 80 },
+    });
     const ev = readable({ activePower: -60_000, controllableRange: { min: -66_000, max: 0 } });
     // 20 A over the limit on L1: 20 * 690 W less drawing.
     expect(setpoints(loop.step(snapshot(device, 0, [meter(62_100, [100, 90, 80]), undefined, undefined, undefined, ev])))).toEqual([[4, -46_200]]);
-    expect(valid(loop.statusReport(new Date(0)))).toMatchObject({ type: 'currentLimiterStatus', observations: { phaseCurrent: { l1: 100, l2: 90, l3: 80 }, currentLimit: 80, consumptionLimit: 55_200 } });
+    expect(valid(loop.statusReport(new Date(0)))).toMatchObject({
+      type: 'currentLimiterStatus',
+      observations: { phaseCurrent: { l1: 100, l2: 90, l3: 80 }, currentLimit: 80, consumptionLimit: 55_200 },
+    });
   });
 
   it('discharges a battery against phase currents', () => {
-    const { loop, config: device } = loopOf({ type: 'batteryCurrentLimiter', meterAssetIndex: 0, batteryAssetIndices: [3], contractualLimit: { consumption: 80, feedIn: 80 } });
+    const { loop, config: device } = loopOf({
+      type: 'batteryCurrentLimiter',
+      meterAssetIndex: 0,
+      batteryAssetIndices: [3],
+      contractualLimit: { consumption: 80, feedIn: 80 },
+    });
     expect(setpoints(loop.step(snapshot(device, 0, [meter(62_100, [100, 90, 80]), undefined, undefined, battery(0)])))).toEqual([[3, 13_800]]);
   });
 
   it('reads magnitudes with the sign of the meter power', () => {
-    const { loop, config: device } = loopOf({ type: 'batteryCurrentLimiter', meterAssetIndex: 0, batteryAssetIndices: [3], contractualLimit: { consumption: 80, feedIn: 80 } });
+    const { loop, config: device } = loopOf({
+      type: 'batteryCurrentLimiter',
+      meterAssetIndex: 0,
+      batteryAssetIndices: [3],
+      contractualLimit: { consumption: 80, feedIn: 80 },
+    });
     expect(setpoints(loop.step(snapshot(device, 0, [meter(-62_100, [100, 90, 80]), undefined, undefined, battery(0)])))).toEqual([[3, -13_800]]);
-    expect(valid(loop.statusReport(new Date(0)))).toMatchObject({ type: 'batteryCurrentLimiterStatus', observations: { phaseCurrent: { l1: -100, l2: -90, l3: -80 }, stateOfCharge: 50 } });
+    expect(valid(loop.statusReport(new Date(0)))).toMatchObject({
+      type: 'batteryCurrentLimiterStatus',
+      observations: { phaseCurrent: { l1: -100, l2: -90, l3: -80 }, stateOfCharge: 50 },
+    });
   });
 });
 
 describe('generatorBatteryCharger', () => {
   it('starts the generator at the start state of charge and stops it at the stop one after the minimum runtime', () => {
-    const { loop, config: device } = loopOf({ type: 'generatorBatteryCharger', generatorAssetIndex: 5, batteryAssetIndices: [3], startStateOfCharge: 20, stopStateOfCharge: 80 });
+    const { loop, config: device } = loopOf({
+      type: 'generatorBatteryCharger',
+      generatorAssetIndex: 5,
+      batteryAssetIndices: [3],
+      startStateOfCharge: 20,
+      stopStateOfCharge: 80,
+    });
     const generator = readable({ activePower: 18_000, controllableRange: { min: 0, max: 20_000 } });
     const start = loop.step(snapshot(device, 0, [undefined, undefined, undefined, battery(0, 20), undefined, generator]));
     expect(start).toEqual({ setpoints: new Map([[3, -18_000]]), commands: new Map([[5, { kind: 'generator', run: true }]]) });
@@ -234,7 +332,10 @@ describe('generatorBatteryCharger', () => {
     expect(early).toEqual({ setpoints: new Map([[3, -18_000]]), commands: new Map() });
     const stop = loop.step(snapshot(device, 60 * 60_000, [undefined, undefined, undefined, battery(-18_000, 81), undefined, generator]));
     expect(stop).toEqual({ setpoints: new Map([[3, null]]), commands: new Map([[5, { kind: 'generator', run: false }]]) });
-    expect(valid(loop.statusReport(new Date(0)))).toMatchObject({ type: 'generatorBatteryChargerStatus', observations: { generatorRunning: false, stateOfCharge: 81 } });
+    expect(valid(loop.statusReport(new Date(0)))).toMatchObject({
+      type: 'generatorBatteryChargerStatus',
+      observations: { generatorRunning: false, stateOfCharge: 81 },
+    });
   });
 });
 
@@ -253,7 +354,9 @@ describe('Headroom', () => {
 
 describe('createControlLoop', () => {
   it('makes the optimizer loop of edge/optimizer', async () => {
-    const config = deviceConfig(assets, [{ type: 'optimizer', topology: { name: 'site', assets: { controllable: [3], powerMeterable: [{ assetIndex: 0, meter: 'net' }] } } }]);
+    const config = deviceConfig(assets, [
+      { type: 'optimizer', topology: { name: 'site', assets: { controllable: [3], powerMeterable: [{ assetIndex: 0, meter: 'net' }] } } },
+    ]);
     const [loopConfig] = config.activeControl;
     const loop = loopConfig === undefined ? null : createControlLoop(0, loopConfig, config);
     expect(loop?.type).toBe('optimizer');
@@ -261,7 +364,15 @@ describe('createControlLoop', () => {
   });
 
   it('makes no loop for a type not built here', () => {
-    const config = deviceConfig(assets, [{ type: 'temperaturePowerLimiter', temperatureSensorAssetIndex: 0, temperatureName: 'x', limitableAssetIndices: [1], derating: [{ temperature: 70, activePowerPercentage: 50 }] }]);
+    const config = deviceConfig(assets, [
+      {
+        type: 'temperaturePowerLimiter',
+        temperatureSensorAssetIndex: 0,
+        temperatureName: 'x',
+        limitableAssetIndices: [1],
+        derating: [{ temperature: 70, activePowerPercentage: 50 }],
+      },
+    ]);
     const [loop] = config.activeControl;
     expect(loop === undefined ? undefined : createControlLoop(0, loop, config)).toBeNull();
   });

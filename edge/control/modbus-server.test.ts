@@ -41,7 +41,7 @@ function values(output: string): Record<number, number> {
   return result;
 }
 
-describeWithPeers(['mbpoll'], 'modbus-server.test.ts')('modbusServer with mbpoll as the controller', () => {
+describeWithPeers(['mbpoll'], __filename)('modbusServer with mbpoll as the controller', () => {
   let loop: ModbusServerLoop | undefined;
 
   afterEach(async () => {
@@ -52,15 +52,27 @@ describeWithPeers(['mbpoll'], 'modbus-server.test.ts')('modbusServer with mbpoll
   it('exposes the assets, takes a setpoint and a heartbeat, and releases the layer when the heartbeat stops', async () => {
     const port = await freePort();
     // 0 meter, 1 battery
-    const config = deviceConfig([{ type: 'demo-meter' }, { type: 'demo-battery', nominalActivePower: 50_000 }], [{ type: 'modbusServer', port, heartbeatTimeout: 1, assetIndices: [0, 1] }]);
+    const config = deviceConfig(
+      [{ type: 'demo-meter' }, { type: 'demo-battery', nominalActivePower: 50_000 }],
+      [{ type: 'modbusServer', port, heartbeatTimeout: 1, assetIndices: [0, 1] }],
+    );
     const [loopConfig] = config.activeControl;
     const made = loopConfig === undefined ? null : createControlLoop(0, loopConfig, config);
     expect(made).toBeInstanceOf(ModbusServerLoop);
     loop = made as ModbusServerLoop;
     await loop.ready();
-    const states = [readable({ activePower: 12_345 }), readable({ activePower: -2_000, stateOfCharge: 55.5, confirmedSetpoint: -2_000, controllableRange: { min: -50_000, max: 50_000 } })];
+    const states = [
+      readable({ activePower: 12_345 }),
+      readable({ activePower: -2_000, stateOfCharge: 55.5, confirmedSetpoint: -2_000, controllableRange: { min: -50_000, max: 50_000 } }),
+    ];
     const t0 = 1_000_000;
-    expect(loop.step(snapshot(config, t0, states))).toEqual({ setpoints: new Map([[0, null], [1, null]]), layer: 'modbusServer' });
+    expect(loop.step(snapshot(config, t0, states))).toEqual({
+      setpoints: new Map([
+        [0, null],
+        [1, null],
+      ]),
+      layer: 'modbusServer',
+    });
 
     const battery = modbusServerRegisters.assetBase + modbusServerRegisters.assetBlockSize;
     const { asset } = modbusServerRegisters;
@@ -75,18 +87,49 @@ describeWithPeers(['mbpoll'], 'modbus-server.test.ts')('modbusServer with mbpoll
     expect((await mbpoll(port, ['-t', '4:int', '-B', '-r', String(battery + asset.setpoint), '127.0.0.1', '--', '-5000'])).code).toBe(0);
     expect((await mbpoll(port, ['-t', '4', '-r', String(battery + asset.setpointEnabled), '127.0.0.1', '1'])).code).toBe(0);
     expect((await mbpoll(port, ['-t', '4', '-r', '0', '127.0.0.1', '7'])).code).toBe(0);
-    expect(loop.step(snapshot(config, t0 + 100, states))).toEqual({ setpoints: new Map([[0, null], [1, -5_000]]), layer: 'modbusServer' });
+    expect(loop.step(snapshot(config, t0 + 100, states))).toEqual({
+      setpoints: new Map([
+        [0, null],
+        [1, -5_000],
+      ]),
+      layer: 'modbusServer',
+    });
     const active = loop.statusReport(new Date(t0 + 100));
     expect(validateReport(active)).toMatchObject({ ok: true });
-    expect(active).toMatchObject({ type: 'modbusServerStatus', controller: 0, observations: { state: 'active', lastHeartbeatAt: new Date(t0 + 100).toISOString(), clientConnected: false } });
+    expect(active).toMatchObject({
+      type: 'modbusServerStatus',
+      controller: 0,
+      observations: { state: 'active', lastHeartbeatAt: new Date(t0 + 100).toISOString(), clientConnected: false },
+    });
     expect(values((await mbpoll(port, ['-t', '4', '-r', '1', '-c', '1', '127.0.0.1'])).output)).toEqual({ 1: 1 });
 
     // No heartbeat change for heartbeatTimeout (1 s): the layer is released and the status says so.
-    expect(loop.step(snapshot(config, t0 + 1_000, states))).toEqual({ setpoints: new Map([[0, null], [1, -5_000]]), layer: 'modbusServer' });
-    expect(loop.step(snapshot(config, t0 + 1_100, states))).toEqual({ setpoints: new Map([[0, null], [1, null]]), layer: 'modbusServer' });
+    expect(loop.step(snapshot(config, t0 + 1_000, states))).toEqual({
+      setpoints: new Map([
+        [0, null],
+        [1, -5_000],
+      ]),
+      layer: 'modbusServer',
+    });
+    expect(loop.step(snapshot(config, t0 + 1_100, states))).toEqual({
+      setpoints: new Map([
+        [0, null],
+        [1, null],
+      ]),
+      layer: 'modbusServer',
+    });
     expect(loop.statusReport(new Date(t0 + 1_100))).toMatchObject({ observations: { state: 'fallback', lastHeartbeatAt: new Date(t0 + 100).toISOString() } });
     expect(loop.drainReports(new Date(t0 + 1_100))).toEqual([
-      { type: 'alarm', at: new Date(t0 + 1_100).toISOString(), observations: { code: 'activeControl.modbusServerHeartbeatLost', level: 'warning', active: true, description: 'control loop 0: no heartbeat change for 1 s' } },
+      {
+        type: 'alarm',
+        at: new Date(t0 + 1_100).toISOString(),
+        observations: {
+          code: 'activeControl.modbusServerHeartbeatLost',
+          level: 'warning',
+          active: true,
+          description: 'control loop 0: no heartbeat change for 1 s',
+        },
+      },
     ]);
     // The controller sees it lost control, and its enable was cleared.
     expect(values((await mbpoll(port, ['-t', '4', '-r', '1', '-c', '1', '127.0.0.1'])).output)).toEqual({ 1: 0 });
@@ -95,7 +138,13 @@ describeWithPeers(['mbpoll'], 'modbus-server.test.ts')('modbusServer with mbpoll
     // A new heartbeat and enable bring the setpoint back.
     await mbpoll(port, ['-t', '4', '-r', '0', '127.0.0.1', '8']);
     await mbpoll(port, ['-t', '4', '-r', String(battery + asset.setpointEnabled), '127.0.0.1', '1']);
-    expect(loop.step(snapshot(config, t0 + 1_200, states))).toEqual({ setpoints: new Map([[0, null], [1, -5_000]]), layer: 'modbusServer' });
+    expect(loop.step(snapshot(config, t0 + 1_200, states))).toEqual({
+      setpoints: new Map([
+        [0, null],
+        [1, -5_000],
+      ]),
+      layer: 'modbusServer',
+    });
     expect(loop.drainReports(new Date(t0 + 1_200))).toMatchObject([{ observations: { code: 'activeControl.modbusServerHeartbeatLost', active: false } }]);
   });
 

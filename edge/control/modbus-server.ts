@@ -172,7 +172,14 @@ export class ModbusServerLoop extends LoopBase<'modbusServer'> {
     this.fresh = this.lastHeartbeatAt !== null && site.now - this.lastHeartbeatAt < config.heartbeatTimeout * 1000;
     this.registers[modbusServerRegisters.controllerActive] = this.fresh ? 1 : 0;
     if (this.lastHeartbeatAt !== null) {
-      this.monitor(controlAlarmCodes.modbusServerHeartbeatLost, site.now, !this.fresh, () => `no heartbeat change for ${config.heartbeatTimeout} s`, undefined, immediateRule);
+      this.monitor(
+        controlAlarmCodes.modbusServerHeartbeatLost,
+        site.now,
+        !this.fresh,
+        () => `no heartbeat change for ${config.heartbeatTimeout} s`,
+        undefined,
+        immediateRule,
+      );
     }
     if (wasFresh && !this.fresh) {
       // The controller's setpoints no longer hold: clear the enables, so a controller that comes back starts from released assets.
@@ -194,7 +201,8 @@ export class ModbusServerLoop extends LoopBase<'modbusServer'> {
       setpoints.set(assetIndex, this.fresh && enabled ? wordsInt32(high, low) : null);
     }
     this.status.unreadableAssets = unreadable;
-    this.status.state = this.serverError !== null ? 'error' : !this.fresh ? 'fallback' : [...setpoints.values()].some((value) => value !== null) ? 'active' : 'idle';
+    this.status.state =
+      this.serverError !== null ? 'error' : !this.fresh ? 'fallback' : [...setpoints.values()].some((value) => value !== null) ? 'active' : 'idle';
     return { setpoints, layer: 'modbusServer' };
   }
 

@@ -43,4 +43,3 @@ export class PowerLimiter extends LoopBase<'powerLimiter'> {
     return this.settle({ setpoints });
   }
 }
-

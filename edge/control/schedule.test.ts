@@ -51,7 +51,12 @@ describe('ScheduleRunner', () => {
     runner.setSchedule({ assetIndex: 1 }, [item(10, 20, { type: 'limitProductionPower', percentage: 40 })], 'message-1');
     expect(await step(5)).toEqual([]);
     expect(valid(await step(10))).toEqual([
-      { type: 'executedAssetSchedule', at: iso(10), asset: 1, observations: { messageId: 'message-1', startAt: iso(10), endAt: iso(20), command: { type: 'limitProductionPower', percentage: 40 } } },
+      {
+        type: 'executedAssetSchedule',
+        at: iso(10),
+        asset: 1,
+        observations: { messageId: 'message-1', startAt: iso(10), endAt: iso(20), command: { type: 'limitProductionPower', percentage: 40 } },
+      },
     ]);
     expect(await step(15)).toEqual([]);
     await step(20);
@@ -61,7 +66,10 @@ describe('ScheduleRunner', () => {
 
   it('holds the item that started last while several are in force', async () => {
     const { drivers, runner, step } = setup();
-    runner.setSchedule({ assetIndex: 2 }, [item(0, 60, { type: 'setBatteryOperation', dispatchPower: 10_000, deliverFCR: false, chargeToState: null }), item(10, 20, { type: 'setBatteryOperation', dispatchPower: -20_000, deliverFCR: false, chargeToState: null })]);
+    runner.setSchedule({ assetIndex: 2 }, [
+      item(0, 60, { type: 'setBatteryOperation', dispatchPower: 10_000, deliverFCR: false, chargeToState: null }),
+      item(10, 20, { type: 'setBatteryOperation', dispatchPower: -20_000, deliverFCR: false, chargeToState: null }),
+    ]);
     await step(0);
     await step(10);
     await step(20);
@@ -114,7 +122,10 @@ describe('ScheduleRunner', () => {
     await step(5);
     await step(10);
     expect(nth(drivers, 3).commands).toEqual([{ kind: 'relays', channels: ['on', 'off'] }]);
-    expect(nth(drivers, 4).commands).toEqual([{ kind: 'generator', run: true }, { kind: 'generator', run: null }]);
+    expect(nth(drivers, 4).commands).toEqual([
+      { kind: 'generator', run: true },
+      { kind: 'generator', run: null },
+    ]);
     expect(nth(drivers, 4).writes).toEqual([15_000, 15_000, null]);
   });
 
@@ -123,8 +134,21 @@ describe('ScheduleRunner', () => {
     runner.setSchedule({ assetIndex: 1 }, [item(0, 10, { type: 'setRelayOperation', relays: ['on'] })], 'message-3');
     runner.setSchedule({ controlLoopIndex: 0 }, [item(0, 10, { type: 'limitProductionPower', percentage: 10 })], 'message-4');
     expect(valid(await step(0))).toEqual([
-      { type: 'error', at: iso(0), observations: { messageId: 'message-3', messageType: 'setAssetSchedule', code: 'unsupported_command', message: 'asset 1 has no relays' } },
-      { type: 'error', at: iso(0), observations: { messageId: 'message-4', messageType: 'setAssetSchedule', code: 'unsupported_command', message: 'a control loop takes limitPower items only, not limitProductionPower' } },
+      {
+        type: 'error',
+        at: iso(0),
+        observations: { messageId: 'message-3', messageType: 'setAssetSchedule', code: 'unsupported_command', message: 'asset 1 has no relays' },
+      },
+      {
+        type: 'error',
+        at: iso(0),
+        observations: {
+          messageId: 'message-4',
+          messageType: 'setAssetSchedule',
+          code: 'unsupported_command',
+          message: 'a control loop takes limitPower items only, not limitProductionPower',
+        },
+      },
     ]);
   });
 

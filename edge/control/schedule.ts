@@ -92,7 +92,10 @@ export class ScheduleRunner {
     this.config = config;
     for (const [key, schedule] of this.schedules) {
       const { assetIndex, controlLoopIndex } = schedule.target;
-      if ((assetIndex !== undefined && assetIndex >= config.assets.length) || (controlLoopIndex !== undefined && controlLoopIndex >= config.activeControl.length)) {
+      if (
+        (assetIndex !== undefined && assetIndex >= config.assets.length) ||
+        (controlLoopIndex !== undefined && controlLoopIndex >= config.activeControl.length)
+      ) {
         this.schedules.delete(key);
         if (controlLoopIndex !== undefined) {
           this.limits.delete(controlLoopIndex);
@@ -222,21 +225,34 @@ export class ScheduleRunner {
   }
 
   /** Sets the asset's cloud and afrr layers from the items in force; withdraws them (and undoes commands) when none are. */
-  private holdAsset(schedule: TargetSchedule, index: number, active: readonly ScheduledItem[], states: readonly (AssetState | undefined)[]): Promise<boolean>[] {
+  private holdAsset(
+    schedule: TargetSchedule,
+    index: number,
+    active: readonly ScheduledItem[],
+    states: readonly (AssetState | undefined)[],
+  ): Promise<boolean>[] {
     const { arbiter } = this.options;
     const asset = this.config.assets[index];
     if (asset === undefined) {
       return [];
     }
     const latest = (predicate: (command: AssetCommand) => boolean): AssetCommand | undefined =>
-      active.filter((entry) => predicate(entry.item.command)).reduce<ScheduledItem | undefined>((last, entry) => (last === undefined || entry.startAt >= last.startAt ? entry : last), undefined)?.item.command;
+      active
+        .filter((entry) => predicate(entry.item.command))
+        .reduce<ScheduledItem | undefined>((last, entry) => (last === undefined || entry.startAt >= last.startAt ? entry : last), undefined)?.item.command;
 
     const power = latest(isPowerCommand);
     const state = states[index];
     let setpoint: number | null = null;
     let bound: PowerRange | null = null;
     if (power !== undefined) {
-      ({ setpoint, bound } = this.powerOf(power, asset.nominalActivePower, 'nominalPhaseVoltage' in asset ? asset.nominalPhaseVoltage : 230, rangeOf(asset, state), state));
+      ({ setpoint, bound } = this.powerOf(
+        power,
+        asset.nominalActivePower,
+        'nominalPhaseVoltage' in asset ? asset.nominalPhaseVoltage : 230,
+        rangeOf(asset, state),
+        state,
+      ));
     }
     arbiter.desire(index, 'cloud', setpoint);
     arbiter.limit(index, 'cloud', bound);
@@ -244,7 +260,10 @@ export class ScheduleRunner {
     arbiter.desire(index, 'afrr', afrr?.type === 'applyAfrrDeltaSetpoint' ? afrr.deltaSetpoint : null);
 
     const undo: Promise<boolean>[] = [];
-    const stillReactive = active.some((entry) => (entry.item.command.type === 'setSolarOperation' || entry.item.command.type === 'setWindOperation') && entry.item.command.reactivePower !== undefined);
+    const stillReactive = active.some(
+      (entry) =>
+        (entry.item.command.type === 'setSolarOperation' || entry.item.command.type === 'setWindOperation') && entry.item.command.reactivePower !== undefined,
+    );
     const stillGenerator = active.some((entry) => entry.item.command.type === 'setGeneratorOperation');
     for (const [kind, release] of schedule.releases) {
       if ((kind === 'reactivePower' && !stillReactive) || (kind === 'generator' && !stillGenerator)) {
@@ -256,14 +275,23 @@ export class ScheduleRunner {
   }
 
   /** A power command as a cloud setpoint or a bound, W. */
-  private powerOf(command: AssetCommand, nominal: number | undefined, phaseVoltage: number, range: PowerRange | null, state: AssetState | undefined): { setpoint: number | null; bound: PowerRange | null } {
+  private powerOf(
+    command: AssetCommand,
+    nominal: number | undefined,
+    phaseVoltage: number,
+    range: PowerRange | null,
+    state: AssetState | undefined,
+  ): { setpoint: number | null; bound: PowerRange | null } {
     const percentOfNominal = (percentage: number): number | null => (nominal === undefined ? null : (nominal * percentage) / 100);
     switch (command.type) {
       case 'limitProductionPower':
         return { setpoint: percentOfNominal(command.percentage), bound: null };
       case 'setSolarOperation':
       case 'setWindOperation':
-        return { setpoint: command.activePower ?? (command.activePowerPercentage === undefined ? null : percentOfNominal(command.activePowerPercentage)), bound: null };
+        return {
+          setpoint: command.activePower ?? (command.activePowerPercentage === undefined ? null : percentOfNominal(command.activePowerPercentage)),
+          bound: null,
+        };
       case 'setGeneratorOperation':
         return { setpoint: command.activePower ?? null, bound: null };
       case 'setEVOperation':
@@ -294,7 +322,9 @@ export class ScheduleRunner {
   }
 
   private holdLoop(index: number, active: readonly ScheduledItem[]): void {
-    const limit = active.filter((entry) => entry.item.command.type === 'limitPower').reduce<ScheduledItem | undefined>((last, entry) => (last === undefined || entry.startAt >= last.startAt ? entry : last), undefined);
+    const limit = active
+      .filter((entry) => entry.item.command.type === 'limitPower')
+      .reduce<ScheduledItem | undefined>((last, entry) => (last === undefined || entry.startAt >= last.startAt ? entry : last), undefined);
     const command = limit?.item.command;
     if (command?.type === 'limitPower') {
       this.limits.set(index, { consumption: command.consume, feedIn: command.feedIn });

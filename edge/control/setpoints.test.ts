@@ -85,7 +85,7 @@ describe('SetpointArbiter', () => {
     expect(at(drivers, 1).writes).toEqual([80_000, 50_000]);
   });
 
-  it("keeps a battery within its powerLimits and the range it accepts now", async () => {
+  it('keeps a battery within its powerLimits and the range it accepts now', async () => {
     const { drivers, arbiter } = setup({ 2: { powerLimits: { charge: 20_000, discharge: 30_000 } } });
     arbiter.desire(2, 'cloud', -45_000);
     await arbiter.apply(0, drivers);
@@ -95,7 +95,10 @@ describe('SetpointArbiter', () => {
   });
 
   it("falls back to the asset's fallbackSetpoint while its meter is unreadable", async () => {
-    const { drivers, arbiter } = setup({ 2: { powerMeterAssetIndex: 0, fallbackSetpoint: 0 }, 1: { powerMeterAssetIndex: 0, fallbackLimit: { activePowerPercentage: 30 } } });
+    const { drivers, arbiter } = setup({
+      2: { powerMeterAssetIndex: 0, fallbackSetpoint: 0 },
+      1: { powerMeterAssetIndex: 0, fallbackLimit: { activePowerPercentage: 30 } },
+    });
     arbiter.desire(2, 'cloud', 25_000);
     arbiter.desire(1, 'cloud', 60_000);
     await arbiter.apply(0, drivers);
@@ -158,8 +161,18 @@ describe('SetpointArbiter', () => {
 
   it('layers loops: the lowest cap of a producer, the first loop of a battery; a released loop withdraws', async () => {
     const { drivers, arbiter } = setup();
-    arbiter.applyLoopStep(1, { setpoints: new Map([[1, 30_000], [2, -4_000]]) });
-    arbiter.applyLoopStep(0, { setpoints: new Map([[1, 45_000], [2, 6_000]]) });
+    arbiter.applyLoopStep(1, {
+      setpoints: new Map([
+        [1, 30_000],
+        [2, -4_000],
+      ]),
+    });
+    arbiter.applyLoopStep(0, {
+      setpoints: new Map([
+        [1, 45_000],
+        [2, 6_000],
+      ]),
+    });
     await arbiter.apply(0, drivers);
     arbiter.releaseLoop(0);
     await arbiter.apply(100, drivers);
@@ -181,6 +194,11 @@ describe('SetpointArbiter', () => {
     arbiter.desire(2, 'cloud', 7_000);
     arbiter.desire(2, 'activeControl', -1_000);
     arbiter.desire(1, 'activeControl', 10_000);
-    expect(arbiter.baselines(0, drivers.map((driver) => driver.state))).toEqual([null, null, 7_000, null]);
+    expect(
+      arbiter.baselines(
+        0,
+        drivers.map((driver) => driver.state),
+      ),
+    ).toEqual([null, null, 7_000, null]);
   });
 });

@@ -67,7 +67,18 @@ interface AssetRecord {
 }
 
 function newRecord(): AssetRecord {
-  return { desires: new Map(), limits: new Map(), written: null, writtenAt: 0, ramp: null, rampAt: 0, rampTarget: null, rampPerSecond: 0, failedAt: null, confirmed: null };
+  return {
+    desires: new Map(),
+    limits: new Map(),
+    written: null,
+    writtenAt: 0,
+    ramp: null,
+    rampAt: 0,
+    rampTarget: null,
+    rampPerSecond: 0,
+    failedAt: null,
+    confirmed: null,
+  };
 }
 
 const directDesirer = -1;
@@ -217,7 +228,14 @@ export class SetpointArbiter {
   }
 
   /** Steps 1 to 5 of the rule: the value the asset should have now, before ramping; null releases it. */
-  private target(asset: AssetConfig, desired: Partial<Record<SetpointSource, number>>, record: AssetRecord, state: AssetState | undefined, meterReadable: boolean, now: number): number | null {
+  private target(
+    asset: AssetConfig,
+    desired: Partial<Record<SetpointSource, number>>,
+    record: AssetRecord,
+    state: AssetState | undefined,
+    meterReadable: boolean,
+    now: number,
+  ): number | null {
     const kind = steeringKindOf(asset);
     const range = rangeOf(asset, state);
     let value = levelOf(kind, desired);
@@ -386,7 +404,9 @@ export function staticRangeOf(asset: AssetConfig, now: Date | number): PowerRang
       const factor = limit.scale === 'percentage' ? (asset.nominalActivePower ?? NaN) / 100 : 1;
       return Number.isNaN(factor) ? undefined : { min: limit.lower * factor, max: limit.upper * factor };
     }
-    const floor = limit.activePower ?? (limit.phaseCurrent !== undefined && 'nominalPhaseVoltage' in asset ? limit.phaseCurrent * 3 * asset.nominalPhaseVoltage : undefined);
+    const floor =
+      limit.activePower ??
+      (limit.phaseCurrent !== undefined && 'nominalPhaseVoltage' in asset ? limit.phaseCurrent * 3 * asset.nominalPhaseVoltage : undefined);
     return floor === undefined ? undefined : { min: floor, max: 0 };
   }
   if ('powerLimits' in asset && asset.powerLimits !== undefined) {

@@ -32,7 +32,12 @@ export class SimulatedGateway {
       return target === undefined ? undefined : new PlantDriver(index, asset, target, site);
     });
     this.arbiter = new SetpointArbiter(config);
-    this.schedule = new ScheduleRunner({ config, arbiter: this.arbiter, clock: () => site.now, execute: (index, command) => this.drivers[index]?.execute(command) ?? Promise.resolve(false) });
+    this.schedule = new ScheduleRunner({
+      config,
+      arbiter: this.arbiter,
+      clock: () => site.now,
+      execute: (index, command) => this.drivers[index]?.execute(command) ?? Promise.resolve(false),
+    });
     this.loops = config.activeControl.flatMap((loop, index) => createControlLoop(index, loop, config) ?? []);
     this.needsBaseline = config.assets.some((asset) => steeringKindOf(asset) === 'battery');
   }
@@ -96,10 +101,7 @@ export function feedInScenario(seed: number): { gateway: SimulatedGateway; limit
   const load = site.add(new Load({ base: 20_000, noise: 2_000, noiseTimeConstantS: 5, peakPower: 5_000, peaksPerHour: 2, peakDurationS: [60, 600] }));
   const solar = site.add(new SolarPlant({ nominalPower: 100_000, powerResponseMs: 1_000 }));
   const config = deviceConfig(
-    [
-      { type: 'demo-meter' },
-      { type: 'demo-solar', nominalActivePower: 100_000, powerResponseMs: 1_000 },
-    ],
+    [{ type: 'demo-meter' }, { type: 'demo-solar', nominalActivePower: 100_000, powerResponseMs: 1_000 }],
     [{ type: 'powerLimiter', meterAssetIndex: 0, primaryLimitableAssetIndices: [1], contractualLimit: { feedIn: limitW } }],
   );
   return { gateway: new SimulatedGateway(site, config, [site.meter, solar]), limitW, load };
@@ -115,10 +117,7 @@ export function peakShavingScenario(seed: number): { gateway: SimulatedGateway; 
   const load = site.add(new Load({ base: 40_000, noise: 3_000, noiseTimeConstantS: 5, peakPower: 20_000, peaksPerHour: 2, peakDurationS: [60, 600] }));
   const battery = site.add(new Battery({ capacityWh: 200_000, stateOfCharge: 60, maxChargePower: 50_000, maxDischargePower: 50_000, powerResponseMs: 500 }));
   const config = deviceConfig(
-    [
-      { type: 'demo-meter' },
-      { type: 'demo-battery', nominalActivePower: 50_000, powerResponseMs: 500 },
-    ],
+    [{ type: 'demo-meter' }, { type: 'demo-battery', nominalActivePower: 50_000, powerResponseMs: 500 }],
     [{ type: 'batteryPeakShaver', meterAssetIndex: 0, batteryAssetIndices: [1], contractualLimit: { consumption: limitW } }],
   );
   return { gateway: new SimulatedGateway(site, config, [site.meter, battery]), limitW, load, battery };

@@ -50,9 +50,7 @@ export interface AssetState {
 
 /** An asset-specific command a driver carries out besides setpoints (schedule items of section 3.7 that are not a power limit). */
 export type DriverCommand =
-  | { kind: 'relays'; channels: ('on' | 'off')[] }
-  | { kind: 'reactivePower'; var: number | null }
-  | { kind: 'generator'; run: boolean | null };
+  { kind: 'relays'; channels: ('on' | 'off')[] } | { kind: 'reactivePower'; var: number | null } | { kind: 'generator'; run: boolean | null };
 
 export interface AssetDriver {
   /** The asset's index in the config's assets list. */

@@ -11,7 +11,9 @@ import { createEastronDriver } from './eastron/driver';
 import { createSunspecDriver } from './sunspec/driver';
 
 export const driverFactories: Partial<Record<AssetType, DriverFactory>> = {
-  ...Object.fromEntries(demoAssetTypes.map((type): [AssetType, DriverFactory] => [type, (index, config, context) => createDemoDriver(index, config, type, context)])),
+  ...Object.fromEntries(
+    demoAssetTypes.map((type): [AssetType, DriverFactory] => [type, (index, config, context) => createDemoDriver(index, config, type, context)]),
+  ),
   'sunspec-series100': createSunspecDriver,
   'sunspec-series700': createSunspecDriver,
   eastron: createEastronDriver,

@@ -8,7 +8,6 @@ const reportsPerSecond = Math.floor(hubLimits.framesPerSecond * 0.8);
 const reportBurst = Math.floor(hubLimits.framesBurst * 0.8);
 import { ReportStore, type DroppedReports, type StoredReport } from './report-store';
 
-
 /** A cloud-to-device message as it arrives. */
 export interface IncomingMessage {
   id: string;
@@ -40,7 +39,6 @@ export interface GatewayClientOptions {
   minBackoffMs?: number;
   maxBackoffMs?: number;
 }
-
 
 /**
  * The gateway side of the protocol (docs/gateway-protocol.md): connects and authenticates,
@@ -78,7 +76,10 @@ export class GatewayClient {
 
   /** Opens the disk store (reports left from before are sent first) and starts connecting. */
   async start(): Promise<void> {
-    const { store, unsent } = await ReportStore.open(this.options.storeDirectory, this.options.maxStoreBytes === undefined ? {} : { maxBytes: this.options.maxStoreBytes });
+    const { store, unsent } = await ReportStore.open(
+      this.options.storeDirectory,
+      this.options.maxStoreBytes === undefined ? {} : { maxBytes: this.options.maxStoreBytes },
+    );
     this.store = store;
     for (const entry of unsent) {
       this.queue.set(entry.id, entry);
@@ -173,7 +174,10 @@ export class GatewayClient {
       url.searchParams.set('networkInterface', this.options.networkInterface);
     }
     const { privateKeyPem, certificatePem } = this.options.identity;
-    const tls = url.protocol === 'wss:' ? { ...(privateKeyPem ? { cert: certificatePem, key: privateKeyPem } : {}), ...(this.options.serverCaPems ? { ca: this.options.serverCaPems } : {}) } : {};
+    const tls =
+      url.protocol === 'wss:'
+        ? { ...(privateKeyPem ? { cert: certificatePem, key: privateKeyPem } : {}), ...(this.options.serverCaPems ? { ca: this.options.serverCaPems } : {}) }
+        : {};
     const socket = new WebSocket(url, tls);
     this.socket = socket;
     socket.on('message', (data) => void this.onFrame(data.toString()));

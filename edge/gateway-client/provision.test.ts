@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as x509 from '@peculiar/x509';
 import { GridportError } from '../../contracts/errors';
-import { systemActor } from '../../graph/common/context';
-import { verifyChallenge } from '../../device-hub/provisioning/certificate-authority';
+import { verifyChallenge } from '../../graph/fleet/services/certificate-authority';
 import { testApp, type TestApp } from '../../test-support/app';
-import { anOrganization } from '../../test-support/factories';
+import { anOrganization, buildDevice } from '../../test-support/factories';
 import { loadIdentity, provision, signChallenge } from './provision';
 
 describe('gateway provisioning against the real server', () => {
@@ -15,7 +14,6 @@ describe('gateway provisioning against the real server', () => {
   let baseUrl: string;
   let organizationHashId: string;
   let directory: string;
-  let shipped = 0;
 
   beforeAll(async () => {
     t = await testApp();
@@ -37,8 +35,7 @@ describe('gateway provisioning against the real server', () => {
   });
 
   async function aToken(): Promise<string> {
-    shipped += 1;
-    return (await t.services.devices.ship(systemActor('test'), { organizationHashId, name: `Edge ${shipped}` })).provisioningToken;
+    return (await buildDevice(t.services, { organizationHashId })).provisioningToken;
   }
 
   it('stores key.pem (0600), cert.pem and ca.pem, loads them back, and signs challenges the hub accepts', async () => {

@@ -19,7 +19,13 @@ describe('the report store', () => {
   afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
   it('tells answers, error reports, flash and regular reports apart', () => {
-    expect([regular(10), flash(10), answer(10), { type: 'error', at: at(10), observations: { code: 'x', message: 'y' } }, null].map(kindOfReport)).toEqual(['regular', 'flash', 'kept', 'kept', 'regular']);
+    expect([regular(10), flash(10), answer(10), { type: 'error', at: at(10), observations: { code: 'x', message: 'y' } }, null].map(kindOfReport)).toEqual([
+      'regular',
+      'flash',
+      'kept',
+      'kept',
+      'regular',
+    ]);
   });
 
   it('when full keeps the backlog it has, gives up flash reports from 80% of the bound and regular ones at it, always keeps answers, and counts what it dropped across a restart', async () => {

@@ -135,7 +135,13 @@ export class ReportStore {
       }
       let segment = this.segments[this.segments.length - 1];
       if (!segment || segment.full) {
-        segment = { file: path.join(this.directory, `${Date.now().toString().padStart(15, '0')}-${randomUUID().slice(0, 8)}.jsonl`), ids: new Set(), open: 0, full: false, bytes: 0 };
+        segment = {
+          file: path.join(this.directory, `${Date.now().toString().padStart(15, '0')}-${randomUUID().slice(0, 8)}.jsonl`),
+          ids: new Set(),
+          open: 0,
+          full: false,
+          bytes: 0,
+        };
         this.segments.push(segment);
       }
       await appendFile(segment.file, line);

@@ -1,12 +1,12 @@
 import { validateReport } from '../../contracts/hub/reports';
 import { executeModbusCommand, executedModbusCommandReport } from './command';
 import { ModbusLinkPool } from './link-pool';
-import { startRegisterServer, type RegisterServer } from './test-peers/register-server';
+import { startRegisterServer, type RegisterServer } from '../../test-support/modbus-peers/register-server';
 import { describeWithPeers } from '../../test-support/services';
 
 const at = new Date('2026-11-22T05:00:00.000Z');
 
-describeWithPeers(['pymodbus'], 'command.test.ts')('executeModbusCommand against pymodbus', () => {
+describeWithPeers(['pymodbus'], __filename)('executeModbusCommand against pymodbus', () => {
   let peer: RegisterServer;
   let pool: ModbusLinkPool;
   const device = (extra: Record<string, unknown> = {}) => ({ slaveId: 1, timeout: 1000, communication: peer.connection, ...extra });
@@ -76,7 +76,9 @@ describeWithPeers(['pymodbus'], 'command.test.ts')('executeModbusCommand against
   });
 
   it('times out on a unit that never answers, after its retries', async () => {
-    expect(await executeModbusCommand(pool, device({ slaveId: 7, timeout: 150, retries: 1 }) as never, { type: 'readCoils', addr: 0, length: 1 } as never)).toEqual({
+    expect(
+      await executeModbusCommand(pool, device({ slaveId: 7, timeout: 150, retries: 1 }) as never, { type: 'readCoils', addr: 0, length: 1 } as never),
+    ).toEqual({
       error: 'timeout from unit 7: The unit did not answer in time',
     });
   });
@@ -111,15 +113,23 @@ describeWithPeers(['pymodbus'], 'command.test.ts')('executeModbusCommand against
     ['2001 coils', { type: 'readCoils', addr: 0, length: 2001 }, 'invalid command: length must be less than or equal to 2000'],
     ['a read past 65535', { type: 'readInputRegisters', addr: 65535, length: 2 }, 'invalid command: length reads past address 65535'],
     ['a value of 65536', { type: 'writeRegister', addr: 0, value: 65536 }, 'invalid command: value must be less than or equal to 65535'],
-    ['1969 coils', { type: 'writeCoils', addr: 0, valueAry: new Array<boolean>(1969).fill(false) }, 'invalid command: valueAry field must have less than or equal to 1968 items'],
-    ['device identification code 5', { type: 'readDeviceIdentification', deviceIdCode: 5 }, 'invalid command: deviceIdCode must be one of the following values: 1, 2, 3, 4'],
+    [
+      '1969 coils',
+      { type: 'writeCoils', addr: 0, valueAry: new Array<boolean>(1969).fill(false) },
+      'invalid command: valueAry field must have less than or equal to 1968 items',
+    ],
+    [
+      'device identification code 5',
+      { type: 'readDeviceIdentification', deviceIdCode: 5 },
+      'invalid command: deviceIdCode must be one of the following values: 1, 2, 3, 4',
+    ],
     ['an unknown command', { type: 'readFifo', addr: 0 }, expect.stringMatching(/^invalid command: type must be one of the following values: writeCoil, /)],
   ])('refuses %s before the wire', async (_name, command, error) => {
     expect(await executeModbusCommand(pool, device() as never, command as never)).toEqual({ error });
   });
 });
 
-describeWithPeers(['pymodbus'], 'command.test.ts')('executedModbusCommandReport', () => {
+describeWithPeers(['pymodbus'], __filename)('executedModbusCommandReport', () => {
   let peer: RegisterServer;
   let pool: ModbusLinkPool;
 
@@ -154,7 +164,11 @@ describeWithPeers(['pymodbus'], 'command.test.ts')('executedModbusCommandReport'
   it('reports registers read', async () => {
     const report = await executedModbusCommandReport(
       pool,
-      { type: 'executeModbusCommand', device: { slaveId: [3], communication: peer.connection }, command: { type: 'readHoldingRegisters', addr: 40000, length: 2 } },
+      {
+        type: 'executeModbusCommand',
+        device: { slaveId: [3], communication: peer.connection },
+        command: { type: 'readHoldingRegisters', addr: 40000, length: 2 },
+      },
       undefined,
       at,
     );

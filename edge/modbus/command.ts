@@ -176,7 +176,10 @@ export async function executedModbusCommandReport(
   });
   let checked: { device: DeviceCommunication; command: ModbusCommand };
   try {
-    checked = cloudToDeviceCommandSchemas.executeModbusCommand.validateSync(message, { abortEarly: false }) as { device: DeviceCommunication; command: ModbusCommand };
+    checked = cloudToDeviceCommandSchemas.executeModbusCommand.validateSync(message, { abortEarly: false }) as {
+      device: DeviceCommunication;
+      command: ModbusCommand;
+    };
   } catch (error) {
     return report(commandEcho(message), invalid(error));
   }

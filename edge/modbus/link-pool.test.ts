@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { ModbusLinkPool, planBlocks } from './link-pool';
 import { ModbusRequestError } from './link';
-import { startRegisterServer, startSerialLine, type RegisterServer } from './test-peers/register-server';
+import { startRegisterServer, startSerialLine, type RegisterServer } from '../../test-support/modbus-peers/register-server';
 import { describeWithPeers } from '../../test-support/services';
 
 const fast = { timeoutMs: 1000, retries: 0 };
@@ -22,7 +22,7 @@ async function failureOf(promise: Promise<unknown>): Promise<ModbusRequestError>
   throw new Error('the request succeeded');
 }
 
-describeWithPeers(['pymodbus', 'socat'], 'link-pool.test.ts')('ModbusLinkPool against pymodbus', () => {
+describeWithPeers(['pymodbus', 'socat'], __filename)('ModbusLinkPool against pymodbus', () => {
   let peer: RegisterServer;
   let other: RegisterServer;
   let pool: ModbusLinkPool;
@@ -383,7 +383,9 @@ describe('ModbusLinkPool reading device identification', () => {
     const { port } = server.address() as net.AddressInfo;
     const pool = new ModbusLinkPool();
     try {
-      const unit = pool.unit({ type: 'tcp', ip: '127.0.0.1', port }, 1, { timeoutMs: 300, retries: 0 }) as ReturnType<ModbusLinkPool['unit']> & { readDeviceIdentification(code: number, objectId: number): Promise<unknown> };
+      const unit = pool.unit({ type: 'tcp', ip: '127.0.0.1', port }, 1, { timeoutMs: 300, retries: 0 }) as ReturnType<ModbusLinkPool['unit']> & {
+        readDeviceIdentification(code: number, objectId: number): Promise<unknown>;
+      };
       expect((await failureOf(unit.readDeviceIdentification(1, 0))).failure).toBe('timeout');
       expect(requests).toBe(2);
     } finally {
@@ -398,7 +400,16 @@ describe('ModbusLinkPool reading device identification', () => {
 
 describe('planBlocks', () => {
   it('keeps requests within a shorter length a unit asks for', () => {
-    expect(planBlocks([{ address: 0, length: 76 }, { address: 200, length: 6 }], 40, 40).map(({ block }) => block)).toEqual([
+    expect(
+      planBlocks(
+        [
+          { address: 0, length: 76 },
+          { address: 200, length: 6 },
+        ],
+        40,
+        40,
+      ).map(({ block }) => block),
+    ).toEqual([
       { address: 0, length: 40 },
       { address: 40, length: 36 },
       { address: 200, length: 6 },

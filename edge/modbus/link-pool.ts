@@ -10,15 +10,7 @@ import type { EventEmitter } from 'node:events';
 import ModbusRTU from 'modbus-serial';
 import type { ConnectionStatistics } from '../../contracts/hub/reports';
 import { commandLimits } from '../../contracts/device/commands';
-import {
-  ModbusRequestError,
-  type ModbusFailure,
-  type ModbusLinks,
-  type ModbusUnit,
-  type RegisterBlock,
-  type RegisterRange,
-  type UnitOptions,
-} from './link';
+import { ModbusRequestError, type ModbusFailure, type ModbusLinks, type ModbusUnit, type RegisterBlock, type RegisterRange, type UnitOptions } from './link';
 
 /** Modbus protocol limits per request (Modbus application protocol 1.1b3, section 6). */
 export const modbusRequestLimits = {
@@ -259,7 +251,10 @@ class Link {
       await Promise.race([
         this.open(client),
         new Promise<never>((_resolve, reject) => {
-          timer = setTimeout(() => reject(new ModbusRequestError('connectionError', `No connection to ${describe(this.endpoint)} within ${timeoutMs} ms`)), timeoutMs);
+          timer = setTimeout(
+            () => reject(new ModbusRequestError('connectionError', `No connection to ${describe(this.endpoint)} within ${timeoutMs} ms`)),
+            timeoutMs,
+          );
         }),
       ]);
     } catch (error) {
@@ -267,8 +262,12 @@ class Link {
       this.failedConnects += 1;
       const backoff = Math.min(this.options.backoffMostMs, this.options.backoffFirstMs * 2 ** (this.failedConnects - 1));
       this.retryAt = this.options.now() + backoff;
-      this.options.log?.('warn', `Modbus link ${describe(this.endpoint)} did not connect; next try in ${backoff} ms`, { error: String(field(error, 'message') ?? error) });
-      throw error instanceof ModbusRequestError ? error : new ModbusRequestError('connectionError', `${describe(this.endpoint)}: ${String(field(error, 'message') ?? error)}`);
+      this.options.log?.('warn', `Modbus link ${describe(this.endpoint)} did not connect; next try in ${backoff} ms`, {
+        error: String(field(error, 'message') ?? error),
+      });
+      throw error instanceof ModbusRequestError
+        ? error
+        : new ModbusRequestError('connectionError', `${describe(this.endpoint)}: ${String(field(error, 'message') ?? error)}`);
     } finally {
       clearTimeout(timer);
     }

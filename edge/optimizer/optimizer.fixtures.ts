@@ -11,15 +11,31 @@ const noLink = { type: 'none' } as const;
 /** Asset configs of the demo types, with what the optimizer reads. */
 export const demoAssets = {
   meter: (): Record<string, unknown> => ({ type: 'demo-meter', communication: noLink }),
-  solar: (nominalActivePower: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ type: 'demo-solar', communication: noLink, nominalActivePower, ...extra }),
-  battery: (nominalActivePower: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ type: 'demo-battery', communication: noLink, nominalActivePower, ...extra }),
+  solar: (nominalActivePower: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+    type: 'demo-solar',
+    communication: noLink,
+    nominalActivePower,
+    ...extra,
+  }),
+  battery: (nominalActivePower: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+    type: 'demo-battery',
+    communication: noLink,
+    nominalActivePower,
+    ...extra,
+  }),
   ev: (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ type: 'demo-ev', communication: noLink, ...extra }),
 };
 
 /** Asset states as a driver reports them, W. */
 export const states = {
   meter: (activePower: number, at = 0): AssetState => ({ readable: true, at, activePower }),
-  solar: (availablePower: number, activePower = availablePower, at = 0): AssetState => ({ readable: true, at, activePower, availablePower, controllableRange: { min: 0, max: availablePower } }),
+  solar: (availablePower: number, activePower = availablePower, at = 0): AssetState => ({
+    readable: true,
+    at,
+    activePower,
+    availablePower,
+    controllableRange: { min: 0, max: availablePower },
+  }),
   battery: (maxCharge: number, maxDischarge: number, activePower = 0, stateOfCharge = 50, at = 0): AssetState => ({
     readable: true,
     at,
@@ -27,7 +43,12 @@ export const states = {
     stateOfCharge,
     controllableRange: { min: -maxCharge, max: maxDischarge },
   }),
-  ev: (maxCharge: number, activePower = -maxCharge, at = 0): AssetState => ({ readable: true, at, activePower, controllableRange: { min: -maxCharge, max: 0 } }),
+  ev: (maxCharge: number, activePower = -maxCharge, at = 0): AssetState => ({
+    readable: true,
+    at,
+    activePower,
+    controllableRange: { min: -maxCharge, max: 0 },
+  }),
   unreadable: (at = 0): AssetState => ({ readable: false, at }),
 };
 

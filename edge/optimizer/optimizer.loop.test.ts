@@ -23,11 +23,22 @@ function valid(report: DeviceReport): DeviceReport {
 
 /** A grid meter (0), 50 kW of solar (1) and a 10 kW battery (2), 30 kW of feed-in allowed. */
 function solarAndBattery(loop: Record<string, unknown> = {}) {
-  return optimizerSite([demoAssets.meter(), demoAssets.solar(50000, { fallbackLimit: { activePowerPercentage: 40, onlyInOptimizer: true } }), demoAssets.battery(10000, { fallbackSetpoint: 0 })], {
-    identifier: 'site-optimizer',
-    topology: { name: 'site', constraint: { consumption: 8000, feedIn: 30000 }, assets: { controllable: [1, 2], powerMeterable: [{ assetIndex: 0, meter: 'net' }] } },
-    ...loop,
-  });
+  return optimizerSite(
+    [
+      demoAssets.meter(),
+      demoAssets.solar(50000, { fallbackLimit: { activePowerPercentage: 40, onlyInOptimizer: true } }),
+      demoAssets.battery(10000, { fallbackSetpoint: 0 }),
+    ],
+    {
+      identifier: 'site-optimizer',
+      topology: {
+        name: 'site',
+        constraint: { consumption: 8000, feedIn: 30000 },
+        assets: { controllable: [1, 2], powerMeterable: [{ assetIndex: 0, meter: 'net' }] },
+      },
+      ...loop,
+    },
+  );
 }
 
 describe('the optimizer loop', () => {
@@ -64,7 +75,15 @@ describe('the optimizer loop', () => {
     expect(report).toMatchObject({
       type: 'optimizerStatus',
       controller: 0,
-      observations: { state: 'active', monitoredPower: -35000, consumptionLimit: 8000, feedInLimit: 30000, uncontrollableAssets: [], unreadableAssets: [], solverStatus: 'optimal' },
+      observations: {
+        state: 'active',
+        monitoredPower: -35000,
+        consumptionLimit: 8000,
+        feedInLimit: 30000,
+        uncontrollableAssets: [],
+        unreadableAssets: [],
+        solverStatus: 'optimal',
+      },
     });
     // 5 kW of charging, per unit of 100 kW, at weight 1.25 (1, and 0.5 × the half-full battery's state of charge).
     expect(report.observations).toHaveProperty('objective', expect.closeTo(0.0625, 6));
@@ -75,7 +94,9 @@ describe('the optimizer loop', () => {
   it('keeps the stricter of a scheduled limit and the root constraint', async () => {
     const { device, loop: config } = solarAndBattery();
     const loop = createOptimizerLoop(0, config, device);
-    const step = await loop.step(snapshot(device, [states.meter(-35000), states.solar(45000), states.battery(10000, 10000)], { scheduledLimit: { consumption: null, feedIn: 20000 } }));
+    const step = await loop.step(
+      snapshot(device, [states.meter(-35000), states.solar(45000), states.battery(10000, 10000)], { scheduledLimit: { consumption: null, feedIn: 20000 } }),
+    );
 
     // 15 kW less feed-in: the battery charges fully (10 kW) and 5 kW of solar is curtailed.
     expect(rounded(step.setpoints)).toEqual([
@@ -119,7 +140,11 @@ describe('the optimizer loop', () => {
     await loop.step({ ...snapshot(device, [states.meter(5000), states.solar(0), states.battery(10000, 10000)]), now: later.getTime() });
     expect(loop.statusReport(later).observations).toMatchObject({ state: 'active', solverStatus: 'optimal' });
     expect(loop.drainReports(later)).toEqual([
-      { type: 'alarm', at: '2026-11-22T12:00:05.000Z', observations: { code: optimizerUnsolvableAlarm, level: 'fault', active: false, description: 'optimal again' } },
+      {
+        type: 'alarm',
+        at: '2026-11-22T12:00:05.000Z',
+        observations: { code: optimizerUnsolvableAlarm, level: 'fault', active: false, description: 'optimal again' },
+      },
     ]);
   });
 
@@ -137,11 +162,25 @@ describe('the optimizer loop', () => {
       ],
       {
         solverOptions: { timeLimit: 1e-9 },
-        topology: { name: 'site', constraint: { consumption: 20000, feedIn: 30000 }, assets: { controllable: [1, 2, 3], powerMeterable: [{ assetIndex: 0, meter: 'net' }] }, children: [{ name: 'carport', assets: { controllable: [4, 5] } }] },
+        topology: {
+          name: 'site',
+          constraint: { consumption: 20000, feedIn: 30000 },
+          assets: { controllable: [1, 2, 3], powerMeterable: [{ assetIndex: 0, meter: 'net' }] },
+          children: [{ name: 'carport', assets: { controllable: [4, 5] } }],
+        },
       },
     );
     const loop = createOptimizerLoop(1, config, device);
-    const step = await loop.step(snapshot(device, [states.meter(-10000), states.solar(30000), states.battery(10000, 10000), states.ev(11000), states.solar(10000), states.battery(5000, 5000)]));
+    const step = await loop.step(
+      snapshot(device, [
+        states.meter(-10000),
+        states.solar(30000),
+        states.battery(10000, 10000),
+        states.ev(11000),
+        states.solar(10000),
+        states.battery(5000, 5000),
+      ]),
+    );
 
     expect(rounded(step.setpoints)).toEqual([
       [1, 20000],
@@ -155,7 +194,12 @@ describe('the optimizer loop', () => {
       {
         type: 'alarm',
         at: '2026-11-22T12:00:00.000Z',
-        observations: { code: optimizerUnsolvableAlarm, level: 'fault', active: true, description: 'timeLimit: HiGHS: Time limit reached; fallback setpoints applied' },
+        observations: {
+          code: optimizerUnsolvableAlarm,
+          level: 'fault',
+          active: true,
+          description: 'timeLimit: HiGHS: Time limit reached; fallback setpoints applied',
+        },
       },
     ]);
   });
@@ -181,7 +225,9 @@ describe('the optimizer loop', () => {
       [1, 45000],
       [2, -5000],
     ]);
-    expect(loop.drainReports(at).map((report) => report.observations)).toEqual([{ code: optimizerUnsolvableAlarm, level: 'fault', active: false, description: 'optimal again' }]);
+    expect(loop.drainReports(at).map((report) => report.observations)).toEqual([
+      { code: optimizerUnsolvableAlarm, level: 'fault', active: false, description: 'optimal again' },
+    ]);
   });
 
   it('falls back, with status error, when the solver it was given fails', async () => {
@@ -207,7 +253,16 @@ describe('the optimizer loop', () => {
 
   it('is made only for an optimizer entry', () => {
     const { device } = solarAndBattery();
-    const limiter = { type: 'powerLimiter', controlLoopSleep: 0.1, meterAssetIndex: 0, primaryLimitableAssetIndices: [1], secondaryLimitableAssetIndices: [], contractualLimit: { consumption: 1, feedIn: 1, monitored: true }, limitSchedule: [], deadband: 0 } as const;
+    const limiter = {
+      type: 'powerLimiter',
+      controlLoopSleep: 0.1,
+      meterAssetIndex: 0,
+      primaryLimitableAssetIndices: [1],
+      secondaryLimitableAssetIndices: [],
+      contractualLimit: { consumption: 1, feedIn: 1, monitored: true },
+      limitSchedule: [],
+      deadband: 0,
+    } as const;
     expect(() => createOptimizerLoop(0, limiter, device)).toThrow(new TypeError('createOptimizerLoop was given a powerLimiter loop'));
   });
 });

@@ -74,7 +74,11 @@ export function createOptimizerLoop(index: number, config: ControlLoopConfig, de
     } catch (error) {
       return { solution: null, status: 'error', message: `HiGHS could not be loaded: ${error instanceof Error ? error.message : String(error)}` };
     }
-    const solution = solveOptimizer(loop, { now: site.now, assets: device.assets, states: site.assets, cloudSetpoints: site.cloudSetpoints, scheduledLimit: site.scheduledLimit }, solver);
+    const solution = solveOptimizer(
+      loop,
+      { now: site.now, assets: device.assets, states: site.assets, cloudSetpoints: site.cloudSetpoints, scheduledLimit: site.scheduledLimit },
+      solver,
+    );
     return { solution, status: solution.status, message: solution.message ?? '' };
   }
 
@@ -126,13 +130,11 @@ export function createOptimizerLoop(index: number, config: ControlLoopConfig, de
     },
 
     drainReports(): DeviceReport[] {
-      const reports = alarms.map(
-        (alarm): AlarmReport => ({
-          type: 'alarm',
-          at: new Date(alarm.at).toISOString(),
-          observations: { code: optimizerUnsolvableAlarm, level: 'fault', active: alarm.active, description: alarm.description },
-        }),
-      );
+      const reports = alarms.map((alarm): AlarmReport => ({
+        type: 'alarm',
+        at: new Date(alarm.at).toISOString(),
+        observations: { code: optimizerUnsolvableAlarm, level: 'fault', active: alarm.active, description: alarm.description },
+      }));
       alarms.length = 0;
       return reports;
     },

@@ -152,7 +152,8 @@ function steerableRange(asset: AssetConfig | undefined, state: AssetState | unde
   }
   const own = staticRangeOf(asset, at);
   // Static bounds outside what the asset can do now hold the setpoint at the nearer end of the driver's range.
-  const range = own === undefined ? driverRange : { min: clamp(own.min, driverRange.min, driverRange.max), max: clamp(own.max, driverRange.min, driverRange.max) };
+  const range =
+    own === undefined ? driverRange : { min: clamp(own.min, driverRange.min, driverRange.max), max: clamp(own.max, driverRange.min, driverRange.max) };
   // A battery at its state-of-charge limits (section 3.4) may not go further, whatever range its driver gives.
   const limits = 'stateOfChargeLimits' in asset ? asset.stateOfChargeLimits : undefined;
   const stateOfCharge = state.stateOfCharge;
@@ -175,7 +176,10 @@ function weightsOf(asset: AssetConfig, state: AssetState): { below: number; abov
     return { below: optimizerWeights.deviation, above: optimizerWeights.deviation };
   }
   const full = clamp(stateOfCharge / 100, 0, 1);
-  return { below: optimizerWeights.deviation + optimizerWeights.stateOfCharge * full, above: optimizerWeights.deviation + optimizerWeights.stateOfCharge * (1 - full) };
+  return {
+    below: optimizerWeights.deviation + optimizerWeights.stateOfCharge * full,
+    above: optimizerWeights.deviation + optimizerWeights.stateOfCharge * (1 - full),
+  };
 }
 
 /** The power an individually metered asset adds to its node's flow now, W, meter sign; null when unread. */

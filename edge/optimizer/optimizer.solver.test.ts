@@ -9,7 +9,12 @@ beforeAll(async () => {
   highs = await loadSolver();
 });
 
-function solve(assets: Record<string, unknown>[], loop: Record<string, unknown>, assetStates: (AssetState | undefined)[], cloudSetpoints?: Map<number, number>): OptimizerSolution {
+function solve(
+  assets: Record<string, unknown>[],
+  loop: Record<string, unknown>,
+  assetStates: (AssetState | undefined)[],
+  cloudSetpoints?: Map<number, number>,
+): OptimizerSolution {
   const site = optimizerSite(assets, loop);
   return solveOptimizer(site.loop, { now: fixtureNow, assets: site.device.assets, states: assetStates, cloudSetpoints }, highs);
 }
@@ -59,7 +64,11 @@ describe('the optimizer model solved with HiGHS', () => {
 
   it('charges batteries before it curtails solar, and curtails once they are full', () => {
     const assets = [demoAssets.meter(), demoAssets.solar(50000), demoAssets.battery(10000)];
-    const topology = { name: 'site', constraint: { consumption: null, feedIn: 30000 }, assets: { controllable: [1, 2], powerMeterable: [{ assetIndex: 0, meter: 'net' }] } };
+    const topology = {
+      name: 'site',
+      constraint: { consumption: null, feedIn: 30000 },
+      assets: { controllable: [1, 2], powerMeterable: [{ assetIndex: 0, meter: 'net' }] },
+    };
 
     const little = solve(assets, { topology }, [states.meter(-35000), states.solar(45000), states.battery(10000, 10000)]);
     expect(little.status).toBe('optimal');
@@ -76,7 +85,11 @@ describe('the optimizer model solved with HiGHS', () => {
 
   it('charges the emptiest battery first and discharges the fullest, within its state-of-charge limits', () => {
     const assets = [demoAssets.meter(), demoAssets.battery(10000), demoAssets.battery(10000)];
-    const topology = { name: 'site', constraint: { consumption: 8000, feedIn: 30000 }, assets: { controllable: [1, 2], powerMeterable: [{ assetIndex: 0, meter: 'net' }] } };
+    const topology = {
+      name: 'site',
+      constraint: { consumption: 8000, feedIn: 30000 },
+      assets: { controllable: [1, 2], powerMeterable: [{ assetIndex: 0, meter: 'net' }] },
+    };
 
     const surplus = solve(assets, { topology }, [states.meter(-35000), states.battery(10000, 10000, 0, 80), states.battery(10000, 10000, 0, 20)]);
     expect(setpoint(surplus, 1)).toBeCloseTo(0, 3);
@@ -105,7 +118,11 @@ describe('the optimizer model solved with HiGHS', () => {
       demoAssets.solar(50000, { staticLimit: { scale: 'activePower', upper: 40000, lower: 0 } }),
       demoAssets.battery(10000, { powerLimits: { charge: 3000, discharge: 4000 } }),
     ];
-    const topology = { name: 'site', constraint: { consumption: null, feedIn: 30000 }, assets: { controllable: [1, 2], powerMeterable: [{ assetIndex: 0, meter: 'net' }] } };
+    const topology = {
+      name: 'site',
+      constraint: { consumption: null, feedIn: 30000 },
+      assets: { controllable: [1, 2], powerMeterable: [{ assetIndex: 0, meter: 'net' }] },
+    };
     const solution = solve(assets, { topology }, [states.meter(-35000), states.solar(45000, 35000), states.battery(10000, 10000)]);
 
     expect(solution.model.steered.map(({ asset, min, max, target }) => ({ asset, min, max, target }))).toEqual([
@@ -124,9 +141,21 @@ describe('the optimizer model solved with HiGHS', () => {
     const topology = {
       name: 'site',
       assets: { controllable: [4], powerMeterable: [{ assetIndex: 0, meter: 'net' }] },
-      children: [{ name: 'chargers', constraint: { consumption: 15000, feedIn: null }, assets: { controllable: [2, 3], powerMeterable: [{ assetIndex: 1, meter: 'net' }] } }],
+      children: [
+        {
+          name: 'chargers',
+          constraint: { consumption: 15000, feedIn: null },
+          assets: { controllable: [2, 3], powerMeterable: [{ assetIndex: 1, meter: 'net' }] },
+        },
+      ],
     };
-    const solution = solve(assets, { topology }, [states.meter(30000), states.meter(20000), states.ev(11000, -8000), states.ev(11000, -8000), states.battery(10000, 10000)]);
+    const solution = solve(assets, { topology }, [
+      states.meter(30000),
+      states.meter(20000),
+      states.ev(11000, -8000),
+      states.ev(11000, -8000),
+      states.battery(10000, 10000),
+    ]);
 
     expect(solution.status).toBe('optimal');
     expect(setpoint(solution, 2) + setpoint(solution, 3)).toBeCloseTo(-11000, 3);
@@ -139,8 +168,20 @@ describe('the optimizer model solved with HiGHS', () => {
 
   it('keeps what the cloud asked when no limit is in the way', () => {
     const assets = [demoAssets.meter(), demoAssets.battery(10000), demoAssets.solar(20000)];
-    const topology = { name: 'site', constraint: { consumption: 50000, feedIn: 50000 }, assets: { controllable: [1, 2], powerMeterable: [{ assetIndex: 0, meter: 'net' }] } };
-    const solution = solve(assets, { topology }, [states.meter(0), states.battery(10000, 10000), states.solar(20000, 15000)], new Map([[1, 7000], [2, 12000]]));
+    const topology = {
+      name: 'site',
+      constraint: { consumption: 50000, feedIn: 50000 },
+      assets: { controllable: [1, 2], powerMeterable: [{ assetIndex: 0, meter: 'net' }] },
+    };
+    const solution = solve(
+      assets,
+      { topology },
+      [states.meter(0), states.battery(10000, 10000), states.solar(20000, 15000)],
+      new Map([
+        [1, 7000],
+        [2, 12000],
+      ]),
+    );
 
     expect(solution.status).toBe('optimal');
     expect(setpoint(solution, 1)).toBeCloseTo(7000, 3);
@@ -151,7 +192,11 @@ describe('the optimizer model solved with HiGHS', () => {
   it('reports infeasible with the least-bad setpoints when a limit cannot be kept', () => {
     // 12 kW of load that nothing steers, a 5 kW consumption limit and a battery of 5 kW: 2 kW over at best.
     const assets = [demoAssets.meter(), demoAssets.battery(5000)];
-    const topology = { name: 'site', constraint: { consumption: 5000, feedIn: null }, assets: { controllable: [1], powerMeterable: [{ assetIndex: 0, meter: 'net' }] } };
+    const topology = {
+      name: 'site',
+      constraint: { consumption: 5000, feedIn: null },
+      assets: { controllable: [1], powerMeterable: [{ assetIndex: 0, meter: 'net' }] },
+    };
     const solution = solve(assets, { topology }, [states.meter(12000), states.battery(5000, 5000)]);
 
     expect(solution.status).toBe('infeasible');
@@ -224,7 +269,14 @@ describe('the optimizer model solved with HiGHS', () => {
 
     expect(solution.status).toBe('optimal');
     expect(passed).toEqual([
-      { solver: 'ipm', time_limit: 2.5, dual_feasibility_tolerance: 1e-6, ipm_optimality_tolerance: 1e-6, primal_feasibility_tolerance: 1e-9, output_flag: false },
+      {
+        solver: 'ipm',
+        time_limit: 2.5,
+        dual_feasibility_tolerance: 1e-6,
+        ipm_optimality_tolerance: 1e-6,
+        primal_feasibility_tolerance: 1e-9,
+        output_flag: false,
+      },
     ]);
   });
 
@@ -237,7 +289,10 @@ describe('the optimizer model solved with HiGHS', () => {
       primal_feasibility_tolerance: 1e-7,
       output_flag: false,
     });
-    expect(highsOptions({ solver: 'simplex', timeLimit: 1, tolerance: 1e-12 })).toMatchObject({ dual_feasibility_tolerance: 1e-10, primal_feasibility_tolerance: 1e-10 });
+    expect(highsOptions({ solver: 'simplex', timeLimit: 1, tolerance: 1e-12 })).toMatchObject({
+      dual_feasibility_tolerance: 1e-10,
+      primal_feasibility_tolerance: 1e-10,
+    });
   });
 
   it('stops at a tiny time limit with status timeLimit and no setpoints', () => {

@@ -132,9 +132,20 @@ export function solveOptimizer(config: OptimizerConfig, site: OptimizerSite, sol
   const broken = nodes.filter((node) => node.consumptionViolation > violationToleranceW || node.feedInViolation > violationToleranceW);
   if (broken.length > 0) {
     const described = broken.map((node) =>
-      node.consumptionViolation > violationToleranceW ? `${node.name}: consumption ${Math.round(node.consumptionViolation)} W over` : `${node.name}: feed-in ${Math.round(node.feedInViolation)} W over`,
+      node.consumptionViolation > violationToleranceW
+        ? `${node.name}: consumption ${Math.round(node.consumptionViolation)} W over`
+        : `${node.name}: feed-in ${Math.round(node.feedInViolation)} W over`,
     );
-    return { status: 'infeasible', setpoints, objective: result.ObjectiveValue, nodes, model, buildMs, solveMs, message: `limits cannot be kept (${described.join('; ')})` };
+    return {
+      status: 'infeasible',
+      setpoints,
+      objective: result.ObjectiveValue,
+      nodes,
+      model,
+      buildMs,
+      solveMs,
+      message: `limits cannot be kept (${described.join('; ')})`,
+    };
   }
   return { status: 'optimal', setpoints, objective: result.ObjectiveValue, nodes, model, buildMs, solveMs };
 }

@@ -109,7 +109,10 @@ class UnitState {
     if (kind === 'relay') {
       const channels = this.length - demoAddresses.relayChannels;
       if (address < demoAddresses.relayChannels || end > demoAddresses.relayChannels + channels || values.some((value) => value > 1)) {
-        throw new ModbusException(illegalDataAddress, `relay channels are registers ${demoAddresses.relayChannels}-${demoAddresses.relayChannels + channels - 1}, 0 or 1`);
+        throw new ModbusException(
+          illegalDataAddress,
+          `relay channels are registers ${demoAddresses.relayChannels}-${demoAddresses.relayChannels + channels - 1}, 0 or 1`,
+        );
       }
       values.forEach((value, i) => {
         if (this.binding.kind === 'relay') {
@@ -203,13 +206,18 @@ export async function startModbusSimulator(site: Site, options: ModbusSimulatorO
   };
   const vector: IServiceVector = {
     getHoldingRegister: (address: number, unitId: number, done: FCallbackVal<number>): void =>
-      answer(() => unitOf(unitId).read(address, 1)[0] ?? 0, (error, value) => done(error, value ?? 0)),
+      answer(
+        () => unitOf(unitId).read(address, 1)[0] ?? 0,
+        (error, value) => done(error, value ?? 0),
+      ),
     getMultipleHoldingRegisters: (address: number, length: number, unitId: number, done: FCallbackVal<number[]>): void =>
-      answer(() => unitOf(unitId).read(address, length), (error, value) => done(error, value ?? [])),
+      answer(
+        () => unitOf(unitId).read(address, length),
+        (error, value) => done(error, value ?? []),
+      ),
     setRegister: (address: number, value: number, unitId: number, done: FCallback): void => answer(() => unitOf(unitId).write(address, [value]), done),
     setRegisterArray: (address: number, values: number[], unitId: number, done: FCallback): void => answer(() => unitOf(unitId).write(address, values), done),
   };
-
 
   let server: ServerTCP | undefined;
   let port = 0;

@@ -25,7 +25,11 @@ describe('plant drivers', () => {
     expect(state.controllableRange).toEqual({ min: -5000, max: 4000 });
     const report = driver.buildReport(new Date(site.now), { confirmed: null, desired: { activeControl: 4000 }, effective: 4000 }, false);
     expect(validateReport(report)).toMatchObject({ ok: true });
-    expect(report).toMatchObject({ type: 'batteryPower', asset: 1, observations: { activePower: 4000, setpoints: { confirmed: 4000, effective: 4000 }, connectionStatistics: { success: 2, timeout: 0 } } });
+    expect(report).toMatchObject({
+      type: 'batteryPower',
+      asset: 1,
+      observations: { activePower: 4000, setpoints: { confirmed: 4000, effective: 4000 }, connectionStatistics: { success: 2, timeout: 0 } },
+    });
     const flash = driver.buildReport(new Date(site.now), undefined, true);
     expect(validateReport(flash)).toMatchObject({ ok: true });
     expect(flash).toMatchObject({ type: 'batteryPower.flash', observations: { activePower: 4000 } });
@@ -45,7 +49,15 @@ describe('plant drivers', () => {
     site.add(new Load({ base: 1000 }));
     const link = { down: false };
     const factory = plantDriverFactory(site, [site.meter], { links: [link] });
-    const driver = factory(0, config('demo-meter'), { links: { unit: () => { throw new Error('unused'); }, close: async () => undefined }, log: () => undefined });
+    const driver = factory(0, config('demo-meter'), {
+      links: {
+        unit: () => {
+          throw new Error('unused');
+        },
+        close: async () => undefined,
+      },
+      log: () => undefined,
+    });
     expect(driver).not.toBeNull();
     await driver?.poll();
     expect(driver?.state.activePower).toBe(1000);
@@ -84,6 +96,13 @@ describe('plant drivers', () => {
     expect(report).toMatchObject({ type: 'evPower', observations: { activePower: -3 * 230 * 16 } });
     const points = report?.type === 'evPower' ? report.observations.points : undefined;
     expect(points?.length).toBe(8);
-    expect(points?.[2]).toEqual({ point: 2, status: 'charging', activePower: -11_040, phaseCurrent: { l1: 16, l2: 16, l3: 16 }, sessionEnergy: 11_040 / 3600, vehicleStateOfCharge: 30 + (11_040 / 3600 / 60_000) * 100 });
+    expect(points?.[2]).toEqual({
+      point: 2,
+      status: 'charging',
+      activePower: -11_040,
+      phaseCurrent: { l1: 16, l2: 16, l3: 16 },
+      sessionEnergy: 11_040 / 3600,
+      vehicleStateOfCharge: 30 + (11_040 / 3600 / 60_000) * 100,
+    });
   });
 });

@@ -58,7 +58,13 @@ export function readPlant(binding: PlantBinding): DemoReadings[DemoKind] {
     case 'solar':
     case 'wind': {
       const a = binding.asset;
-      const solar = { activePower: a.activePower, availablePower: a.availablePower, energyProduced: a.energyProduced, setpoint: a.setpoint, nominalPower: a.nominalPower };
+      const solar = {
+        activePower: a.activePower,
+        availablePower: a.availablePower,
+        energyProduced: a.energyProduced,
+        setpoint: a.setpoint,
+        nominalPower: a.nominalPower,
+      };
       return a instanceof WindTurbine ? { ...solar, windSpeed: a.windSpeed, rotorSpeed: a.rotorSpeed, converterStatus: a.converterStatus } : solar;
     }
     case 'battery': {
@@ -80,7 +86,15 @@ export function readPlant(binding: PlantBinding): DemoReadings[DemoKind] {
     case 'meter': {
       const a = binding.asset;
       const v = a.phaseVoltage;
-      return { activePower: a.activePower, phaseVoltage: [v, v, v], phaseCurrent: a.phaseCurrent, phaseActivePower: [...a.phasePowers], frequency: a.frequency, energyImport: a.energyImport, energyExport: a.energyExport };
+      return {
+        activePower: a.activePower,
+        phaseVoltage: [v, v, v],
+        phaseCurrent: a.phaseCurrent,
+        phaseActivePower: [...a.phasePowers],
+        frequency: a.frequency,
+        energyImport: a.energyImport,
+        energyExport: a.energyExport,
+      };
     }
     case 'ev': {
       const a = binding.asset;
@@ -103,11 +117,26 @@ export function readPlant(binding: PlantBinding): DemoReadings[DemoKind] {
       return { channels: [...binding.asset.channels] };
     case 'generator': {
       const a = binding.asset;
-      return { activePower: a.activePower, status: a.status, fuelLevel: a.fuelLevel, runningHours: a.runningHours, energyProduced: a.energyProduced, setpoint: a.setpoint, nominalPower: a.nominalPower };
+      return {
+        activePower: a.activePower,
+        status: a.status,
+        fuelLevel: a.fuelLevel,
+        runningHours: a.runningHours,
+        energyProduced: a.energyProduced,
+        setpoint: a.setpoint,
+        nominalPower: a.nominalPower,
+      };
     }
     default: {
       const a = binding.asset;
-      return { activePower: a.activePower, temperature: a.temperature, stateOfCharge: a.stateOfCharge, storedEnergy: a.storedEnergy, setpoint: a.setpoint, heaterPower: a.heaterPower };
+      return {
+        activePower: a.activePower,
+        temperature: a.temperature,
+        stateOfCharge: a.stateOfCharge,
+        storedEnergy: a.storedEnergy,
+        setpoint: a.setpoint,
+        heaterPower: a.heaterPower,
+      };
     }
   }
 }
@@ -156,7 +185,13 @@ export class PlantDriver extends PolledAssetDriver {
   private lastReading: DemoReadings[DemoKind] | null = null;
   private readonly counter: RequestCounter;
 
-  constructor(index: number, config: AssetConfig, target: PlantTarget, private readonly site: Site, options: PlantDriverOptions = {}) {
+  constructor(
+    index: number,
+    config: AssetConfig,
+    target: PlantTarget,
+    private readonly site: Site,
+    options: PlantDriverOptions = {},
+  ) {
     const counter = new RequestCounter();
     super(index, config, counter, options.log ?? (() => undefined), () => site.now);
     this.counter = counter;
@@ -218,7 +253,11 @@ export class PlantDriver extends PolledAssetDriver {
  * A DriverFactory over a site: asset index i of the config drives `targets[i]` (undefined: no
  * driver). Links by asset index take assets down in tests.
  */
-export function plantDriverFactory(site: Site, targets: readonly (PlantTarget | undefined)[], options: { log?: DriverContext['log']; links?: readonly (PlantLink | undefined)[] } = {}): DriverFactory {
+export function plantDriverFactory(
+  site: Site,
+  targets: readonly (PlantTarget | undefined)[],
+  options: { log?: DriverContext['log']; links?: readonly (PlantLink | undefined)[] } = {},
+): DriverFactory {
   return (index, config, context) => {
     const target = targets[index];
     if (target === undefined) {

@@ -67,7 +67,13 @@ export function runInRealTime(site: Site, options: { stepSeconds?: number; now?:
 
 const network = { eth0: { type: 'dhcp' } };
 
-async function demoSite(name: string, site: Site, units: readonly SimulatedUnit[], configOf: (simulator: ModbusSimulator) => unknown, options: DemoSiteOptions): Promise<DemoSite> {
+async function demoSite(
+  name: string,
+  site: Site,
+  units: readonly SimulatedUnit[],
+  configOf: (simulator: ModbusSimulator) => unknown,
+  options: DemoSiteOptions,
+): Promise<DemoSite> {
   const simulator = await startModbusSimulator(site, { units, host: options.host, port: options.port });
   let config: DeviceConfig;
   try {
@@ -108,9 +114,33 @@ export async function startSolarBatterySite(options: DemoSiteOptions = {}): Prom
       network,
       reportingIntervalInSec: 10,
       assets: [
-        { type: 'demo-meter', identifier: 'grid-meter', communication: simulator.connection(), slaveId: 1, enableFlashReport: { reportingInterval: 1, additionalProperties: ['phaseCurrent'] } },
-        { type: 'demo-solar', identifier: 'pv-roof', communication: simulator.connection(), slaveId: 2, nominalActivePower: 15_000, powerResponseMs: 1000, powerMeterAssetIndex: 0, enableFlashReport: { reportingInterval: 1 } },
-        { type: 'demo-battery', identifier: 'battery', communication: simulator.connection(), slaveId: 3, nominalActivePower: 8000, powerResponseMs: 500, stateOfChargeLimits: { min: 10, max: 90 }, powerLimits: { charge: 8000, discharge: 8000 } },
+        {
+          type: 'demo-meter',
+          identifier: 'grid-meter',
+          communication: simulator.connection(),
+          slaveId: 1,
+          enableFlashReport: { reportingInterval: 1, additionalProperties: ['phaseCurrent'] },
+        },
+        {
+          type: 'demo-solar',
+          identifier: 'pv-roof',
+          communication: simulator.connection(),
+          slaveId: 2,
+          nominalActivePower: 15_000,
+          powerResponseMs: 1000,
+          powerMeterAssetIndex: 0,
+          enableFlashReport: { reportingInterval: 1 },
+        },
+        {
+          type: 'demo-battery',
+          identifier: 'battery',
+          communication: simulator.connection(),
+          slaveId: 3,
+          nominalActivePower: 8000,
+          powerResponseMs: 500,
+          stateOfChargeLimits: { min: 10, max: 90 },
+          powerLimits: { charge: 8000, discharge: 8000 },
+        },
       ],
       activeControl: [{ type: 'proportionalPeakShaver', identifier: 'peak-shaver', meterAssetIndex: 0, batteryAssetIndices: [2], activePowerLimit: 8000 }],
     }),
@@ -136,7 +166,16 @@ export async function startWindSite(options: DemoSiteOptions = {}): Promise<Demo
       reportingIntervalInSec: 10,
       assets: [
         { type: 'demo-meter', identifier: 'park-meter', communication: simulator.connection(), slaveId: 1, enableFlashReport: { reportingInterval: 1 } },
-        { type: 'demo-wind', identifier: 'wtg-1', communication: simulator.connection(), slaveId: 2, nominalActivePower: 2_000_000, powerResponseMs: 3000, powerMeterAssetIndex: 0, enableFlashReport: { reportingInterval: 1 } },
+        {
+          type: 'demo-wind',
+          identifier: 'wtg-1',
+          communication: simulator.connection(),
+          slaveId: 2,
+          nominalActivePower: 2_000_000,
+          powerResponseMs: 3000,
+          powerMeterAssetIndex: 0,
+          enableFlashReport: { reportingInterval: 1 },
+        },
       ],
     }),
     options,
@@ -162,8 +201,22 @@ export async function startEvChargingSite(options: DemoSiteOptions = {}): Promis
       network,
       reportingIntervalInSec: 10,
       assets: [
-        { type: 'demo-meter', identifier: 'grid-meter', communication: simulator.connection(), slaveId: 1, enableFlashReport: { reportingInterval: 1, additionalProperties: ['phaseCurrent'] } },
-        { type: 'demo-ev', identifier: 'chargers', communication: simulator.connection(), slaveId: 2, nominalActivePower: 8 * 3 * 230 * 32, nominalPhaseCurrent: 32, staticLimit: { phaseCurrent: -160 } },
+        {
+          type: 'demo-meter',
+          identifier: 'grid-meter',
+          communication: simulator.connection(),
+          slaveId: 1,
+          enableFlashReport: { reportingInterval: 1, additionalProperties: ['phaseCurrent'] },
+        },
+        {
+          type: 'demo-ev',
+          identifier: 'chargers',
+          communication: simulator.connection(),
+          slaveId: 2,
+          nominalActivePower: 8 * 3 * 230 * 32,
+          nominalPhaseCurrent: 32,
+          staticLimit: { phaseCurrent: -160 },
+        },
         {
           type: 'demo-relay',
           identifier: 'relays',
@@ -176,7 +229,15 @@ export async function startEvChargingSite(options: DemoSiteOptions = {}): Promis
           ],
         },
       ],
-      activeControl: [{ type: 'currentLimiter', identifier: 'phase-guard', meterAssetIndex: 0, limitableAssetIndices: [1], contractualLimit: { consumption: 160, feedIn: 160 } }],
+      activeControl: [
+        {
+          type: 'currentLimiter',
+          identifier: 'phase-guard',
+          meterAssetIndex: 0,
+          limitableAssetIndices: [1],
+          contractualLimit: { consumption: 160, feedIn: 160 },
+        },
+      ],
     }),
     options,
   );

@@ -1,5 +1,5 @@
-import type { Right } from '../../contracts/rights';
-import { hasAnyRight } from '../../contracts/rights';
+import type { Operation, Right } from '../../contracts/rights';
+import { accessVerdict, hasAnyRight } from '../../contracts/rights';
 import { GridportError, type ErrorKey } from '../../contracts/errors';
 import { providerOrganizationId } from '../../contracts/limits';
 
@@ -46,6 +46,23 @@ export function requireRights(actor: Actor, required: readonly Right[]): void {
   if (!hasAnyRight(actor.rights, required)) {
     throw new GridportError('forbidden', { required });
   }
+}
+
+/**
+ * Throws unless `actor` may do one of `operations` (contracts/rights.ts `accessRules`): the
+ * one check of who may do what, made by the service method and, before any input is read, by
+ * the REST route and the GraphQL field that serve it. Nobody is unauthorized (or the reason
+ * their credential was refused); anyone else without a right or of the wrong kind is forbidden.
+ */
+export function authorize(actor: Actor, ...operations: [Operation, ...Operation[]]): void {
+  const verdict = accessVerdict(actor.kind === 'system' ? null : actor.kind, actor.rights, operations);
+  if (verdict === null) {
+    return;
+  }
+  if (verdict.key === 'unauthorized') {
+    throw new GridportError(actor.rejection ?? 'unauthorized');
+  }
+  throw new GridportError('forbidden', verdict.details);
 }
 
 export function isStaff(actor: Actor): boolean {

@@ -21,10 +21,26 @@ const fields: FieldTypes<Thing> = {
 };
 
 describe('typed diffs', () => {
-  const before: Thing = { name: 'a', count: 1, enabled: false, startsAt: new Date('2026-01-01T00:00:00Z'), settings: { x: 1 }, ownerHashId: 'abc', password: 'old secret' };
+  const before: Thing = {
+    name: 'a',
+    count: 1,
+    enabled: false,
+    startsAt: new Date('2026-01-01T00:00:00Z'),
+    settings: { x: 1 },
+    ownerHashId: 'abc',
+    password: 'old secret',
+  };
 
   it('list each changed field with its type, and never the values of a hidden one', () => {
-    const after: Thing = { name: 'b', count: 2, enabled: true, startsAt: new Date('2026-02-01T00:00:00Z'), settings: { x: 2 }, ownerHashId: null, password: 'new secret' };
+    const after: Thing = {
+      name: 'b',
+      count: 2,
+      enabled: true,
+      startsAt: new Date('2026-02-01T00:00:00Z'),
+      settings: { x: 2 },
+      ownerHashId: null,
+      password: 'new secret',
+    };
     const diff = diffObjects(fields, before, after);
     expect(diff).toEqual([
       { type: 'string', name: 'name', oldValue: 'a', newValue: 'b' },
@@ -48,6 +64,8 @@ describe('typed diffs', () => {
       { type: 'string', name: 'name', oldValue: null, newValue: 'a' },
       { type: 'number', name: 'count', oldValue: null, newValue: 1 },
     ]);
-    expect(diffObjects({ enabled: 'boolean' } as FieldTypes<Thing>, before, null)).toEqual([{ type: 'boolean', name: 'enabled', oldValue: false, newValue: null }]);
+    expect(diffObjects({ enabled: 'boolean' } as FieldTypes<Thing>, before, null)).toEqual([
+      { type: 'boolean', name: 'enabled', oldValue: false, newValue: null },
+    ]);
   });
 });

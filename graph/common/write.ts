@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AuditChangeType, AuditObjectType, DiffEntry } from '../../contracts/audit-log';
 import type { Actor } from './context';
-import { AuditLogEntryModel } from '../identity/models/audit-log-entry.model';
+import { AuditLogEntryModel } from './audit-log-entry.model';
 
 export interface AuditRecord {
   objectType: AuditObjectType;

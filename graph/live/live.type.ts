@@ -1,8 +1,9 @@
 import { GraphQLJSON } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import type { DevicePresenceEventView, DeviceReportEventView } from '../common/live';
 
 @ObjectType('DeviceReportEvent', { description: 'A report of a device, as stored.' })
-export class DeviceReportEvent {
+export class DeviceReportEvent implements DeviceReportEventView {
   @Field(() => ID)
   deviceHashId!: string;
 
@@ -26,7 +27,7 @@ export class DeviceReportEvent {
 }
 
 @ObjectType('DevicePresenceEvent', { description: "A device's gateway connected or went away." })
-export class DevicePresenceEvent {
+export class DevicePresenceEvent implements DevicePresenceEventView {
   @Field(() => ID)
   deviceHashId!: string;
 

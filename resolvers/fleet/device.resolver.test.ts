@@ -1,6 +1,6 @@
 import { exampleDeviceConfig } from '../../contracts/device';
-import { systemActor, type Actor } from '../../graph/common/context';
-import { anOrganization } from '../../test-support/factories';
+import type { Actor } from '../../graph/common/context';
+import { anOrganization, buildDeviceGroup } from '../../test-support/factories';
 import { seedDevices } from '../../test-support/fleet';
 import { customerActor, staffActor, testGraph, type TestGraph } from '../../test-support/graphql';
 
@@ -30,7 +30,7 @@ describe('the fleet in GraphQL', () => {
     g = await testGraph();
     owner = await organization('Fleet Owner BV');
     partner = await organization('Fleet Partner BV');
-    const group = await g.services.deviceGroups.create(systemActor('test'), { name: 'North', organizationHashId: owner.hashId, deviceOutageEmails: [], deviceOutageUsersHashIds: [] });
+    const group = await buildDeviceGroup(g.services, { name: 'North', organizationHashId: owner.hashId });
     groupHashId = group.hashId;
     seeded = await seedDevices(g.database.db, owner.id, 500, { deviceGroupId: g.hashIds.decode('deviceGroup', groupHashId) });
     g.database.db.on('query', () => {
@@ -59,7 +59,10 @@ describe('the fleet in GraphQL', () => {
     const few = await counted<{ devices: { rows: DeviceRow[] } }>(staffActor(['gridport.employee']), listQuery, { rows: 5, organizationHashId: owner.hashId });
     expect(few.result.errors).toBeUndefined();
     expect(few.result.data?.devices.rows).toHaveLength(5);
-    const many = await counted<{ devices: { rows: DeviceRow[]; nextPageOffset: string | null } }>(staffActor(['gridport.employee']), listQuery, { rows: 500, organizationHashId: owner.hashId });
+    const many = await counted<{ devices: { rows: DeviceRow[]; nextPageOffset: string | null } }>(staffActor(['gridport.employee']), listQuery, {
+      rows: 500,
+      organizationHashId: owner.hashId,
+    });
     expect(many.result.errors).toBeUndefined();
     const rows = many.result.data?.devices.rows ?? [];
     expect(rows).toHaveLength(500);
@@ -71,15 +74,22 @@ describe('the fleet in GraphQL', () => {
 
   it('shows a customer its devices with the status filter and a count; admin filters are refused; groups are staff only', async () => {
     const customer = customerActor(owner.id);
-    const { data, errors } = await g.execute<{ devices: { count: number; rows: unknown[] } }>(customer, '{ devices(rowsPerPage: 3, status: NON_OPERATIONAL) { count rows { hashId } } }');
+    const { data, errors } = await g.execute<{ devices: { count: number; rows: unknown[] } }>(
+      customer,
+      '{ devices(rowsPerPage: 3, status: NON_OPERATIONAL) { count rows { hashId } } }',
+    );
     expect(errors).toBeUndefined();
     expect(data?.devices).toMatchObject({ count: 500 });
     expect(data?.devices.rows).toHaveLength(3);
     const filtered = await g.execute(customer, '{ devices(assetType: "sma-sunny-tripower") { rows { hashId } } }');
     expect(filtered.errors?.[0]?.extensions?.code).toBe('query_invalid');
-    const group = await g.execute(customer, `query($h: ID!) { device(hashId: $h) { name deviceGroup { name } } }`, { h: g.hashIds.encode('device', seeded[0] ?? 0) });
+    const group = await g.execute(customer, `query($h: ID!) { device(hashId: $h) { name deviceGroup { name } } }`, {
+      h: g.hashIds.encode('device', seeded[0] ?? 0),
+    });
     expect(group.errors?.[0]?.extensions?.code).toBe('forbidden');
-    const stranger = await g.execute(customerActor(partner.id), `query($h: ID!) { device(hashId: $h) { name } }`, { h: g.hashIds.encode('device', seeded[0] ?? 0) });
+    const stranger = await g.execute(customerActor(partner.id), `query($h: ID!) { device(hashId: $h) { name } }`, {
+      h: g.hashIds.encode('device', seeded[0] ?? 0),
+    });
     expect(stranger.errors?.[0]?.extensions?.code).toBe('not_found');
   });
 
@@ -94,10 +104,16 @@ describe('the fleet in GraphQL', () => {
     expect(created.data?.createPartnership).toMatchObject({ owner: { name: 'Fleet Owner BV' }, partner: { name: 'Fleet Partner BV' }, deviceCount: 1 });
 
     const partnerActor = customerActor(partner.id);
-    const seen = await g.execute<{ devices: { count: number; rows: { hashId: string; organization: { name: string; pricing: unknown }; partnerships: { role: string; owner: { name: string }; partner: { name: string } }[] }[] } }>(
-      partnerActor,
-      '{ devices { count rows { hashId organization { name pricing } partnerships { role owner { name } partner { name } } } } }',
-    );
+    const seen = await g.execute<{
+      devices: {
+        count: number;
+        rows: {
+          hashId: string;
+          organization: { name: string; pricing: unknown };
+          partnerships: { role: string; owner: { name: string }; partner: { name: string } }[];
+        }[];
+      };
+    }>(partnerActor, '{ devices { count rows { hashId organization { name pricing } partnerships { role owner { name } partner { name } } } } }');
     expect(seen.errors).toBeUndefined();
     expect(seen.data?.devices.count).toBe(1);
     expect(seen.data?.devices.rows[0]).toEqual({
@@ -105,20 +121,42 @@ describe('the fleet in GraphQL', () => {
       organization: { name: 'Fleet Owner BV', pricing: null },
       partnerships: [{ role: 'VIEWER', owner: { name: 'Fleet Owner BV' }, partner: { name: 'Fleet Partner BV' } }],
     });
-    const list = await g.execute<{ partnerships: { rows: { owner: { name: string } }[] } }>(partnerActor, '{ partnerships(kind: ACCEPTED) { rows { owner { name } deviceHashIds } } }');
+    const list = await g.execute<{ partnerships: { rows: { owner: { name: string } }[] } }>(
+      partnerActor,
+      '{ partnerships(kind: ACCEPTED) { rows { owner { name } deviceHashIds } } }',
+    );
     expect(list.data?.partnerships.rows).toEqual([{ owner: { name: 'Fleet Owner BV' }, deviceHashIds: [shared] }]);
-    // A viewer may not steer.
-    const steer = await g.execute(partnerActor, 'mutation { setSchedule(input: { assetIdentifiers: ["pv-roof"], schedule: [] }) { deviceHashIds } }');
+    // A viewer may not steer (steering is for API keys, as PUT /v2/schedule; a console session may not steer at all).
+    const partnerKey: Actor = {
+      kind: 'apiKey',
+      userId: null,
+      apiKeyId: 2,
+      organizationId: partner.id,
+      rights: ['customer.read', 'customer.write'],
+      name: 'Partner key',
+    };
+    const steer = await g.execute(partnerKey, 'mutation { setSchedule(input: { assetIdentifiers: ["pv-roof"], schedule: [] }) { deviceHashIds } }');
     expect(steer.errors?.[0]?.extensions).toEqual({ code: 'unknown_identifier', details: { identifiers: ['pv-roof'] } });
+    const session = await g.execute(partnerActor, 'mutation { setSchedule(input: { assetIdentifiers: ["pv-roof"], schedule: [] }) { deviceHashIds } }');
+    expect(session.errors?.[0]?.extensions).toEqual({ code: 'forbidden', details: { reason: 'this route needs an API key' } });
   });
 
   it('updates a device with the REST rules and steers it', async () => {
     const hashId = g.hashIds.encode('device', seeded[2] ?? 0);
-    const invalid = await g.execute(staffActor(['gridport.ops']), 'mutation($h: ID!, $c: JSON) { updateDevice(hashId: $h, input: { config: $c }) { name } }', { h: hashId, c: { ...exampleDeviceConfig, reportingIntervalInSec: 1 } });
+    const invalid = await g.execute(staffActor(['gridport.ops']), 'mutation($h: ID!, $c: JSON) { updateDevice(hashId: $h, input: { config: $c }) { name } }', {
+      h: hashId,
+      c: { ...exampleDeviceConfig, reportingIntervalInSec: 1 },
+    });
     expect(invalid.errors?.[0]?.extensions).toMatchObject({ code: 'invalid_config', details: { issues: [{ key: 'reportingIntervalInSec' }] } });
-    const employee = await g.execute(staffActor(['gridport.employee']), 'mutation($h: ID!) { updateDevice(hashId: $h, input: { name: "x" }) { name } }', { h: hashId });
+    const employee = await g.execute(staffActor(['gridport.employee']), 'mutation($h: ID!) { updateDevice(hashId: $h, input: { name: "x" }) { name } }', {
+      h: hashId,
+    });
     expect(employee.errors?.[0]?.extensions?.code).toBe('forbidden');
-    const renamed = await g.execute<{ updateDevice: { name: string; cloudApi: string } }>(staffActor(['gridport.ops']), 'mutation($h: ID!) { updateDevice(hashId: $h, input: { name: "Renamed", cloudApi: READ }) { name cloudApi } }', { h: hashId });
+    const renamed = await g.execute<{ updateDevice: { name: string; cloudApi: string } }>(
+      staffActor(['gridport.ops']),
+      'mutation($h: ID!) { updateDevice(hashId: $h, input: { name: "Renamed", cloudApi: READ }) { name cloudApi } }',
+      { h: hashId },
+    );
     expect(renamed.data?.updateDevice).toEqual({ name: 'Renamed', cloudApi: 'READ' });
 
     const key: Actor = { kind: 'apiKey', userId: null, apiKeyId: 1, organizationId: owner.id, rights: ['customer.write'], name: 'API key' };

@@ -7,6 +7,7 @@ import {
   customerDeviceListQuerySchema,
   customerDeviceUpdateSchema,
   deviceUpdateSchema,
+  type DeviceCountView,
   type DeviceView,
   type SteeringResult as SteeringResultView,
 } from '../../contracts/fleet';
@@ -14,22 +15,16 @@ import type { Page } from '../../contracts/pagination';
 import { validate } from '../../contracts/validation';
 import { isStaff } from '../../graph/common/context';
 import { givenArguments } from '../../graph/common/graphql-args';
-import type { DeviceCounts } from '../../graph/fleet/services/device.service';
-import {
-  Device,
-  DeviceCount,
-  DeviceListArgs,
-  DeviceOutageContactsInput,
-  DevicePage,
-  DeviceUpdateInput,
-  OrganizationReference,
-  ParametersInput,
-  ScheduleInput,
-  SteeringResult,
-} from '../../graph/fleet/types/device.type';
-import { DeviceGroup } from '../../graph/fleet/types/group.type';
-import type { GraphqlContext } from '../../graph/graphql-context';
-import type { ReferenceResolver } from '../../graph/subgraph';
+import { DeviceGroup } from '../../graph/fleet/types/device-group.type';
+import { DeviceListArgs } from '../../graph/fleet/types/device.args';
+import { DeviceOutageContactsInput, DeviceUpdateInput } from '../../graph/fleet/types/device.input';
+import { Device, DeviceCount, DevicePage } from '../../graph/fleet/types/device.type';
+import { OrganizationReference } from '../../graph/fleet/types/organization-reference.type';
+import { ParametersInput, ScheduleInput } from '../../graph/fleet/types/steering.input';
+import { SteeringResult } from '../../graph/fleet/types/steering.type';
+import type { GraphqlContext } from '../graphql-context';
+import type { ReferenceResolver } from '../subgraph';
+import { Allowed } from '../access';
 
 /** The input of a mutation as its yup schema expects it: members left out stay out; null stays null. */
 function given<T extends object>(input: T): Partial<T> {
@@ -43,12 +38,16 @@ function given<T extends object>(input: T): Partial<T> {
  */
 @Resolver(() => Device)
 export class DeviceResolver {
+  @Allowed('device.read', 'device.readVisible')
   @Query(() => Device)
   device(@Arg('hashId', () => ID) hashId: string, @Ctx() { actor, services }: GraphqlContext): Promise<DeviceView> {
     return services.devices.get(actor, hashId);
   }
 
-  @Query(() => DevicePage, { description: 'Staff: every device, newest first, with the admin filters. Customers: the devices they may see, with status and a count.' })
+  @Allowed('device.list', 'device.listVisible')
+  @Query(() => DevicePage, {
+    description: 'Staff: every device, newest first, with the admin filters. Customers: the devices they may see, with status and a count.',
+  })
   devices(@Args(() => DeviceListArgs) args: DeviceListArgs, @Ctx() { actor, services }: GraphqlContext): Promise<Page<DeviceView> & { count?: number }> {
     if (isStaff(actor)) {
       return services.devices.list(actor, validate(adminDeviceListQuerySchema, givenArguments(args), 'query_invalid'));
@@ -56,8 +55,9 @@ export class DeviceResolver {
     return services.devices.customerList(actor, validate(customerDeviceListQuerySchema, givenArguments(args), 'query_invalid'));
   }
 
+  @Allowed('device.count')
   @Query(() => DeviceCount, { description: 'How many devices the actor may see: in all, operational and inactive.' })
-  deviceCount(@Ctx() { actor, services }: GraphqlContext): Promise<DeviceCounts> {
+  deviceCount(@Ctx() { actor, services }: GraphqlContext): Promise<DeviceCountView> {
     return services.devices.count(actor);
   }
 
@@ -71,6 +71,7 @@ export class DeviceResolver {
     return device.deviceGroupHashId === null ? null : loaders.deviceGroup.load(device.deviceGroupHashId);
   }
 
+  @Allowed('device.update')
   @Mutation(() => Device, { description: 'As PUT /console-admin/v1/device/{hashId} (Ops and Developer).' })
   updateDevice(
     @Arg('hashId', () => ID) hashId: string,
@@ -80,6 +81,7 @@ export class DeviceResolver {
     return services.devices.update(actor, hashId, validate(deviceUpdateSchema, given(input), 'payload_invalid'));
   }
 
+  @Allowed('device.updateOutageContacts')
   @Mutation(() => Device, { description: 'As PUT /console/v1/device/{hashId}.' })
   updateDeviceOutageContacts(
     @Arg('hashId', () => ID) hashId: string,
@@ -89,11 +91,13 @@ export class DeviceResolver {
     return services.devices.updateOutageContacts(actor, hashId, validate(customerDeviceUpdateSchema, givenArguments(input), 'payload_invalid'));
   }
 
+  @Allowed('steering.setSchedule')
   @Mutation(() => SteeringResult, { description: 'As PUT /v2/schedule: replaces the schedule of the assets or controllers with these identifiers.' })
   setSchedule(@Arg('input', () => ScheduleInput) input: ScheduleInput, @Ctx() { actor, services }: GraphqlContext): Promise<SteeringResultView> {
     return services.steering.setSchedule(actor, validate(scheduleBodySchema, givenArguments(input), 'payload_invalid'));
   }
 
+  @Allowed('steering.setParameters')
   @Mutation(() => SteeringResult, { description: 'As PUT /v1/parameters.' })
   setParameters(@Arg('input', () => ParametersInput) input: ParametersInput, @Ctx() { actor, services }: GraphqlContext): Promise<SteeringResultView> {
     return services.steering.setParameters(actor, validate(parametersBodySchema, givenArguments(input), 'payload_invalid'));

@@ -1,7 +1,7 @@
 import { rollUp } from '../../device-hub/rollups';
 import { planMeasurementQuery } from '../../graph/fleet/services/measurement.service';
-import { anOrganization } from '../../test-support/factories';
-import { seedDevices } from '../../test-support/fleet';
+import { anOrganization, buildDevice } from '../../test-support/factories';
+import { exampleDeviceConfig } from '../../contracts/device';
 import { customerActor, staffActor, testGraph, type TestGraph } from '../../test-support/graphql';
 
 interface Point {
@@ -42,15 +42,20 @@ describe('device measurements in GraphQL', () => {
     const stranger = await anOrganization(g.services, { name: 'History Stranger BV' });
     ownerId = g.hashIds.decode('organization', owner.hashId) ?? 0;
     strangerId = g.hashIds.decode('organization', stranger.hashId) ?? 0;
-    const [deviceId] = await seedDevices(g.database.db, ownerId, 1);
-    deviceHashId = g.hashIds.encode('device', deviceId ?? 0);
+    const device = await buildDevice(g.services, {
+      organizationHashId: owner.hashId,
+      config: exampleDeviceConfig,
+      isExposedToCustomer: true,
+      cloudApi: 'READ_WRITE',
+    });
+    deviceHashId = device.hashId;
     start = new Date(Math.floor(Date.now() / hourMs) * hourMs - 3 * hourMs);
     await g.database.db.raw(
       `insert into device_reports (device_id, report_id, type, at, asset_index, body, received_at)
        select ?, 'r' || s, 'meterPower', t, 1,
               jsonb_build_object('type', 'meterPower', 'at', t, 'asset', 1, 'observations', jsonb_build_object('activePower', s, 'frequency', 50)), t
          from generate_series(0, 7199) s, lateral (select cast(? as timestamptz) + s * interval '1 second' as t) times`,
-      [deviceId ?? 0, start.toISOString()],
+      [device.id, start.toISOString()],
     );
     await rollUp(g.database.db);
     g.database.db.on('query', (data: { sql: string }) => {
@@ -94,7 +99,7 @@ describe('device measurements in GraphQL', () => {
     expect(sql.some((text) => text.includes('from report_hours'))).toBe(true);
   });
 
-  it('answers nothing for another asset, and not_found for another organisation\'s device, as `device` does', async () => {
+  it("answers nothing for another asset, and not_found for another organisation's device, as `device` does", async () => {
     const other = await history(undefined, { asset: 2, from: at(0), to: at(hourMs) });
     expect(other.errors).toBeUndefined();
     expect(other.data?.deviceMeasurements).toEqual([]);

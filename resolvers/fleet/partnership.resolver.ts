@@ -10,12 +10,16 @@ import {
 import { validate } from '../../contracts/validation';
 import { isStaff } from '../../graph/common/context';
 import { givenArguments } from '../../graph/common/graphql-args';
-import { Partnership, PartnershipCreateInput, PartnershipListArgs, PartnershipPage, PartnershipUpdateInput } from '../../graph/fleet/types/group.type';
-import type { GraphqlContext } from '../../graph/graphql-context';
+import { PartnershipListArgs } from '../../graph/fleet/types/partnership.args';
+import { PartnershipCreateInput, PartnershipUpdateInput } from '../../graph/fleet/types/partnership.input';
+import { Partnership, PartnershipPage } from '../../graph/fleet/types/partnership.type';
+import type { GraphqlContext } from '../graphql-context';
+import { Allowed } from '../access';
 
 /** Partnerships in GraphQL, as /console-admin/v1/partnership and /console/v1/partnership. */
 @Resolver(() => Partnership)
 export class PartnershipResolver {
+  @Allowed('partnership.list', 'partnership.listOwn')
   @Query(() => PartnershipPage, { description: 'Staff: every partnership, with filters. Customers: their own and accepted ones.' })
   partnerships(@Args(() => PartnershipListArgs) args: PartnershipListArgs, @Ctx() { actor, services }: GraphqlContext): Promise<Page<PartnershipView>> {
     if (isStaff(actor)) {
@@ -24,11 +28,16 @@ export class PartnershipResolver {
     return services.partnerships.customerList(actor, validate(customerPartnershipListQuerySchema, givenArguments(args), 'query_invalid'));
   }
 
+  @Allowed('partnership.create')
   @Mutation(() => Partnership)
-  createPartnership(@Arg('input', () => PartnershipCreateInput) input: PartnershipCreateInput, @Ctx() { actor, services }: GraphqlContext): Promise<PartnershipView> {
+  createPartnership(
+    @Arg('input', () => PartnershipCreateInput) input: PartnershipCreateInput,
+    @Ctx() { actor, services }: GraphqlContext,
+  ): Promise<PartnershipView> {
     return services.partnerships.create(actor, validate(partnershipCreateSchema, givenArguments(input), 'payload_invalid'));
   }
 
+  @Allowed('partnership.update')
   @Mutation(() => Partnership)
   updatePartnership(
     @Arg('hashId', () => ID) hashId: string,
@@ -38,6 +47,7 @@ export class PartnershipResolver {
     return services.partnerships.update(actor, hashId, validate(partnershipUpdateSchema, givenArguments(input), 'payload_invalid'));
   }
 
+  @Allowed('partnership.delete')
   @Mutation(() => Boolean)
   async deletePartnership(@Arg('hashId', () => ID) hashId: string, @Ctx() { actor, services }: GraphqlContext): Promise<boolean> {
     await services.partnerships.delete(actor, hashId);

@@ -41,9 +41,13 @@ describe('the audit log over GraphQL', () => {
       `mutation { createOrganization(input: { name: "Audited", type: INSTALLER, subscriptionDefaults: { chargePeriod: 1, runtime: 24 } }) { hashId } }`,
     );
     organizationHashId = created.data?.createOrganization.hashId ?? '';
-    await t.execute(ops, `mutation($hashId: ID!) { updateOrganization(hashId: $hashId, input: { name: "Audited twice", invoiceFrequency: DAILY }) { hashId } }`, {
-      hashId: organizationHashId,
-    });
+    await t.execute(
+      ops,
+      `mutation($hashId: ID!) { updateOrganization(hashId: $hashId, input: { name: "Audited twice", invoiceFrequency: DAILY }) { hashId } }`,
+      {
+        hashId: organizationHashId,
+      },
+    );
   });
 
   afterAll(async () => {

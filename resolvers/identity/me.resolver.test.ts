@@ -46,10 +46,7 @@ describe('me over GraphQL', () => {
   });
 
   it('shows an API key actor without an organisation as having none', async () => {
-    const result = await t.execute(
-      { kind: 'apiKey', userId: null, apiKeyId: 3, organizationId: null, rights: ['gridport.developer'], name: 'CI key' },
-      me,
-    );
+    const result = await t.execute({ kind: 'apiKey', userId: null, apiKeyId: 3, organizationId: null, rights: ['gridport.developer'], name: 'CI key' }, me);
     expect(result.data).toEqual({ me: { kind: 'API_KEY', name: 'CI key', rights: ['GRIDPORT_DEVELOPER'], organization: null } });
   });
 });

@@ -1,5 +1,5 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
-import type { GraphqlContext } from '../../graph/graphql-context';
+import type { GraphqlContext } from '../graphql-context';
 import { Actor, type ActorView } from '../../graph/identity/types/actor.type';
 
 @Resolver(() => Actor)

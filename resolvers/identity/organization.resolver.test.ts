@@ -207,10 +207,7 @@ describe('organisations over GraphQL', () => {
   it('refuses 501 rows per page with query_invalid and the issue', async () => {
     const result = await t.execute(ops, listOrganizations, { rowsPerPage: 501 });
     expect(result.errors?.map((error) => [error.message, error.extensions])).toEqual([
-      [
-        'The query string is invalid.',
-        { code: 'query_invalid', details: [{ path: 'rowsPerPage', message: 'rowsPerPage must be less than or equal to 500' }] },
-      ],
+      ['The query string is invalid.', { code: 'query_invalid', details: [{ path: 'rowsPerPage', message: 'rowsPerPage must be less than or equal to 500' }] }],
     ]);
   });
 

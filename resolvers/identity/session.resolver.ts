@@ -2,9 +2,10 @@ import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import { loginSchema } from '../../contracts/login';
 import { validate } from '../../contracts/validation';
 import { givenArguments } from '../../graph/common/graphql-args';
-import type { GraphqlContext } from '../../graph/graphql-context';
+import type { GraphqlContext } from '../graphql-context';
 import { Actor, type ActorView } from '../../graph/identity/types/actor.type';
 import { LoginInput } from '../../graph/identity/types/session.input';
+import { Allowed } from '../access';
 
 /**
  * Console sign-in and sign-out in GraphQL, the same as POST /console-shared/v1/login and
@@ -14,6 +15,7 @@ import { LoginInput } from '../../graph/identity/types/session.input';
  */
 @Resolver()
 export class SessionResolver {
+  @Allowed('session.login')
   @Mutation(() => Actor, { description: 'Starts a console session (sets the session cookie) and answers who signed in.' })
   async login(@Arg('input', () => LoginInput) input: LoginInput, @Ctx() { services, transport }: GraphqlContext): Promise<ActorView> {
     const session = await services.logins.login(validate(loginSchema, givenArguments(input), 'payload_invalid'), transport.clientAddress);
@@ -22,6 +24,7 @@ export class SessionResolver {
     return { kind: 'user', name: user.name, rights: user.rights, organization };
   }
 
+  @Allowed('session.logout')
   @Mutation(() => Boolean, { description: 'Ends the console session of this request and clears its cookie.' })
   async logout(@Ctx() { actor, services, transport }: GraphqlContext): Promise<boolean> {
     await services.sessions.revoke(actor);

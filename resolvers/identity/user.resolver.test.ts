@@ -12,7 +12,10 @@ const listUsers = `
 `;
 
 interface UsersData {
-  users: { rows: { hashId: string; name: string; email: string; rights: string[]; organization: { hashId: string; name: string; type: string } }[]; nextPageOffset: string | null };
+  users: {
+    rows: { hashId: string; name: string; email: string; rights: string[]; organization: { hashId: string; name: string; type: string } }[];
+    nextPageOffset: string | null;
+  };
 }
 
 describe('users in GraphQL', () => {
@@ -37,7 +40,13 @@ describe('users in GraphQL', () => {
     const result = await g.execute<UsersData>(staffActor(['gridport.employee']), listUsers, { organizationHashId: eastHashId });
     expect(result.errors).toBeUndefined();
     expect(result.data?.users.rows).toEqual([
-      { hashId: expect.any(String), name: 'Eva', email: 'eva@example.com', rights: ['customer.read', 'customer.write'], organization: { hashId: eastHashId, name: 'East', type: 'ENERGY_TRADER' } },
+      {
+        hashId: expect.any(String),
+        name: 'Eva',
+        email: 'eva@example.com',
+        rights: ['customer.read', 'customer.write'],
+        organization: { hashId: eastHashId, name: 'East', type: 'ENERGY_TRADER' },
+      },
     ]);
   });
 

@@ -2,29 +2,32 @@ import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-g
 import type { OrganizationView } from '../../contracts/organization';
 import type { Page } from '../../contracts/pagination';
 import { GridportError } from '../../contracts/errors';
-import { userListQuerySchema } from '../../contracts/user';
+import { userListQuerySchema, type UserView } from '../../contracts/user';
 import { validate } from '../../contracts/validation';
 import { givenArguments } from '../../graph/common/graphql-args';
-import type { GraphqlContext } from '../../graph/graphql-context';
+import type { GraphqlContext } from '../graphql-context';
 import { Organization } from '../../graph/identity/types/organization.type';
 import { UserListArgs } from '../../graph/identity/types/user.args';
-import { User, UserPage, type UserSource } from '../../graph/identity/types/user.type';
-import type { ReferenceResolver } from '../../graph/subgraph';
+import { User, UserPage } from '../../graph/identity/types/user.type';
+import type { ReferenceResolver } from '../subgraph';
+import { Allowed } from '../access';
 
 @Resolver(() => User)
 export class UserResolver {
+  @Allowed('user.read', 'user.listOwn')
   @Query(() => User, { description: 'One user: staff see any, customers those of their organisation.' })
-  user(@Arg('hashId', () => ID) hashId: string, @Ctx() { actor, services }: GraphqlContext): Promise<UserSource> {
+  user(@Arg('hashId', () => ID) hashId: string, @Ctx() { actor, services }: GraphqlContext): Promise<UserView> {
     return services.users.get(actor, hashId);
   }
 
+  @Allowed('user.list', 'user.listOwn')
   @Query(() => UserPage, { description: 'Users, newest first: staff across organisations, customers within their own.' })
-  users(@Args(() => UserListArgs) args: UserListArgs, @Ctx() { actor, services }: GraphqlContext): Promise<Page<UserSource>> {
+  users(@Args(() => UserListArgs) args: UserListArgs, @Ctx() { actor, services }: GraphqlContext): Promise<Page<UserView>> {
     return services.users.list(actor, validate(userListQuerySchema, givenArguments(args), 'query_invalid'));
   }
 
   @FieldResolver(() => Organization)
-  organization(@Root() user: UserSource, @Ctx() { actor, services }: GraphqlContext): Promise<OrganizationView> {
+  organization(@Root() user: UserView, @Ctx() { actor, services }: GraphqlContext): Promise<OrganizationView> {
     return services.organizations.get(actor, user.organization.hashId);
   }
 }

@@ -1,18 +1,27 @@
 import { Arg, Ctx, ID, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
-import { liveEvents, type LiveEvent } from '../../device-hub/live';
+import { liveEvents, type LiveEvent } from '../../graph/common/live';
+import { authorize } from '../../graph/common/context';
 import { DevicePresenceEvent, DeviceReportEvent } from '../../graph/live/live.type';
-import type { GraphqlContext } from '../../graph/graphql-context';
+import type { GraphqlContext } from '../graphql-context';
 
 interface DeviceArgs {
   hashId: string;
   types?: string[] | null;
 }
 
-/** The live events of a device the actor may see (the same rule as the device query), as an async iterator. */
-async function eventsOf({ args, context }: SubscribeResolverData<unknown, DeviceArgs, GraphqlContext>, kind: LiveEvent['kind']): Promise<AsyncIterable<LiveEvent>> {
+/** The live events of a device the actor may see (the rule of the device query: a console session), as an async iterator. */
+async function eventsOf(
+  { args, context }: SubscribeResolverData<unknown, DeviceArgs, GraphqlContext>,
+  kind: LiveEvent['kind'],
+): Promise<AsyncIterable<LiveEvent>> {
+  authorize(context.actor, 'device.read', 'device.readVisible');
   const device = await context.services.devices.find(context.actor, args.hashId);
   const types = args.types && args.types.length > 0 ? new Set(args.types) : null;
-  return liveEvents(context.services.pubsub, device.id, (event) => event.kind === kind && (event.kind !== 'report' || types === null || types.has(event.report.type)));
+  return liveEvents(
+    context.services.pubsub,
+    device.id,
+    (event) => event.kind === kind && (event.kind !== 'report' || types === null || types.has(event.report.type)),
+  );
 }
 
 /**

@@ -104,16 +104,22 @@ describe('API keys over HTTP', () => {
         nextPageOffset: expect.any(String),
       });
       expect(page.body).not.toContain(second.apiKey.slice(-43));
-      const next = await t.app.inject({ method: 'GET', url: `${base}?filter=Listed&rowsPerPage=1&offset=${page.json().nextPageOffset}`, headers: { cookie: employee } });
+      const next = await t.app.inject({
+        method: 'GET',
+        url: `${base}?filter=Listed&rowsPerPage=1&offset=${page.json().nextPageOffset}`,
+        headers: { cookie: employee },
+      });
       expect(next.json().rows.map((row: { hashId: string }) => row.hashId)).toEqual([first.hashId]);
       expect(next.json().nextPageOffset).toBeNull();
     });
 
     it('filter by organisation: gridport, customer, or one organisation', async () => {
       const names = async (query: string) =>
-        ((await t.app.inject({ method: 'GET', url: `${base}?rowsPerPage=500&${query}`, headers: { cookie: employee } })).json().rows as { organizationHashId: string }[]).map(
-          (row) => row.organizationHashId,
-        );
+        (
+          (await t.app.inject({ method: 'GET', url: `${base}?rowsPerPage=500&${query}`, headers: { cookie: employee } })).json().rows as {
+            organizationHashId: string;
+          }[]
+        ).map((row) => row.organizationHashId);
       expect(new Set(await names('organization=gridport'))).toEqual(new Set([providerHashId]));
       expect(new Set(await names('organization=customer'))).toEqual(new Set([customerHashId]));
       expect(new Set(await names(`organizationHashId=${customerHashId}`))).toEqual(new Set([customerHashId]));
@@ -181,12 +187,17 @@ describe('API keys over HTTP', () => {
         expect(response.json()).toEqual({ key: 'not_found', details: { apiKeyHashId: hashId } });
       }
       const unknownOrganization = t.hashIds.encode('organization', 999999);
-      const response = await t.app.inject({ method: 'POST', url: base, headers: { cookie: ops }, payload: { organizationHashId: unknownOrganization, name: 'x' } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: base,
+        headers: { cookie: ops },
+        payload: { organizationHashId: unknownOrganization, name: 'x' },
+      });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ key: 'not_found', details: { organizationHashId: unknownOrganization } });
     });
 
-    it('let staff reach every organisation\'s keys, and check rights in the service as well as at the route', async () => {
+    it("let staff reach every organisation's keys, and check rights in the service as well as at the route", async () => {
       const created = await createKey(ops, { organizationHashId: customerHashId, name: 'Foreign' });
       const staff = { kind: 'user' as const, userId: null, apiKeyId: null, organizationId: 1, rights: ['gridport.employee' as const], name: 'Staff' };
       await expect(t.services.apiKeys.get(staff, created.hashId)).resolves.toMatchObject({ hashId: created.hashId });
@@ -218,7 +229,10 @@ describe('API keys over HTTP', () => {
         headers: { cookie: ops },
         payload: { organizationHashId: customerHashId, name: 'x', ipRanges: Array.from({ length: 51 }, (_, i) => `10.0.${i}.0/24`) },
       });
-      expect(tooMany.json()).toEqual({ key: 'payload_invalid', details: [{ path: 'ipRanges', message: 'ipRanges field must have less than or equal to 50 items' }] });
+      expect(tooMany.json()).toEqual({
+        key: 'payload_invalid',
+        details: [{ path: 'ipRanges', message: 'ipRanges field must have less than or equal to 50 items' }],
+      });
     });
 
     it('answer a bad query with 400 query_invalid, a bad cursor with invalid_offset, and bad params with params_invalid', async () => {
@@ -257,7 +271,12 @@ describe('API keys over HTTP', () => {
 
     it('update changes the name and ranges and answers 204; delete answers 204 and ends access', async () => {
       const created = await createKey(developer, { organizationHashId: providerHashId, name: 'Short-lived' });
-      const update = await t.app.inject({ method: 'PUT', url: `${base}/${created.hashId}`, headers: { cookie: ops }, payload: { name: 'Renamed', ipRanges: ['127.0.0.0/8'] } });
+      const update = await t.app.inject({
+        method: 'PUT',
+        url: `${base}/${created.hashId}`,
+        headers: { cookie: ops },
+        payload: { name: 'Renamed', ipRanges: ['127.0.0.0/8'] },
+      });
       expect(update.statusCode).toBe(204);
       expect(update.body).toBe('');
       const got = await t.app.inject({ method: 'GET', url: `${base}/${created.hashId}`, headers: { cookie: employee } });
@@ -271,7 +290,10 @@ describe('API keys over HTTP', () => {
       expect(after.json()).toEqual({ key: 'unauthorized' });
       const gone = await t.app.inject({ method: 'GET', url: `${base}/${created.hashId}`, headers: { cookie: employee } });
       expect(gone.statusCode).toBe(404);
-      const audit = await t.database.db('audit_log').where({ object_type: 'api_keys', object_id: t.hashIds.decode('apiKey', created.hashId) }).orderBy('id');
+      const audit = await t.database
+        .db('audit_log')
+        .where({ object_type: 'api_keys', object_id: t.hashIds.decode('apiKey', created.hashId) })
+        .orderBy('id');
       expect(audit.map((row: { change_type: string }) => row.change_type)).toEqual(['controllerCreate', 'controllerUpdate', 'controllerDelete']);
     });
   });
@@ -279,9 +301,13 @@ describe('API keys over HTTP', () => {
   describe('keys made on the command line (no user)', () => {
     it('carry the staff rights given for the provider, and refuse customer rights or none', async () => {
       const cli = systemActor('gridport command line');
-      const created = await t.services.apiKeys.create(cli, { organizationHashId: providerHashId, name: 'Scripts', ipRanges: [], publicKey: null }, ['gridport.ops']);
+      const created = await t.services.apiKeys.create(cli, { organizationHashId: providerHashId, name: 'Scripts', ipRanges: [], publicKey: null }, [
+        'gridport.ops',
+      ]);
       await expect(t.services.apiKeys.get(cli, created.hashId)).resolves.toMatchObject({ rights: ['gridport.ops'], user: null });
-      await expect(t.services.apiKeys.create(cli, { organizationHashId: providerHashId, name: 'x', ipRanges: [], publicKey: null }, ['customer.write'])).rejects.toMatchObject({
+      await expect(
+        t.services.apiKeys.create(cli, { organizationHashId: providerHashId, name: 'x', ipRanges: [], publicKey: null }, ['customer.write']),
+      ).rejects.toMatchObject({
         key: 'payload_invalid',
         details: [{ path: 'rights', message: 'Keys of the provider organisation carry staff rights only, not customer.write' }],
       });
@@ -295,7 +321,9 @@ describe('API keys over HTTP', () => {
       const cli = systemActor('gridport command line');
       const created = await t.services.apiKeys.create(cli, { organizationHashId: customerHashId, name: 'Customer scripts', ipRanges: [], publicKey: null });
       await expect(t.services.apiKeys.get(cli, created.hashId)).resolves.toMatchObject({ rights: ['customer.read', 'customer.write'] });
-      await expect(t.services.apiKeys.create(cli, { organizationHashId: customerHashId, name: 'x', ipRanges: [], publicKey: null }, ['gridport.admin'])).rejects.toMatchObject({
+      await expect(
+        t.services.apiKeys.create(cli, { organizationHashId: customerHashId, name: 'x', ipRanges: [], publicKey: null }, ['gridport.admin']),
+      ).rejects.toMatchObject({
         key: 'payload_invalid',
       });
     });
@@ -318,7 +346,7 @@ describe('API keys over HTTP', () => {
       expect(response.statusCode).toBe(204);
     });
 
-    it('refuse a client outside the key\'s IP ranges with 401 invalid_ip', async () => {
+    it("refuse a client outside the key's IP ranges with 401 invalid_ip", async () => {
       const created = await createKey(developer, { organizationHashId: providerHashId, name: 'Office only', ipRanges: ['198.51.100.0/24', '203.0.113.7/32'] });
       expect((await asKey(created.apiKey, '198.51.100.20')).statusCode).toBe(200);
       expect((await asKey(created.apiKey, '203.0.113.7')).statusCode).toBe(200);
@@ -345,7 +373,12 @@ describe('API keys over HTTP', () => {
         });
         const { apiKey } = response.json() as { apiKey: string };
         const call = (remoteAddress: string, forwarded: string) =>
-          proxied.app.inject({ method: 'GET', url: '/v1/contact', headers: { authorization: `Bearer ${apiKey}`, 'x-forwarded-for': forwarded }, remoteAddress });
+          proxied.app.inject({
+            method: 'GET',
+            url: '/v1/contact',
+            headers: { authorization: `Bearer ${apiKey}`, 'x-forwarded-for': forwarded },
+            remoteAddress,
+          });
         expect((await call('10.1.2.3', '198.51.100.20')).statusCode).toBe(200);
         // Two trusted hops: the client is the entry left of the inner proxy.
         expect((await call('10.1.2.3', '198.51.100.20, 192.0.2.1')).statusCode).toBe(200);
@@ -362,7 +395,7 @@ describe('API keys over HTTP', () => {
       }
     });
 
-    it('accept a short-lived JWT signed by the key\'s private key, and refuse others', async () => {
+    it("accept a short-lived JWT signed by the key's private key, and refuse others", async () => {
       const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
       const publicPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
       const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -374,22 +407,65 @@ describe('API keys over HTTP', () => {
       expect((await asKey(sign({ sub: created.hashId, expiresIn: 60_000 }))).statusCode).toBe(200);
 
       const other = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-      const forged = (createSigner({ key: other, algorithm: 'ES256', kid: created.hashId, expiresIn: 60_000 }) as (payload: Record<string, unknown>) => string)({});
+      const forged = (createSigner({ key: other, algorithm: 'ES256', kid: created.hashId, expiresIn: 60_000 }) as (payload: Record<string, unknown>) => string)(
+        {},
+      );
       const refusals = [
         { name: 'forged', token: forged, key: 'unauthorized' },
         { name: 'too long-lived', token: sign({ kid: created.hashId, expiresIn: 2 * 60 * 60 * 1000 }), key: 'unauthorized' },
         { name: 'without expiry', token: sign({ kid: created.hashId }), key: 'unauthorized' },
-        { name: 'expired', token: sign({ kid: created.hashId }, { iat: Math.floor(Date.now() / 1000) - 120, exp: Math.floor(Date.now() / 1000) - 60 }), key: 'jwt_expired' },
+        {
+          name: 'expired',
+          token: sign({ kid: created.hashId }, { iat: Math.floor(Date.now() / 1000) - 120, exp: Math.floor(Date.now() / 1000) - 60 }),
+          key: 'jwt_expired',
+        },
       ];
       for (const refusal of refusals) {
         const response = await asKey(refusal.token);
-        expect({ name: refusal.name, status: response.statusCode, body: response.json() }).toEqual({ name: refusal.name, status: 401, body: { key: refusal.key } });
+        expect({ name: refusal.name, status: response.statusCode, body: response.json() }).toEqual({
+          name: refusal.name,
+          status: 401,
+          body: { key: refusal.key },
+        });
       }
 
       const plain = await createKey(developer, { organizationHashId: providerHashId, name: 'No public key' });
       const withoutPublicKey = await asKey(sign({ kid: plain.hashId, expiresIn: 60_000 }));
       expect(withoutPublicKey.statusCode).toBe(400);
       expect(withoutPublicKey.json()).toEqual({ key: 'public_key_not_defined' });
+    });
+
+    it("check a signed JWT's iat, nbf and exp against the clock, allowing 60 seconds of skew", async () => {
+      const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+      const created = await createKey(developer, {
+        organizationHashId: providerHashId,
+        name: 'Signed with times',
+        publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      });
+      const sign = createSigner({ key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), algorithm: 'ES256', kid: created.hashId }) as (
+        payload: Record<string, unknown>,
+      ) => string;
+      const now = Math.floor(Date.now() / 1000);
+      const tenYears = 10 * 365 * 24 * 60 * 60;
+      const cases = [
+        {
+          name: 'issued ten years ahead, lasting 3000 s (the probe)',
+          claims: { iat: now + tenYears, exp: now + tenYears + 3000 },
+          status: 401,
+          key: 'unauthorized',
+        },
+        { name: 'issued 5 minutes ahead', claims: { iat: now + 300, exp: now + 600 }, status: 401, key: 'unauthorized' },
+        { name: 'not before 5 minutes ahead', claims: { iat: now, nbf: now + 300, exp: now + 600 }, status: 401, key: 'unauthorized' },
+        { name: 'expired 5 minutes ago', claims: { iat: now - 600, exp: now - 300 }, status: 401, key: 'jwt_expired' },
+        { name: 'issued 30 s ahead (within the skew)', claims: { iat: now + 30, exp: now + 600 }, status: 200 },
+        { name: 'not before 30 s ahead (within the skew)', claims: { iat: now, nbf: now + 30, exp: now + 600 }, status: 200 },
+        { name: 'expired 30 s ago (within the skew)', claims: { iat: now - 600, exp: now - 30 }, status: 200 },
+        { name: 'issued an hour ago, valid for one more minute', claims: { iat: now - 3540, exp: now + 60 }, status: 200 },
+      ];
+      for (const { name, claims, status, key } of cases) {
+        const response = await asKey(sign(claims));
+        expect({ name, status: response.statusCode, key: status === 200 ? undefined : response.json().key }).toEqual({ name, status, key });
+      }
     });
 
     it('refuse a public key that is not RSA or EC P-256 with 400 payload_invalid', async () => {
@@ -401,7 +477,10 @@ describe('API keys over HTTP', () => {
         payload: { organizationHashId: providerHashId, name: 'Ed', publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString() },
       });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ key: 'payload_invalid', details: [{ path: 'publicKey', message: 'publicKey must be an RSA key (RS256) or an EC P-256 key (ES256)' }] });
+      expect(response.json()).toEqual({
+        key: 'payload_invalid',
+        details: [{ path: 'publicKey', message: 'publicKey must be an RSA key (RS256) or an EC P-256 key (ES256)' }],
+      });
     });
   });
 

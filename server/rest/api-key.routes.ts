@@ -1,20 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
-import {
-  apiKeyCreateSchema,
-  apiKeyListQuerySchema,
-  apiKeyPageSchema,
-  apiKeyUpdateSchema,
-  apiKeyViewSchema,
-} from '../../contracts/api-key';
-import type { Right } from '../../contracts/rights';
+import { apiKeyCreateSchema, apiKeyListQuerySchema, apiKeyPageSchema, apiKeyUpdateSchema, apiKeyViewSchema } from '../../contracts/api-key';
 import { hashIdParams } from '../../contracts/pagination';
 import type { Services } from '../../graph/services';
+import { access } from './access';
 import { defineRoute } from './route';
 
 const base = '/v1/api-key';
-const writers: Right[] = ['gridport.ops', 'gridport.developer'];
-const readers: Right[] = ['gridport.employee'];
 
 /** API keys (api.md sections 6 and 7): console sessions only; reads for employees, writes for ops and developers. */
 export function apiKeyRoutes(app: FastifyInstance, services: Services): void {
@@ -23,8 +15,7 @@ export function apiKeyRoutes(app: FastifyInstance, services: Services): void {
     url: base,
     summary: 'Create an API key; its secret is in this answer only',
     tags: ['api-key'],
-    auth: writers,
-    actors: ['user'],
+    ...access('apiKey.create'),
     body: apiKeyCreateSchema,
     status: 201,
     response: yup.object({ apiKey: yup.string().required(), hashId: yup.string().required() }),
@@ -36,8 +27,7 @@ export function apiKeyRoutes(app: FastifyInstance, services: Services): void {
     url: `${base}/:hashId`,
     summary: 'Get an API key (never its secret)',
     tags: ['api-key'],
-    auth: readers,
-    actors: ['user'],
+    ...access('apiKey.read'),
     params: hashIdParams,
     response: apiKeyViewSchema,
     handler: ({ actor, params }) => services.apiKeys.get(actor, params.hashId),
@@ -48,8 +38,7 @@ export function apiKeyRoutes(app: FastifyInstance, services: Services): void {
     url: base,
     summary: 'List API keys, newest first',
     tags: ['api-key'],
-    auth: readers,
-    actors: ['user'],
+    ...access('apiKey.list'),
     query: apiKeyListQuerySchema,
     response: apiKeyPageSchema,
     handler: ({ actor, query }) => services.apiKeys.list(actor, query),
@@ -60,8 +49,7 @@ export function apiKeyRoutes(app: FastifyInstance, services: Services): void {
     url: `${base}/reset/:hashId`,
     summary: 'Give an API key a new secret; the old one stops working',
     tags: ['api-key'],
-    auth: writers,
-    actors: ['user'],
+    ...access('apiKey.reset'),
     params: hashIdParams,
     response: yup.object({ apiKey: yup.string().required() }),
     handler: ({ actor, params }) => services.apiKeys.reset(actor, params.hashId),
@@ -72,8 +60,7 @@ export function apiKeyRoutes(app: FastifyInstance, services: Services): void {
     url: `${base}/:hashId`,
     summary: 'Rename an API key or change its IP ranges or public key',
     tags: ['api-key'],
-    auth: writers,
-    actors: ['user'],
+    ...access('apiKey.update'),
     params: hashIdParams,
     body: apiKeyUpdateSchema,
     status: 204,
@@ -87,8 +74,7 @@ export function apiKeyRoutes(app: FastifyInstance, services: Services): void {
     url: `${base}/:hashId`,
     summary: 'Delete an API key; it stops working at once',
     tags: ['api-key'],
-    auth: writers,
-    actors: ['user'],
+    ...access('apiKey.delete'),
     params: hashIdParams,
     status: 204,
     handler: async ({ actor, params }) => {

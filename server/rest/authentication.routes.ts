@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
 import { organizationViewSchema } from '../../contracts/organization';
-import { anyUserRights, rights } from '../../contracts/rights';
+import { rights } from '../../contracts/rights';
 import type { Services } from '../../graph/services';
 import { setSessionCookie } from '../auth';
+import { access } from './access';
 import { defineRoute } from './route';
 
 const base = '/console-shared/v1/authentication';
@@ -15,7 +16,7 @@ export function authenticationRoutes(app: FastifyInstance, services: Services): 
     url: `${base}/whoami`,
     summary: 'The signed-in user and their organisation',
     tags: ['authentication'],
-    auth: anyUserRights,
+    ...access('session.whoami'),
     response: yup.object({
       user: yup.object({
         hashId: yup.string().required(),
@@ -33,7 +34,7 @@ export function authenticationRoutes(app: FastifyInstance, services: Services): 
     url: `${base}/session`,
     summary: 'Sign out: end this console session',
     tags: ['authentication'],
-    auth: anyUserRights,
+    ...access('session.logout'),
     status: 204,
     handler: async ({ actor, request, reply }) => {
       await services.sessions.revoke(actor);

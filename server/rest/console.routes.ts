@@ -43,9 +43,11 @@ export function consolePlugin({ version, folder = consoleBuildFolder }: ConsoleO
       root: folder,
       // One route per built file instead of a catch-all, so the page fallback below owns every other path.
       wildcard: false,
-      setHeaders: (reply, filePath) => {
+      // The cache policy is ours (setHeaders), not send's default max-age=0.
+      cacheControl: false,
+      setHeaders: (response, filePath) => {
         const hashed = filePath.startsWith(path.join(folder, 'assets') + path.sep);
-        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        response.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
     app.get('/*', { schema: { hide: true } }, async (request, reply) => {

@@ -67,18 +67,43 @@ describe('contacts over HTTP', () => {
   });
 
   it('refuse a second contact with the same email, in any case, with 400 contact_email_already_exists', async () => {
-    const first = await t.app.inject({ method: 'POST', url: base, headers: { authorization: developerKey }, payload: { ...contact, email: 'dup@example.com' } });
+    const first = await t.app.inject({
+      method: 'POST',
+      url: base,
+      headers: { authorization: developerKey },
+      payload: { ...contact, email: 'dup@example.com' },
+    });
     expect(first.statusCode).toBe(201);
-    const second = await t.app.inject({ method: 'POST', url: base, headers: { authorization: developerKey }, payload: { ...contact, email: 'DUP@example.com' } });
+    const second = await t.app.inject({
+      method: 'POST',
+      url: base,
+      headers: { authorization: developerKey },
+      payload: { ...contact, email: 'DUP@example.com' },
+    });
     expect(second.statusCode).toBe(400);
     expect(second.json()).toEqual({ key: 'contact_email_already_exists', details: { email: 'DUP@example.com' } });
 
-    const other = await t.app.inject({ method: 'POST', url: base, headers: { authorization: developerKey }, payload: { ...contact, email: 'other@example.com' } });
+    const other = await t.app.inject({
+      method: 'POST',
+      url: base,
+      headers: { authorization: developerKey },
+      payload: { ...contact, email: 'other@example.com' },
+    });
     const { contactId } = other.json() as { contactId: number };
-    const clash = await t.app.inject({ method: 'PUT', url: `${base}/${contactId}`, headers: { authorization: developerKey }, payload: { email: 'dup@example.com' } });
+    const clash = await t.app.inject({
+      method: 'PUT',
+      url: `${base}/${contactId}`,
+      headers: { authorization: developerKey },
+      payload: { email: 'dup@example.com' },
+    });
     expect(clash.statusCode).toBe(400);
     expect(clash.json()).toEqual({ key: 'contact_email_already_exists', details: { email: 'dup@example.com' } });
-    const same = await t.app.inject({ method: 'PUT', url: `${base}/${contactId}`, headers: { authorization: developerKey }, payload: { email: 'other@example.com' } });
+    const same = await t.app.inject({
+      method: 'PUT',
+      url: `${base}/${contactId}`,
+      headers: { authorization: developerKey },
+      payload: { email: 'other@example.com' },
+    });
     expect(same.statusCode).toBe(204);
   });
 
@@ -105,10 +130,16 @@ describe('contacts over HTTP', () => {
   it('convert contactId and deviceId to numbers, refusing what is not one with params_invalid and query_invalid', async () => {
     const params = await t.app.inject({ method: 'DELETE', url: `${base}/abc`, headers: { authorization: developerKey } });
     expect(params.statusCode).toBe(400);
-    expect(params.json()).toEqual({ key: 'params_invalid', details: [{ path: 'contactId', message: expect.stringContaining('contactId must be a `number` type') }] });
+    expect(params.json()).toEqual({
+      key: 'params_invalid',
+      details: [{ path: 'contactId', message: expect.stringContaining('contactId must be a `number` type') }],
+    });
     const query = await t.app.inject({ method: 'GET', url: `${base}?deviceId=x`, headers: { authorization: developerKey } });
     expect(query.statusCode).toBe(400);
-    expect(query.json()).toEqual({ key: 'query_invalid', details: [{ path: 'deviceId', message: expect.stringContaining('deviceId must be a `number` type') }] });
+    expect(query.json()).toEqual({
+      key: 'query_invalid',
+      details: [{ path: 'deviceId', message: expect.stringContaining('deviceId must be a `number` type') }],
+    });
     const accepted = await t.app.inject({ method: 'GET', url: `${base}?deviceId=12&destination=noc`, headers: { authorization: developerKey } });
     expect(accepted.statusCode).toBe(200);
   });
@@ -117,7 +148,12 @@ describe('contacts over HTTP', () => {
     const missing = await t.app.inject({ method: 'DELETE', url: `${base}/999999`, headers: { authorization: developerKey } });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ key: 'not_found', details: { contactId: 999999 } });
-    const organization = await t.app.inject({ method: 'POST', url: base, headers: { authorization: developerKey }, payload: { ...contact, email: 'nowhere@example.com', organizationId: 999999 } });
+    const organization = await t.app.inject({
+      method: 'POST',
+      url: base,
+      headers: { authorization: developerKey },
+      payload: { ...contact, email: 'nowhere@example.com', organizationId: 999999 },
+    });
     expect(organization.statusCode).toBe(404);
     expect(organization.json()).toEqual({ key: 'not_found', details: { organizationId: 999999 } });
   });

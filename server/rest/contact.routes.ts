@@ -1,18 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
-import {
-  contactCreateSchema,
-  contactIdParams,
-  contactListQuerySchema,
-  contactUpdateSchema,
-  contactViewSchema,
-} from '../../contracts/contact';
-import type { Right } from '../../contracts/rights';
+import { contactCreateSchema, contactIdParams, contactListQuerySchema, contactUpdateSchema, contactViewSchema } from '../../contracts/contact';
 import type { Services } from '../../graph/services';
+import { access } from './access';
 import { defineRoute } from './route';
 
 const base = '/v1/contact';
-const developers: Right[] = ['gridport.developer'];
 
 /** Contacts (api.md sections 5 to 7): an API key with the developer right only. */
 export function contactRoutes(app: FastifyInstance, services: Services): void {
@@ -21,8 +14,7 @@ export function contactRoutes(app: FastifyInstance, services: Services): void {
     url: base,
     summary: 'Create a contact',
     tags: ['contact'],
-    auth: developers,
-    actors: ['apiKey'],
+    ...access('contact.manage'),
     body: contactCreateSchema,
     status: 201,
     response: yup.object({ contactId: yup.number().required() }),
@@ -37,8 +29,7 @@ export function contactRoutes(app: FastifyInstance, services: Services): void {
     url: base,
     summary: 'List contacts',
     tags: ['contact'],
-    auth: developers,
-    actors: ['apiKey'],
+    ...access('contact.manage'),
     query: contactListQuerySchema,
     response: yup.object({ contacts: yup.array(contactViewSchema).required() }),
     handler: async ({ actor, query }) => ({ contacts: await services.contacts.list(actor, query) }),
@@ -49,8 +40,7 @@ export function contactRoutes(app: FastifyInstance, services: Services): void {
     url: `${base}/:contactId`,
     summary: 'Update a contact',
     tags: ['contact'],
-    auth: developers,
-    actors: ['apiKey'],
+    ...access('contact.manage'),
     params: contactIdParams,
     body: contactUpdateSchema,
     status: 204,
@@ -64,8 +54,7 @@ export function contactRoutes(app: FastifyInstance, services: Services): void {
     url: `${base}/:contactId`,
     summary: 'Delete a contact',
     tags: ['contact'],
-    auth: developers,
-    actors: ['apiKey'],
+    ...access('contact.manage'),
     params: contactIdParams,
     status: 204,
     handler: async ({ actor, params }) => {

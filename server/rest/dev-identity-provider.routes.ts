@@ -4,10 +4,10 @@ import { GridportError } from '../../contracts/errors';
 import { readAuthnRequest, type DevIdentityProvider } from '../../graph/identity/services/dev-identity-provider';
 import { samlPaths, type SamlService } from '../../graph/identity/services/saml.service';
 import type { Services } from '../../graph/services';
+import { access } from './access';
 import { defineRoute } from './route';
 
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 const hidden = (name: string, value: string) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
 
@@ -25,7 +25,7 @@ export function devIdentityProviderRoutes(app: FastifyInstance, services: Servic
     url: samlPaths.devIdentityProvider,
     summary: 'Development identity provider: choose a staff email, then post a signed SAML response to the ACS',
     tags: ['saml'],
-    auth: 'public',
+    ...access('staff.signIn'),
     query: yup.object({
       SAMLRequest: yup.string().required(),
       RelayState: yup.string().optional(),

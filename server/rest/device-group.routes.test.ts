@@ -1,7 +1,6 @@
 import { exampleDeviceConfig } from '../../contracts/device';
-import { systemActor } from '../../graph/common/context';
 import { testApp, type TestApp } from '../../test-support/app';
-import { anOrganization } from '../../test-support/factories';
+import { anOrganization, buildApiKey, buildDevice, buildUser } from '../../test-support/factories';
 
 type Json = Record<string, unknown>;
 
@@ -27,8 +26,6 @@ describe('device groups', () => {
   let employee: string;
   let customer: string;
   let groups = 0;
-  let devices = 0;
-  let keys = 0;
 
   beforeAll(async () => {
     t = await testApp();
@@ -46,47 +43,37 @@ describe('device groups', () => {
     await t.close();
   });
 
-  function call(cookie: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Json) {
-    return t.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload }) });
-  }
-
   async function createGroup(payload: Json = {}): Promise<GroupView> {
     groups += 1;
-    const response = await call(ops, 'POST', base, { name: `Group ${groups}`, organizationHashId: ownerHashId, ...payload });
+    const response = await t.call('POST', base, ops, { name: `Group ${groups}`, organizationHashId: ownerHashId, ...payload });
     expect(response.statusCode).toBe(201);
     return response.json() as GroupView;
   }
 
   async function userOf(organizationHashId: string, rights: ('gridport.ops' | 'customer.read')[]): Promise<string> {
-    const user = await t.services.users.create(systemActor('test'), {
-      organizationHashId,
-      name: `Contact ${Date.now()}-${Math.random()}`,
-      email: `contact-${Date.now()}-${Math.round(Math.random() * 1e9)}@example.com`,
-      rights,
-    });
-    return user.hashId;
+    return (await buildUser(t.services, { organizationHashId, rights })).hashId;
   }
 
   async function anApiKey(organizationHashId = ownerHashId): Promise<{ hashId: string; apiKey: string }> {
-    keys += 1;
-    return t.services.apiKeys.create(systemActor('test'), { organizationHashId, name: `Key ${keys}`, ipRanges: [], publicKey: null });
+    return buildApiKey(t.services, { organizationHashId });
   }
 
   /** A device (of the owner by default) with the example config, exposed to customers, in `deviceGroupHashId` (or none). */
   async function exposedDevice(deviceGroupHashId: string | null, organizationHashId = ownerHashId): Promise<string> {
-    devices += 1;
-    const { hashId } = await t.services.devices.ship(systemActor('test'), { organizationHashId, name: `Grouped site ${devices}` });
-    const response = await call(ops, 'PUT', `/console-admin/v1/device/${hashId}`, {
-      config: structuredClone(exampleDeviceConfig) as unknown as Json,
+    const device = await buildDevice(t.services, {
+      organizationHashId,
+      ...(deviceGroupHashId === null ? {} : { deviceGroupHashId }),
+      config: exampleDeviceConfig,
       isExposedToCustomer: true,
-      deviceGroupHashId,
     });
-    expect(response.statusCode).toBe(200);
-    return hashId;
+    return device.hashId;
   }
 
   function auditRows(hashId: string) {
-    return t.database.db('audit_log').where({ object_type: 'device_groups', object_id: t.hashIds.decode('deviceGroup', hashId) ?? -1 }).orderBy('id');
+    return t.database
+      .db('audit_log')
+      .where({ object_type: 'device_groups', object_id: t.hashIds.decode('deviceGroup', hashId) ?? -1 })
+      .orderBy('id');
   }
 
   it('creates a group with outage contacts, gets it with its organisation, and audits the creation', async () => {
@@ -106,9 +93,13 @@ describe('device groups', () => {
       apiKeys: [],
     });
     expect(created.deviceOutageUsers.map((user) => user.hashId)).toEqual([staffUser, ownUser]);
-    expect(created.deviceOutageUsers[0]).toEqual({ hashId: staffUser, name: expect.any(String) as string, email: expect.stringContaining('@example.com') as string });
+    expect(created.deviceOutageUsers[0]).toEqual({
+      hashId: staffUser,
+      name: expect.any(String) as string,
+      email: expect.stringContaining('@example.com') as string,
+    });
 
-    const response = await call(employee, 'GET', `${base}/${created.hashId}`);
+    const response = await t.call('GET', `${base}/${created.hashId}`, employee);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual(created);
 
@@ -127,41 +118,49 @@ describe('device groups', () => {
     const ownUser = await userOf(ownerHashId, ['customer.read']);
     const foreignUser = await userOf(otherHashId, ['customer.read']);
     const unknown = t.hashIds.encode('user', 999_999);
-    const response = await call(ops, 'POST', base, { name: 'Contacts', organizationHashId: ownerHashId, deviceOutageUsersHashIds: [ownUser, foreignUser, unknown] });
+    const response = await t.call('POST', base, ops, {
+      name: 'Contacts',
+      organizationHashId: ownerHashId,
+      deviceOutageUsersHashIds: [ownUser, foreignUser, unknown],
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ key: 'user_has_no_access', details: { hashIds: [foreignUser, unknown] } });
 
     const group = await createGroup();
-    const update = await call(ops, 'PUT', `${base}/${group.hashId}`, { deviceOutageUsersHashIds: [foreignUser] });
+    const update = await t.call('PUT', `${base}/${group.hashId}`, ops, { deviceOutageUsersHashIds: [foreignUser] });
     expect(update.statusCode).toBe(400);
     expect(update.json()).toEqual({ key: 'user_has_no_access', details: { hashIds: [foreignUser] } });
   });
 
   it('refuses a 256-character name and an unknown field with payload_invalid, and accepts 255 characters', async () => {
-    const long = await call(ops, 'POST', base, { name: 'x'.repeat(256), organizationHashId: ownerHashId });
+    const long = await t.call('POST', base, ops, { name: 'x'.repeat(256), organizationHashId: ownerHashId });
     expect(long.statusCode).toBe(400);
     expect(long.json()).toMatchObject({ key: 'payload_invalid', details: [expect.objectContaining({ path: 'name' })] });
-    const empty = await call(ops, 'POST', base, { name: '', organizationHashId: ownerHashId });
+    const empty = await t.call('POST', base, ops, { name: '', organizationHashId: ownerHashId });
     expect(empty.json()).toMatchObject({ key: 'payload_invalid' });
-    const missing = await call(ops, 'POST', base, { name: 'No organisation' });
+    const missing = await t.call('POST', base, ops, { name: 'No organisation' });
     expect(missing.json()).toMatchObject({ key: 'payload_invalid', details: [expect.objectContaining({ path: 'organizationHashId' })] });
-    const tooMany = await call(ops, 'POST', base, { name: 'Many', organizationHashId: ownerHashId, deviceOutageEmails: Array.from({ length: 51 }, (_, i) => `a${i}@example.com`) });
+    const tooMany = await t.call('POST', base, ops, {
+      name: 'Many',
+      organizationHashId: ownerHashId,
+      deviceOutageEmails: Array.from({ length: 51 }, (_, i) => `a${i}@example.com`),
+    });
     expect(tooMany.json()).toMatchObject({ key: 'payload_invalid', details: [expect.objectContaining({ path: 'deviceOutageEmails' })] });
-    const badEmail = await call(ops, 'POST', base, { name: 'Bad', organizationHashId: ownerHashId, deviceOutageEmails: ['not an email'] });
+    const badEmail = await t.call('POST', base, ops, { name: 'Bad', organizationHashId: ownerHashId, deviceOutageEmails: ['not an email'] });
     expect(badEmail.json()).toMatchObject({ key: 'payload_invalid', details: [{ path: 'deviceOutageEmails[0]', message: 'Invalid email (RFC 5322)' }] });
 
     const group = await createGroup({ name: 'x'.repeat(255) });
     expect(group.name).toHaveLength(255);
     // The organisation is the group's for good.
-    const move = await call(ops, 'PUT', `${base}/${group.hashId}`, { organizationHashId: otherHashId });
+    const move = await t.call('PUT', `${base}/${group.hashId}`, ops, { organizationHashId: otherHashId });
     expect(move.statusCode).toBe(400);
     expect(move.json()).toMatchObject({ key: 'payload_invalid' });
-    const tooLong = await call(ops, 'PUT', `${base}/${group.hashId}`, { name: 'y'.repeat(256) });
+    const tooLong = await t.call('PUT', `${base}/${group.hashId}`, ops, { name: 'y'.repeat(256) });
     expect(tooLong.json()).toMatchObject({ key: 'payload_invalid', details: [expect.objectContaining({ path: 'name' })] });
   });
 
   it('answers not_found for an unknown organisation, an unknown group and a hash id of another type', async () => {
-    const organization = await call(ops, 'POST', base, { name: 'Nowhere', organizationHashId: t.hashIds.encode('organization', 999_999) });
+    const organization = await t.call('POST', base, ops, { name: 'Nowhere', organizationHashId: t.hashIds.encode('organization', 999_999) });
     expect(organization.statusCode).toBe(404);
     expect(organization.json()).toMatchObject({ key: 'not_found' });
 
@@ -170,9 +169,18 @@ describe('device groups', () => {
     const unknown = t.hashIds.encode('deviceGroup', 999_999);
     const otherType = t.hashIds.encode('device', id);
     for (const hashId of [unknown, otherType]) {
-      for (const [method, payload] of [['GET', undefined], ['PUT', { name: 'Renamed' }], ['DELETE', undefined]] as const) {
-        const response = await call(ops, method, `${base}/${hashId}`, payload);
-        expect({ method, hashId, status: response.statusCode, key: (response.json() as { key: string }).key }).toEqual({ method, hashId, status: 404, key: 'not_found' });
+      for (const [method, payload] of [
+        ['GET', undefined],
+        ['PUT', { name: 'Renamed' }],
+        ['DELETE', undefined],
+      ] as const) {
+        const response = await t.call(method, `${base}/${hashId}`, ops, payload);
+        expect({ method, hashId, status: response.statusCode, key: (response.json() as { key: string }).key }).toEqual({
+          method,
+          hashId,
+          status: 404,
+          key: 'not_found',
+        });
       }
     }
   });
@@ -181,41 +189,53 @@ describe('device groups', () => {
     const group = await createGroup();
     const key = await anApiKey();
     const writes = [
-      call(employee, 'POST', base, { name: 'By an employee', organizationHashId: ownerHashId }),
-      call(employee, 'PUT', `${base}/${group.hashId}`, { name: 'By an employee' }),
-      call(employee, 'DELETE', `${base}/${group.hashId}`),
-      call(employee, 'POST', `${base}/api-key`, { deviceGroupHashId: group.hashId, apiKeyHashId: key.hashId }),
-      call(employee, 'DELETE', `${base}/api-key`, { deviceGroupHashId: group.hashId, apiKeyHashId: key.hashId }),
+      t.call('POST', base, employee, { name: 'By an employee', organizationHashId: ownerHashId }),
+      t.call('PUT', `${base}/${group.hashId}`, employee, { name: 'By an employee' }),
+      t.call('DELETE', `${base}/${group.hashId}`, employee),
+      t.call('POST', `${base}/api-key`, employee, { deviceGroupHashId: group.hashId, apiKeyHashId: key.hashId }),
+      t.call('DELETE', `${base}/api-key`, employee, { deviceGroupHashId: group.hashId, apiKeyHashId: key.hashId }),
     ];
     for (const response of await Promise.all(writes)) {
       expect(response.statusCode).toBe(403);
       expect(response.json()).toMatchObject({ key: 'forbidden' });
     }
     for (const url of [base, `${base}/${group.hashId}`]) {
-      const response = await call(customer, 'GET', url);
+      const response = await t.call('GET', url, customer);
       expect(response.statusCode).toBe(403);
       expect(response.json()).toMatchObject({ key: 'forbidden' });
     }
-    const anonymous = await t.app.inject({ method: 'GET', url: base });
+    const anonymous = await t.call('GET', base);
     expect(anonymous.statusCode).toBe(401);
 
     // The service holds the same line without the route.
-    const customerActor = { kind: 'user' as const, userId: null, apiKeyId: null, organizationId: t.hashIds.decode('organization', ownerHashId), rights: ['customer.write' as const], name: 'customer' };
+    const customerActor = {
+      kind: 'user' as const,
+      userId: null,
+      apiKeyId: null,
+      organizationId: t.hashIds.decode('organization', ownerHashId),
+      rights: ['customer.write' as const],
+      name: 'customer',
+    };
     await expect(t.services.deviceGroups.list(customerActor, { filter: '', rowsPerPage: 50 })).rejects.toMatchObject({ key: 'forbidden' });
     const employeeActor = { ...customerActor, organizationId: 1, rights: ['gridport.employee' as const] };
     await expect(t.services.deviceGroups.update(employeeActor, group.hashId, { name: 'No' })).rejects.toMatchObject({ key: 'forbidden' });
-    expect((await call(developer, 'PUT', `${base}/${group.hashId}`, { name: 'By a developer' })).statusCode).toBe(200);
+    expect((await t.call('PUT', `${base}/${group.hashId}`, developer, { name: 'By a developer' })).statusCode).toBe(200);
   });
 
   it('updates only the fields given, audits the typed diff, and audits nothing when nothing changes', async () => {
     const group = await createGroup({ deviceOutageEmails: ['a@example.com'] });
-    const response = await call(developer, 'PUT', `${base}/${group.hashId}`, { name: 'Renamed group' });
+    const response = await t.call('PUT', `${base}/${group.hashId}`, developer, { name: 'Renamed group' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ hashId: group.hashId, name: 'Renamed group', deviceOutageEmails: ['a@example.com'], organizationHashId: ownerHashId });
+    expect(response.json()).toMatchObject({
+      hashId: group.hashId,
+      name: 'Renamed group',
+      deviceOutageEmails: ['a@example.com'],
+      organizationHashId: ownerHashId,
+    });
 
-    const emails = await call(ops, 'PUT', `${base}/${group.hashId}`, { deviceOutageEmails: ['b@example.com'] });
+    const emails = await t.call('PUT', `${base}/${group.hashId}`, ops, { deviceOutageEmails: ['b@example.com'] });
     expect(emails.json()).toMatchObject({ name: 'Renamed group', deviceOutageEmails: ['b@example.com'] });
-    await call(ops, 'PUT', `${base}/${group.hashId}`, { name: 'Renamed group' });
+    await t.call('PUT', `${base}/${group.hashId}`, ops, { name: 'Renamed group' });
 
     const audit = await auditRows(group.hashId);
     expect(audit.map((row: { change_type: string }) => row.change_type)).toEqual(['controllerCreate', 'controllerUpdate', 'controllerUpdate']);
@@ -227,11 +247,11 @@ describe('device groups', () => {
     const organization = (await anOrganization(t.services, { name: 'Groups List BV' })).hashId;
     const created: GroupView[] = [];
     for (const name of ['Alpha 100%', 'beta', 'ALPHA two', 'Gamma']) {
-      const response = await call(ops, 'POST', base, { name, organizationHashId: organization });
+      const response = await t.call('POST', base, ops, { name, organizationHashId: organization });
       created.push(response.json() as GroupView);
     }
     const list = async (query: string) => {
-      const response = await call(employee, 'GET', `${base}?${query}`);
+      const response = await t.call('GET', `${base}?${query}`, employee);
       expect(response.statusCode).toBe(200);
       return response.json() as { rows: GroupView[]; nextPageOffset: string | null };
     };
@@ -249,27 +269,29 @@ describe('device groups', () => {
     expect(second.rows.map((row) => row.name)).toEqual(['Alpha 100%']);
     expect(second.nextPageOffset).toBeNull();
 
-    const badOffset = await call(employee, 'GET', `${base}?offset=nonsense`);
+    const badOffset = await t.call('GET', `${base}?offset=nonsense`, employee);
     expect(badOffset.statusCode).toBe(400);
     expect(badOffset.json()).toMatchObject({ key: 'invalid_offset' });
-    const badOrganization = await call(employee, 'GET', `${base}?organizationHashId=${t.hashIds.encode('device', 1)}`);
+    const badOrganization = await t.call('GET', `${base}?organizationHashId=${t.hashIds.encode('device', 1)}`, employee);
     expect(badOrganization.statusCode).toBe(404);
-    const tooMany = await call(employee, 'GET', `${base}?rowsPerPage=501`);
+    const tooMany = await t.call('GET', `${base}?rowsPerPage=501`, employee);
     expect(tooMany.json()).toMatchObject({ key: 'query_invalid' });
   });
 
   it('costs a fixed number of queries per page, however many groups, users, keys and devices it holds', async () => {
     const small = (await anOrganization(t.services, { name: 'Groups Small BV' })).hashId;
     const large = (await anOrganization(t.services, { name: 'Groups Large BV' })).hashId;
-    const only = (await call(ops, 'POST', base, { name: 'Only', organizationHashId: small, deviceOutageUsersHashIds: [await userOf(small, ['customer.read'])] })).json() as GroupView;
-    await call(ops, 'POST', `${base}/api-key`, { deviceGroupHashId: only.hashId, apiKeyHashId: (await anApiKey(small)).hashId });
+    const only = (
+      await t.call('POST', base, ops, { name: 'Only', organizationHashId: small, deviceOutageUsersHashIds: [await userOf(small, ['customer.read'])] })
+    ).json() as GroupView;
+    await t.call('POST', `${base}/api-key`, ops, { deviceGroupHashId: only.hashId, apiKeyHashId: (await anApiKey(small)).hashId });
     await exposedDevice(only.hashId, small);
     for (let index = 0; index < 5; index += 1) {
       const users = [await userOf(large, ['customer.read']), await userOf(large, ['customer.read'])];
-      const response = await call(ops, 'POST', base, { name: `Many ${index}`, organizationHashId: large, deviceOutageUsersHashIds: users });
+      const response = await t.call('POST', base, ops, { name: `Many ${index}`, organizationHashId: large, deviceOutageUsersHashIds: users });
       const group = response.json() as GroupView;
       const key = await anApiKey(large);
-      expect((await call(ops, 'POST', `${base}/api-key`, { deviceGroupHashId: group.hashId, apiKeyHashId: key.hashId })).statusCode).toBe(204);
+      expect((await t.call('POST', `${base}/api-key`, ops, { deviceGroupHashId: group.hashId, apiKeyHashId: key.hashId })).statusCode).toBe(204);
       await exposedDevice(group.hashId, large);
     }
     const queriesFor = async (organizationHashId: string) => {
@@ -279,10 +301,16 @@ describe('device groups', () => {
       };
       t.database.db.on('query', count1);
       try {
-        const response = await call(employee, 'GET', `${base}?organizationHashId=${organizationHashId}`);
+        const response = await t.call('GET', `${base}?organizationHashId=${organizationHashId}`, employee);
         expect(response.statusCode).toBe(200);
         const rows = (response.json() as { rows: GroupView[] }).rows;
-        return { count, rows: rows.length, users: rows.reduce((sum, row) => sum + row.deviceOutageUsers.length, 0), keys: rows.reduce((sum, row) => sum + row.apiKeys.length, 0), devices: rows.reduce((sum, row) => sum + row.deviceCount, 0) };
+        return {
+          count,
+          rows: rows.length,
+          users: rows.reduce((sum, row) => sum + row.deviceOutageUsers.length, 0),
+          keys: rows.reduce((sum, row) => sum + row.apiKeys.length, 0),
+          devices: rows.reduce((sum, row) => sum + row.deviceCount, 0),
+        };
       } finally {
         t.database.db.removeListener('query', count1);
       }
@@ -298,28 +326,33 @@ describe('device groups', () => {
     const group = await createGroup();
     await exposedDevice(group.hashId);
     await exposedDevice(group.hashId);
-    const got = await call(employee, 'GET', `${base}/${group.hashId}`);
+    const got = await t.call('GET', `${base}/${group.hashId}`, employee);
     expect(got.json()).toMatchObject({ deviceCount: 2 });
 
-    const refused = await call(ops, 'DELETE', `${base}/${group.hashId}`);
+    const refused = await t.call('DELETE', `${base}/${group.hashId}`, ops);
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({ key: 'not_empty', details: { deviceCount: 2 } });
 
     const empty = await createGroup();
     const key = await anApiKey();
-    await call(ops, 'POST', `${base}/api-key`, { deviceGroupHashId: empty.hashId, apiKeyHashId: key.hashId });
+    await t.call('POST', `${base}/api-key`, ops, { deviceGroupHashId: empty.hashId, apiKeyHashId: key.hashId });
     // Deleting the group would widen the linked key to every device of the organisation: unlink first.
-    const keyed = await call(developer, 'DELETE', `${base}/${empty.hashId}`);
+    const keyed = await t.call('DELETE', `${base}/${empty.hashId}`, developer);
     expect(keyed.statusCode).toBe(409);
     expect(keyed.json()).toEqual({ key: 'has_access', details: { apiKeyHashIds: [key.hashId] } });
-    await call(ops, 'DELETE', `${base}/api-key`, { deviceGroupHashId: empty.hashId, apiKeyHashId: key.hashId });
-    const deleted = await call(developer, 'DELETE', `${base}/${empty.hashId}`);
+    await t.call('DELETE', `${base}/api-key`, ops, { deviceGroupHashId: empty.hashId, apiKeyHashId: key.hashId });
+    const deleted = await t.call('DELETE', `${base}/${empty.hashId}`, developer);
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
-    expect((await call(employee, 'GET', `${base}/${empty.hashId}`)).statusCode).toBe(404);
+    expect((await t.call('GET', `${base}/${empty.hashId}`, employee)).statusCode).toBe(404);
     expect(await t.database.db('device_group_api_keys').where({ device_group_id: t.hashIds.decode('deviceGroup', empty.hashId) ?? -1 })).toEqual([]);
     const audit = await auditRows(empty.hashId);
-    expect(audit.map((row: { change_type: string }) => row.change_type)).toEqual(['controllerCreate', 'controllerUpdate', 'controllerUpdate', 'controllerDelete']);
+    expect(audit.map((row: { change_type: string }) => row.change_type)).toEqual([
+      'controllerCreate',
+      'controllerUpdate',
+      'controllerUpdate',
+      'controllerDelete',
+    ]);
     expect(audit[3].diff).toEqual(expect.arrayContaining([{ type: 'string', name: 'name', oldValue: empty.name, newValue: null }]));
   });
 
@@ -328,11 +361,13 @@ describe('device groups', () => {
     const key = await anApiKey();
     const foreign = await anApiKey(otherHashId);
     const link = (cookie: string, apiKeyHashId: string, method: 'POST' | 'DELETE' = 'POST', deviceGroupHashId = group.hashId) =>
-      call(cookie, method, `${base}/api-key`, { deviceGroupHashId, apiKeyHashId });
+      t.call(method, `${base}/api-key`, cookie, { deviceGroupHashId, apiKeyHashId });
 
     const linked = await link(ops, key.hashId);
     expect(linked.statusCode).toBe(204);
-    expect((await call(employee, 'GET', `${base}/${group.hashId}`)).json()).toMatchObject({ apiKeys: [{ hashId: key.hashId, name: expect.stringMatching(/^Key /) as string }] });
+    expect((await t.call('GET', `${base}/${group.hashId}`, employee)).json()).toMatchObject({
+      apiKeys: [{ hashId: key.hashId, name: expect.stringMatching(/^Key /) as string }],
+    });
 
     const twice = await link(developer, key.hashId);
     expect(twice.statusCode).toBe(409);
@@ -347,12 +382,12 @@ describe('device groups', () => {
     expect(noKey.json()).toMatchObject({ key: 'not_found' });
     const noGroup = await link(ops, key.hashId, 'POST', t.hashIds.encode('apiKey', t.hashIds.decode('deviceGroup', group.hashId) ?? 0));
     expect(noGroup.statusCode).toBe(404);
-    const missing = await call(ops, 'POST', `${base}/api-key`, { deviceGroupHashId: group.hashId });
+    const missing = await t.call('POST', `${base}/api-key`, ops, { deviceGroupHashId: group.hashId });
     expect(missing.json()).toMatchObject({ key: 'payload_invalid', details: [expect.objectContaining({ path: 'apiKeyHashId' })] });
 
     const unlinked = await link(developer, key.hashId, 'DELETE');
     expect(unlinked.statusCode).toBe(204);
-    expect((await call(employee, 'GET', `${base}/${group.hashId}`)).json()).toMatchObject({ apiKeys: [] });
+    expect((await t.call('GET', `${base}/${group.hashId}`, employee)).json()).toMatchObject({ apiKeys: [] });
     const again = await link(ops, key.hashId, 'DELETE');
     expect(again.statusCode).toBe(404);
     expect(again.json()).toMatchObject({ key: 'not_found' });
@@ -372,12 +407,12 @@ describe('device groups', () => {
     const key = await anApiKey();
     const keyActor = await t.services.apiKeys.authenticate(key.apiKey, '127.0.0.1');
     expect(keyActor.kind).toBe('apiKey');
-    const seen = async () => (await t.services.devices.customerList(keyActor, { filter: '', rowsPerPage: 50 })).rows.map((device) => device.hashId);
+    const seen = async () => (await t.services.steering.list(keyActor, { rowsPerPage: 50 })).devices.map((device) => device.hashId);
 
     expect(await seen()).toEqual(expect.arrayContaining([inGroup, outside]));
-    expect((await call(ops, 'POST', `${base}/api-key`, { deviceGroupHashId: group.hashId, apiKeyHashId: key.hashId })).statusCode).toBe(204);
+    expect((await t.call('POST', `${base}/api-key`, ops, { deviceGroupHashId: group.hashId, apiKeyHashId: key.hashId })).statusCode).toBe(204);
     expect(await seen()).toEqual([inGroup]);
-    expect((await call(ops, 'DELETE', `${base}/api-key`, { deviceGroupHashId: group.hashId, apiKeyHashId: key.hashId })).statusCode).toBe(204);
+    expect((await t.call('DELETE', `${base}/api-key`, ops, { deviceGroupHashId: group.hashId, apiKeyHashId: key.hashId })).statusCode).toBe(204);
     expect(await seen()).toEqual(expect.arrayContaining([inGroup, outside]));
   });
 

@@ -8,13 +8,11 @@ import {
   deviceGroupViewSchema,
 } from '../../contracts/device-group';
 import { hashIdParams } from '../../contracts/pagination';
-import type { Right } from '../../contracts/rights';
 import type { Services } from '../../graph/services';
+import { access } from './access';
 import { defineRoute } from './route';
 
 const base = '/console-admin/v1/device-group';
-const readers: Right[] = ['gridport.employee'];
-const writers: Right[] = ['gridport.ops', 'gridport.developer'];
 
 /** Device groups and their API-key access in the admin console (console.md section 7). */
 export function deviceGroupRoutes(app: FastifyInstance, services: Services): void {
@@ -23,7 +21,7 @@ export function deviceGroupRoutes(app: FastifyInstance, services: Services): voi
     url: base,
     summary: 'Create a device group of an organisation, with its outage contacts',
     tags: ['device-group'],
-    auth: writers,
+    ...access('deviceGroup.create'),
     body: deviceGroupCreateSchema,
     status: 201,
     response: deviceGroupViewSchema,
@@ -35,7 +33,7 @@ export function deviceGroupRoutes(app: FastifyInstance, services: Services): voi
     url: base,
     summary: 'List device groups, newest first, by name and organisation',
     tags: ['device-group'],
-    auth: readers,
+    ...access('deviceGroup.list'),
     query: deviceGroupListQuerySchema,
     response: deviceGroupPageSchema,
     handler: ({ actor, query }) => services.deviceGroups.list(actor, query),
@@ -46,7 +44,7 @@ export function deviceGroupRoutes(app: FastifyInstance, services: Services): voi
     url: `${base}/api-key`,
     summary: "Link an API key of the group's organisation to the group: the key then sees only its groups' devices",
     tags: ['device-group'],
-    auth: writers,
+    ...access('deviceGroup.linkApiKey'),
     body: deviceGroupApiKeySchema,
     status: 204,
     handler: async ({ actor, body }) => {
@@ -59,7 +57,7 @@ export function deviceGroupRoutes(app: FastifyInstance, services: Services): voi
     url: `${base}/api-key`,
     summary: 'Unlink an API key from a device group',
     tags: ['device-group'],
-    auth: writers,
+    ...access('deviceGroup.unlinkApiKey'),
     body: deviceGroupApiKeySchema,
     status: 204,
     handler: async ({ actor, body }) => {
@@ -72,7 +70,7 @@ export function deviceGroupRoutes(app: FastifyInstance, services: Services): voi
     url: `${base}/:hashId`,
     summary: 'Get a device group with its outage contacts, device count and linked API keys',
     tags: ['device-group'],
-    auth: readers,
+    ...access('deviceGroup.read'),
     params: hashIdParams,
     response: deviceGroupViewSchema,
     handler: ({ actor, params }) => services.deviceGroups.get(actor, params.hashId),
@@ -83,7 +81,7 @@ export function deviceGroupRoutes(app: FastifyInstance, services: Services): voi
     url: `${base}/:hashId`,
     summary: "Update a device group's name and outage contacts; its organisation does not change",
     tags: ['device-group'],
-    auth: writers,
+    ...access('deviceGroup.update'),
     params: hashIdParams,
     body: deviceGroupUpdateSchema,
     response: deviceGroupViewSchema,
@@ -95,7 +93,7 @@ export function deviceGroupRoutes(app: FastifyInstance, services: Services): voi
     url: `${base}/:hashId`,
     summary: 'Delete an empty device group (not_empty while it has devices)',
     tags: ['device-group'],
-    auth: writers,
+    ...access('deviceGroup.delete'),
     params: hashIdParams,
     status: 204,
     handler: async ({ actor, params }) => {

@@ -4,9 +4,8 @@ import path from 'node:path';
 import { exampleDeviceConfig } from '../../contracts/device';
 import { GatewayClient } from '../../edge/gateway-client/client';
 import { provision } from '../../edge/gateway-client/provision';
-import { systemActor } from '../../graph/common/context';
 import { testApp, type TestApp } from '../../test-support/app';
-import { anOrganization } from '../../test-support/factories';
+import { anOrganization, buildDevice } from '../../test-support/factories';
 
 const statistics = { success: 1, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 0, responseError: 0 };
 
@@ -56,12 +55,13 @@ describe('GET /console-admin/v1/device/{hashId}/server-sent-events', () => {
 
   it("streams the device's presence and stored reports as they happen, to staff only", async () => {
     const { hashId: organizationHashId } = await anOrganization(t.services, { name: 'Live BV' });
-    const { hashId, provisioningToken } = await t.services.devices.ship(systemActor('test'), { organizationHashId, name: 'Live gateway' });
+    const { hashId, provisioningToken } = await buildDevice(t.services, { organizationHashId, name: 'Live gateway', config: exampleDeviceConfig });
     const ops = await t.signIn(['gridport.ops']);
-    await t.app.inject({ method: 'PUT', url: `/console-admin/v1/device/${hashId}`, headers: { cookie: ops }, payload: { config: exampleDeviceConfig } });
     const identity = await provision({ baseUrl, token: provisioningToken, identifier: 'gw-live-1', directory: path.join(folder, 'identity') });
 
-    const customer = await fetch(`${baseUrl}/console-admin/v1/device/${hashId}/server-sent-events`, { headers: { cookie: await t.signIn(['customer.write'], organizationHashId) } });
+    const customer = await fetch(`${baseUrl}/console-admin/v1/device/${hashId}/server-sent-events`, {
+      headers: { cookie: await t.signIn(['customer.write'], organizationHashId) },
+    });
     expect(customer.status).toBe(403);
     const missing = await fetch(`${baseUrl}/console-admin/v1/device/nope/server-sent-events`, { headers: { cookie: ops } });
     expect(missing.status).toBe(404);

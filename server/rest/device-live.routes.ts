@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
 import { GridportError } from '../../contracts/errors';
 import { hashIdParams } from '../../contracts/pagination';
-import { watchDevice } from '../../device-hub/live';
+import { watchDevice } from '../../graph/common/live';
 import type { Services } from '../../graph/services';
+import { access } from './access';
 import { defineRoute } from './route';
 
 /** How often an idle event stream sends a comment, so proxies keep it open. */
@@ -30,8 +31,7 @@ export function deviceLiveRoutes(app: FastifyInstance, services: Services): void
       url,
       summary: url.endsWith('tunnel') ? 'A TCP tunnel through a device (websocket upgrade only)' : 'A live channel to one device (websocket upgrade only)',
       tags: ['device'],
-      auth: ['gridport.developer'],
-      actors: ['apiKey'],
+      ...access('device.developerChannel'),
       query: yup.object({ deviceId: yup.string().trim().min(1).max(64).required(), destination: yup.string().trim().max(255).optional() }).exact(),
       handler: () => {
         throw new GridportError('upgrade_failed', { reason: 'this path takes a websocket upgrade only' });
@@ -44,13 +44,18 @@ export function deviceLiveRoutes(app: FastifyInstance, services: Services): void
     url: '/console-admin/v1/device/:hashId/server-sent-events',
     summary: "The device's reports and presence as server-sent events",
     tags: ['device'],
-    auth: ['gridport.employee'],
+    ...access('device.liveEvents'),
     params: hashIdParams,
     handler: async ({ actor, params, request, reply }) => {
       const device = await services.devices.find(actor, params.hashId);
       reply.hijack();
       const raw = reply.raw;
-      raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
       raw.write(`: events of device ${params.hashId}\n\n`);
       const send = (event: string, data: unknown) => raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       const stop = watchDevice(services.pubsub, device.id, (event) => {

@@ -1,20 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  dangerousActionResultSchema,
-  firmwarePinSchema,
-  latestFirmwareSchema,
-  messageSentSchema,
-  sendMessageSchema,
-} from '../../contracts/firmware';
+import { dangerousActionResultSchema, firmwarePinSchema, latestFirmwareSchema, messageSentSchema, sendMessageSchema } from '../../contracts/firmware';
 import type { CloudToDeviceMessage } from '../../contracts/device';
 import { hashIdParams } from '../../contracts/pagination';
-import type { Right } from '../../contracts/rights';
 import { validate } from '../../contracts/validation';
 import type { Services } from '../../graph/services';
+import { access } from './access';
 import { defineRoute } from './route';
 
 const admin = '/console-admin/v1';
-const writers: Right[] = ['gridport.ops', 'gridport.developer'];
 
 /**
  * What staff do to a device beyond editing it (console.md section 7): pin its firmware, send it
@@ -26,7 +19,7 @@ export function deviceOperationRoutes(app: FastifyInstance, services: Services):
     url: `${admin}/device/:hashId/firmware`,
     summary: "Pin the device's Balena device to the release with this version, or to the latest; a dangerous action in production",
     tags: ['device'],
-    auth: writers,
+    ...access('device.pinFirmware'),
     params: hashIdParams,
     // The body ({ semver? }) is optional, so it is checked here rather than by `body`, which requires one.
     response: dangerousActionResultSchema,
@@ -38,7 +31,7 @@ export function deviceOperationRoutes(app: FastifyInstance, services: Services):
     url: `${admin}/device/:hashId/send-message`,
     summary: 'Queue a cloud-to-device message (not setConfig); a dangerous action in production',
     tags: ['device'],
-    auth: writers,
+    ...access('device.sendMessage'),
     params: hashIdParams,
     body: sendMessageSchema,
     status: 201,
@@ -51,7 +44,7 @@ export function deviceOperationRoutes(app: FastifyInstance, services: Services):
     url: `${admin}/device/:hashId/hubspot`,
     summary: "Redirect (303) to the device's tickets in HubSpot",
     tags: ['device'],
-    auth: ['gridport.employee'],
+    ...access('device.tickets'),
     params: hashIdParams,
     handler: async ({ actor, params, reply }) => reply.redirect(await services.deviceTickets.ticketPageUrl(actor, params.hashId), 303),
   });
@@ -61,7 +54,7 @@ export function deviceOperationRoutes(app: FastifyInstance, services: Services):
     url: `${admin}/latest-firmware`,
     summary: "The version of the Balena fleet's newest successful release",
     tags: ['device'],
-    auth: ['gridport.employee'],
+    ...access('firmware.latest'),
     response: latestFirmwareSchema,
     handler: ({ actor }) => services.firmware.latest(actor),
   });

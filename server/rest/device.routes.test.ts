@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { exampleDeviceConfig } from '../../contracts/device';
 import { identifierPlaceholder } from '../../contracts/fleet';
-import { systemActor } from '../../graph/common/context';
 import { testApp, type TestApp } from '../../test-support/app';
-import { anOrganization } from '../../test-support/factories';
+import { anOrganization, buildDevice, buildDeviceGroup, buildPartnership, buildUser } from '../../test-support/factories';
 
 type Json = Record<string, unknown>;
 
@@ -17,22 +16,17 @@ function exampleConfig(change: (config: Json & { assets: Json[] }) => void = () 
 describe('devices', () => {
   let t: TestApp;
   let ownerHashId: string;
-  let ownerId: number;
   let otherHashId: string;
-  let otherId: number;
   let ops: string;
   let employee: string;
   let sales: string;
   let owner: string;
   let stranger: string;
-  let devices = 0;
 
   beforeAll(async () => {
     t = await testApp();
     ownerHashId = (await anOrganization(t.services, { name: 'Devices Owner BV' })).hashId;
     otherHashId = (await anOrganization(t.services, { name: 'Devices Other BV' })).hashId;
-    ownerId = t.hashIds.decode('organization', ownerHashId) ?? 0;
-    otherId = t.hashIds.decode('organization', otherHashId) ?? 0;
     [ops, employee, sales, owner, stranger] = await Promise.all([
       t.signIn(['gridport.ops']),
       t.signIn(['gridport.employee']),
@@ -47,29 +41,21 @@ describe('devices', () => {
   });
 
   async function ship(organizationHashId = ownerHashId): Promise<string> {
-    devices += 1;
-    return (await t.services.devices.ship(systemActor('test'), { organizationHashId, name: `Site ${devices}` })).hashId;
+    return (await buildDevice(t.services, { organizationHashId })).hashId;
   }
 
   function put(cookie: string, hashId: string, payload: Json) {
-    return t.app.inject({ method: 'PUT', url: `/console-admin/v1/device/${hashId}`, headers: { cookie }, payload });
-  }
-
-  function get(cookie: string, url: string) {
-    return t.app.inject({ method: 'GET', url, headers: { cookie } });
+    return t.call('PUT', `/console-admin/v1/device/${hashId}`, cookie, payload);
   }
 
   /** A device with the example config, exposed to its customers. */
   async function exposedDevice(organizationHashId = ownerHashId): Promise<string> {
-    const hashId = await ship(organizationHashId);
-    const response = await put(ops, hashId, { config: exampleConfig(), isExposedToCustomer: true });
-    expect(response.statusCode).toBe(200);
-    return hashId;
+    return (await buildDevice(t.services, { organizationHashId, config: exampleConfig(), isExposedToCustomer: true })).hashId;
   }
 
   it('ships a device open for provisioning; its identifier is a placeholder until it connects', async () => {
     const hashId = await ship();
-    const response = await get(employee, `/console-admin/v1/device/${hashId}`);
+    const response = await t.call('GET', `/console-admin/v1/device/${hashId}`, employee);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
       hashId,
@@ -84,7 +70,10 @@ describe('devices', () => {
       assets: [],
       activeSession: null,
     });
-    const audit = await t.database.db('audit_log').where({ object_type: 'devices', object_id: t.hashIds.decode('device', hashId) }).first();
+    const audit = await t.database
+      .db('audit_log')
+      .where({ object_type: 'devices', object_id: t.hashIds.decode('device', hashId) })
+      .first();
     expect(audit).toMatchObject({ change_type: 'controllerDeviceShipped' });
     expect(JSON.stringify(audit.diff)).not.toContain('provisioningTokenHash":"');
   });
@@ -93,9 +82,22 @@ describe('devices', () => {
     const hashId = await ship();
     const response = await put(ops, hashId, { config: exampleConfig() });
     expect(response.statusCode).toBe(200);
-    const device = response.json() as { config: { assets: Json[] }; assets: Json[]; controllers: Json[]; reportingInterval: number; nominalActivePowerSum: number };
+    const device = response.json() as {
+      config: { assets: Json[] };
+      assets: Json[];
+      controllers: Json[];
+      reportingInterval: number;
+      nominalActivePowerSum: number;
+    };
     expect(device.config.assets[0]).toMatchObject({ identifier: 'pv-roof', timeout: 500 });
-    expect(device.assets[0]).toEqual({ index: 0, category: 'solar', type: 'sma-sunny-tripower', identifier: 'pv-roof', nominalActivePower: 100000, schedule: [] });
+    expect(device.assets[0]).toEqual({
+      index: 0,
+      category: 'solar',
+      type: 'sma-sunny-tripower',
+      identifier: 'pv-roof',
+      nominalActivePower: 100000,
+      schedule: [],
+    });
     expect(device.assets).toHaveLength(exampleDeviceConfig.assets.length);
     expect(device.controllers).toHaveLength(exampleDeviceConfig.activeControl.length);
     expect(device.reportingInterval).toBe(60);
@@ -171,29 +173,36 @@ describe('devices', () => {
   it('opens a device for provisioning again with a new one-time token, but not in production', async () => {
     const hashId = await ship();
     const url = `/console-admin/v1/device/${hashId}/provisioning-token`;
-    expect((await t.app.inject({ method: 'POST', url, headers: { cookie: employee } })).statusCode).toBe(403);
-    const reopened = await t.app.inject({ method: 'POST', url, headers: { cookie: ops } });
+    expect((await t.call('POST', url, employee)).statusCode).toBe(403);
+    const reopened = await t.call('POST', url, ops);
     expect(reopened.statusCode).toBe(201);
     const { provisioningToken } = reopened.json() as { provisioningToken: string };
-    const row = (await t.database.db('devices').where('id', t.hashIds.decode('device', hashId)).first()) as { provisioning_token_hash: string; open_for_provisioning: boolean };
+    const row = (await t.database.db('devices').where('id', t.hashIds.decode('device', hashId)).first()) as {
+      provisioning_token_hash: string;
+      open_for_provisioning: boolean;
+    };
     expect(row.open_for_provisioning).toBe(true);
     expect(row.provisioning_token_hash).toBe(createHash('sha256').update(provisioningToken).digest('hex'));
     await put(ops, hashId, { inProduction: true });
-    expect((await t.app.inject({ method: 'POST', url, headers: { cookie: ops } })).json()).toEqual({ key: 'in_production', details: { fields: ['openForProvisioning'] } });
+    expect((await t.call('POST', url, ops)).json()).toEqual({
+      key: 'in_production',
+      details: { fields: ['openForProvisioning'] },
+    });
   });
 
   it('lets only Ops and Developer update a device, and Ops and Sales its invoice details', async () => {
     const hashId = await ship();
     expect((await put(employee, hashId, { name: 'x' })).json()).toMatchObject({ key: 'forbidden' });
     expect((await put(sales, hashId, { name: 'x' })).json()).toMatchObject({ key: 'forbidden' });
-    const invoice = await t.app.inject({
-      method: 'PUT',
-      url: `/console-admin/v1/device/${hashId}/invoice-details`,
-      headers: { cookie: sales },
-      payload: { invoiceCustomerReference: 'PO-1234', subscription: { usage: true, chargePeriod: 1, runtime: 36, startAt: '2026-12-01T00:00:00Z' } },
+    const invoice = await t.call('PUT', `/console-admin/v1/device/${hashId}/invoice-details`, sales, {
+      invoiceCustomerReference: 'PO-1234',
+      subscription: { usage: true, chargePeriod: 1, runtime: 36, startAt: '2026-12-01T00:00:00Z' },
     });
     expect(invoice.statusCode).toBe(200);
-    expect(invoice.json()).toMatchObject({ invoiceCustomerReference: 'PO-1234', subscription: { usage: true, chargePeriod: 1, runtime: 36, afterExpiration: null } });
+    expect(invoice.json()).toMatchObject({
+      invoiceCustomerReference: 'PO-1234',
+      subscription: { usage: true, chargePeriod: 1, runtime: 36, afterExpiration: null },
+    });
     const missing = await put(ops, 'doesNotExist', { name: 'x' });
     expect(missing.statusCode).toBe(404);
   });
@@ -202,9 +211,9 @@ describe('devices', () => {
     const a = await ship(otherHashId);
     const b = await ship(otherHashId);
     await put(ops, a, { config: exampleConfig(), iccid: '8931000000000000001', imsi: '204080000000001' });
-    await t.database.db('device_groups').insert({ organization_id: otherId, name: 'Group for filters' });
+    await buildDeviceGroup(t.services, { organizationHashId: otherHashId, name: 'Group for filters' });
     const list = async (query: string) => {
-      const response = await get(employee, `/console-admin/v1/device?organizationHashId=${otherHashId}&${query}`);
+      const response = await t.call('GET', `/console-admin/v1/device?organizationHashId=${otherHashId}&${query}`, employee);
       expect(response.statusCode).toBe(200);
       return (response.json() as { rows: { hashId: string }[] }).rows.map((row) => row.hashId);
     };
@@ -218,9 +227,9 @@ describe('devices', () => {
     expect(await list('imsi=204080000000001')).toEqual([a]);
     expect(await list('deviceGroupHashId=any')).toEqual([]);
     expect(await list('deviceGroupHashId=none')).toEqual(expect.arrayContaining([a, b]));
-    const bad = await get(employee, '/console-admin/v1/device?rowsPerPage=501');
+    const bad = await t.call('GET', '/console-admin/v1/device?rowsPerPage=501', employee);
     expect(bad.json()).toMatchObject({ key: 'query_invalid' });
-    const cursor = await get(employee, '/console-admin/v1/device?offset=nonsense');
+    const cursor = await t.call('GET', '/console-admin/v1/device?offset=nonsense', employee);
     expect(cursor.json()).toMatchObject({ key: 'invalid_offset' });
   });
 
@@ -228,7 +237,7 @@ describe('devices', () => {
     const hidden = await ship();
     const exposed = await exposedDevice();
     const theirs = await exposedDevice(otherHashId);
-    const seen = await get(owner, '/console/v1/device');
+    const seen = await t.call('GET', '/console/v1/device', owner);
     const body = seen.json() as { rows: { hashId: string; config: { vpn: { credentials: unknown } } }[]; count: number };
     const hashIds = body.rows.map((row) => row.hashId);
     expect(hashIds).toContain(exposed);
@@ -237,42 +246,45 @@ describe('devices', () => {
     expect(body.count).toBe(body.rows.length);
     expect(body.rows[0]?.config.vpn.credentials).toBeNull();
 
-    expect((await get(owner, `/console/v1/device/${theirs}`)).statusCode).toBe(404);
-    expect((await get(owner, `/console/v1/device/${hidden}`)).statusCode).toBe(404);
-    const counts = await get(owner, '/console/v1/device/count');
+    expect((await t.call('GET', `/console/v1/device/${theirs}`, owner)).statusCode).toBe(404);
+    expect((await t.call('GET', `/console/v1/device/${hidden}`, owner)).statusCode).toBe(404);
+    const counts = await t.call('GET', '/console/v1/device/count', owner);
     expect(counts.json()).toEqual({ totalCount: body.count, operationalCount: 0, inactiveCount: body.count });
-    const operational = await get(owner, '/console/v1/device?status=operational');
+    const operational = await t.call('GET', '/console/v1/device?status=operational', owner);
     expect((operational.json() as { count: number }).count).toBe(0);
 
     // A partnership of the other organisation with the owner, listing one device, shares exactly that one.
-    const [partnership] = (await t.database.db('partnerships').insert({ owner_organization_id: otherId, partner_organization_id: ownerId, role: 'viewer' }).returning('id')) as { id: number }[];
-    await t.database.db('partnership_devices').insert({ partnership_id: partnership?.id, device_id: t.hashIds.decode('device', theirs) });
-    const shared = await get(owner, `/console/v1/device/${theirs}`);
+    const partnership = await buildPartnership(t.services, {
+      ownerOrganizationHashId: otherHashId,
+      partnerOrganizationHashId: ownerHashId,
+      deviceHashIds: [theirs],
+    });
+    const shared = await t.call('GET', `/console/v1/device/${theirs}`, owner);
     expect(shared.statusCode).toBe(200);
     expect(shared.json()).toMatchObject({ partnerships: [{ role: 'viewer', owner: { name: 'Devices Other BV' }, partner: { name: 'Devices Owner BV' } }] });
     const another = await exposedDevice(otherHashId);
-    expect((await get(owner, `/console/v1/device/${another}`)).statusCode).toBe(404);
-    await t.database.db('partnerships').where('id', partnership?.id).update({ all_devices: true });
-    expect((await get(owner, `/console/v1/device/${another}`)).statusCode).toBe(200);
-    await t.database.db('partnerships').where('id', partnership?.id).delete();
+    expect((await t.call('GET', `/console/v1/device/${another}`, owner)).statusCode).toBe(404);
+    await t.database.db('partnerships').where('id', partnership.id).update({ all_devices: true });
+    expect((await t.call('GET', `/console/v1/device/${another}`, owner)).statusCode).toBe(200);
+    await t.database.db('partnerships').where('id', partnership.id).delete();
   });
 
   it('lets a customer add and remove outage contacts who can see the device, and no one else', async () => {
     const hashId = await exposedDevice();
-    const colleague = await t.services.users.create(systemActor('test'), { organizationHashId: ownerHashId, name: 'Colleague', email: `colleague${Date.now()}@example.com`, rights: ['customer.read'] });
-    const outsider = await t.services.users.create(systemActor('test'), { organizationHashId: otherHashId, name: 'Outsider', email: `outsider${Date.now()}@example.com`, rights: ['customer.read'] });
+    const colleague = await buildUser(t.services, { organizationHashId: ownerHashId, name: 'Colleague', rights: ['customer.read'] });
+    const outsider = await buildUser(t.services, { organizationHashId: otherHashId, name: 'Outsider', rights: ['customer.read'] });
     const url = `/console/v1/device/${hashId}`;
-    const refused = await t.app.inject({ method: 'PUT', url, headers: { cookie: owner }, payload: { outageUsersHashIds: [colleague.hashId, outsider.hashId] } });
+    const refused = await t.call('PUT', url, owner, { outageUsersHashIds: [colleague.hashId, outsider.hashId] });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toEqual({ key: 'user_has_no_access', details: { hashIds: [outsider.hashId] } });
 
-    const added = await t.app.inject({ method: 'PUT', url, headers: { cookie: owner }, payload: { outageUsersHashIds: [colleague.hashId], outageEmails: ['control-room@example.com'] } });
+    const added = await t.call('PUT', url, owner, { outageUsersHashIds: [colleague.hashId], outageEmails: ['control-room@example.com'] });
     expect(added.statusCode).toBe(200);
     expect(added.json()).toMatchObject({ outageEmails: ['control-room@example.com'], outageUsers: [{ hashId: colleague.hashId, name: 'Colleague' }] });
-    const removed = await t.app.inject({ method: 'PUT', url, headers: { cookie: owner }, payload: { removedOutageUsersHashIds: [colleague.hashId], removedOutageEmails: ['Control-Room@example.com'] } });
+    const removed = await t.call('PUT', url, owner, { removedOutageUsersHashIds: [colleague.hashId], removedOutageEmails: ['Control-Room@example.com'] });
     expect(removed.json()).toMatchObject({ outageEmails: [], outageUsers: [] });
 
-    const strangers = await t.app.inject({ method: 'PUT', url, headers: { cookie: stranger }, payload: { outageEmails: ['x@example.com'] } });
+    const strangers = await t.call('PUT', url, stranger, { outageEmails: ['x@example.com'] });
     expect(strangers.statusCode).toBe(404);
   });
 });

@@ -6,18 +6,17 @@ import {
   customerDeviceUpdateSchema,
   deviceInvoiceDetailsSchema,
   devicePageSchema,
+  deviceCountViewSchema,
   deviceUpdateSchema,
   deviceViewSchema,
 } from '../../contracts/fleet';
 import { hashIdParams } from '../../contracts/pagination';
-import type { Right } from '../../contracts/rights';
-import { anyUserRights } from '../../contracts/rights';
 import type { Services } from '../../graph/services';
+import { access } from './access';
 import { defineRoute } from './route';
 
 const admin = '/console-admin/v1/device';
 const customer = '/console/v1/device';
-const writers: Right[] = ['gridport.ops', 'gridport.developer'];
 
 /** Devices in the admin console and the customer console (console.md section 7). */
 export function deviceRoutes(app: FastifyInstance, services: Services): void {
@@ -26,7 +25,7 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
     url: admin,
     summary: 'List devices, newest first, with the admin filters',
     tags: ['device'],
-    auth: ['gridport.employee'],
+    ...access('device.list'),
     query: adminDeviceListQuerySchema,
     response: devicePageSchema,
     handler: ({ actor, query }) => services.devices.list(actor, query),
@@ -37,7 +36,7 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
     url: `${admin}/:hashId`,
     summary: 'Get a device with every field',
     tags: ['device'],
-    auth: ['gridport.employee'],
+    ...access('device.read'),
     params: hashIdParams,
     response: deviceViewSchema,
     handler: ({ actor, params }) => services.devices.get(actor, params.hashId),
@@ -48,7 +47,7 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
     url: `${admin}/:hashId`,
     summary: 'Update a device: config (checked, queued for the device), group, organisation, exposure, production and the rest',
     tags: ['device'],
-    auth: writers,
+    ...access('device.update'),
     params: hashIdParams,
     body: deviceUpdateSchema,
     response: deviceViewSchema,
@@ -60,7 +59,7 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
     url: `${admin}/:hashId/provisioning-token`,
     summary: 'Open a device for provisioning again: a new one-time token, shown only in this answer',
     tags: ['device'],
-    auth: writers,
+    ...access('device.reopenProvisioning'),
     params: hashIdParams,
     status: 201,
     response: yup.object({ hashId: yup.string().required(), provisioningToken: yup.string().required() }),
@@ -72,7 +71,7 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
     url: `${admin}/:hashId/invoice-details`,
     summary: "Update a device's invoice details (Ops and Sales)",
     tags: ['device'],
-    auth: ['gridport.ops', 'gridport.sales'],
+    ...access('device.updateInvoiceDetails'),
     params: hashIdParams,
     body: deviceInvoiceDetailsSchema,
     response: deviceViewSchema,
@@ -84,7 +83,7 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
     url: customer,
     summary: 'List the devices the caller may see, optionally by status, with how many match',
     tags: ['device'],
-    auth: anyUserRights,
+    ...access('device.listVisible'),
     query: customerDeviceListQuerySchema,
     response: devicePageSchema.shape({ count: yup.number().required() }),
     handler: ({ actor, query }) => services.devices.customerList(actor, query),
@@ -95,8 +94,8 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
     url: `${customer}/count`,
     summary: 'How many devices the caller may see: in all, operational and inactive',
     tags: ['device'],
-    auth: anyUserRights,
-    response: yup.object({ totalCount: yup.number().required(), operationalCount: yup.number().required(), inactiveCount: yup.number().required() }),
+    ...access('device.count'),
+    response: deviceCountViewSchema,
     handler: ({ actor }) => services.devices.count(actor),
   });
 
@@ -105,7 +104,7 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
     url: `${customer}/:hashId`,
     summary: 'Get a device the caller may see',
     tags: ['device'],
-    auth: anyUserRights,
+    ...access('device.readVisible'),
     params: hashIdParams,
     response: deviceViewSchema,
     handler: ({ actor, params }) => services.devices.get(actor, params.hashId),
@@ -116,7 +115,7 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
     url: `${customer}/:hashId`,
     summary: "Add and remove a device's outage emails and users; each user must be able to see the device",
     tags: ['device'],
-    auth: anyUserRights,
+    ...access('device.updateOutageContacts'),
     params: hashIdParams,
     body: customerDeviceUpdateSchema,
     response: deviceViewSchema,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { GridportError } from '../../contracts/errors';
 import type { Services } from '../../graph/services';
+import { access } from './access';
 import { defineRoute } from './route';
 
 /** Health probes (api.md section 7): unauthenticated; 503 service_unavailable when the database does not answer. */
@@ -10,7 +11,7 @@ export function healthRoutes(app: FastifyInstance, services: Services, databaseA
     url: '/v1/health',
     summary: 'Whether Gridport and the services it depends on answer',
     tags: ['health'],
-    auth: 'public',
+    ...access('health.read'),
     status: 204,
     handler: async () => {
       if (!(await databaseAnswers())) {
@@ -24,7 +25,7 @@ export function healthRoutes(app: FastifyInstance, services: Services, databaseA
     url: '/v1/elb',
     summary: 'Load balancer probe: 200 while this node can serve',
     tags: ['health'],
-    auth: 'public',
+    ...access('health.read'),
     handler: async () => {
       if (!(await databaseAnswers())) {
         throw new GridportError('service_unavailable', { service: 'database' });

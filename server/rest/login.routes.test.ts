@@ -27,7 +27,13 @@ describe('login and two-factor', () => {
     people += 1;
     address += 1;
     const email = `person${people}@example.com`;
-    await t.services.users.create(systemActor('test'), { organizationHashId: customerHashId, name: `Person ${people}`, email, rights: ['customer.write'], password });
+    await t.services.users.create(systemActor('test'), {
+      organizationHashId: customerHashId,
+      name: `Person ${people}`,
+      email,
+      rights: ['customer.write'],
+      password,
+    });
     return { email, from: `10.0.0.${address}` };
   }
 
@@ -54,7 +60,10 @@ describe('login and two-factor', () => {
 
   it('answers a wrong password and an unknown email alike with 401 invalid_credentials', async () => {
     const { email, from } = await person();
-    for (const body of [{ email, password: 'not the password at all' }, { email: 'nobody@example.com', password }]) {
+    for (const body of [
+      { email, password: 'not the password at all' },
+      { email: 'nobody@example.com', password },
+    ]) {
       const response = await login(from, body);
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({ key: 'invalid_credentials' });
@@ -107,7 +116,12 @@ describe('login and two-factor', () => {
       expect(challenge.statusCode).toBe(200);
       const { secret, keyuri } = challenge.json() as { secret: string; keyuri: string };
       expect(keyuri).toBe(`otpauth://totp/Gridport:${encodeURIComponent(email)}?secret=${secret}&issuer=Gridport`);
-      const confirmed = await t.app.inject({ method: 'POST', url: '/console/v1/settings/two-factor/change-app', headers: { cookie }, payload: { twoFactorCode: await generate({ secret }) } });
+      const confirmed = await t.app.inject({
+        method: 'POST',
+        url: '/console/v1/settings/two-factor/change-app',
+        headers: { cookie },
+        payload: { twoFactorCode: await generate({ secret }) },
+      });
       expect(confirmed.statusCode).toBe(200);
       const { recoveryCodes } = confirmed.json() as { recoveryCodes: string[] };
       expect(recoveryCodes).toHaveLength(10);
@@ -135,7 +149,9 @@ describe('login and two-factor', () => {
       const { cookie, recoveryCodes } = await withTwoFactor();
       const url = '/console/v1/settings/two-factor/generate-challenge';
       expect((await t.app.inject({ method: 'POST', url, headers: { cookie }, payload: {} })).json()).toEqual({ key: '2fa_code_required' });
-      expect((await t.app.inject({ method: 'POST', url, headers: { cookie }, payload: { twoFactorCode: '123456' } })).json()).toEqual({ key: '2fa_code_invalid' });
+      expect((await t.app.inject({ method: 'POST', url, headers: { cookie }, payload: { twoFactorCode: '123456' } })).json()).toEqual({
+        key: '2fa_code_invalid',
+      });
       const allowed = await t.app.inject({ method: 'POST', url, headers: { cookie }, payload: { recoveryCode: recoveryCodes[1] } });
       expect(allowed.statusCode).toBe(200);
       const renewed = await t.app.inject({ method: 'POST', url: '/console/v1/settings/two-factor/new-recovery-codes', headers: { cookie } });
@@ -151,7 +167,10 @@ describe('login and two-factor', () => {
       expect(none.statusCode).toBe(400);
       expect(none.json()).toEqual({ key: 'invalid_code', details: { reason: 'generate a challenge first' } });
       await t.app.inject({ method: 'POST', url: '/console/v1/settings/two-factor/generate-challenge', headers: { cookie }, payload: {} });
-      await t.database.db('users').whereRaw('lower(email) = ?', [email]).update({ pending_two_factor_expires_at: new Date(Date.now() - 1000) });
+      await t.database
+        .db('users')
+        .whereRaw('lower(email) = ?', [email])
+        .update({ pending_two_factor_expires_at: new Date(Date.now() - 1000) });
       const lapsed = await t.app.inject({ method: 'POST', url, headers: { cookie }, payload: { twoFactorCode: '123456' } });
       expect(lapsed.statusCode).toBe(410);
       expect(lapsed.json()).toEqual({ key: 'secret_expired' });
@@ -160,7 +179,12 @@ describe('login and two-factor', () => {
     it('refuses a code that is not six characters with payload_invalid', async () => {
       const { email, from } = await person();
       const cookie = cookieOf(await login(from, { email, password }));
-      const response = await t.app.inject({ method: 'POST', url: '/console/v1/settings/two-factor/change-app', headers: { cookie }, payload: { twoFactorCode: '12345' } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/console/v1/settings/two-factor/change-app',
+        headers: { cookie },
+        payload: { twoFactorCode: '12345' },
+      });
       expect(response.json()).toEqual({ key: 'payload_invalid', details: [{ path: 'twoFactorCode', message: 'twoFactorCode must be exactly 6 characters' }] });
     });
 

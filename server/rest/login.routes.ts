@@ -4,6 +4,7 @@ import { loginSchema } from '../../contracts/login';
 import { organizationViewSchema } from '../../contracts/organization';
 import type { Services } from '../../graph/services';
 import { setSessionCookie } from '../auth';
+import { access } from './access';
 import { defineRoute } from './route';
 
 /** POST /console-shared/v1/login (spec README, "Login"): starts a console session. */
@@ -13,7 +14,7 @@ export function loginRoutes(app: FastifyInstance, services: Services): void {
     url: '/console-shared/v1/login',
     summary: 'Sign in with email and password (and a two-factor code or recovery code when two-factor is on)',
     tags: ['authentication'],
-    auth: 'public',
+    ...access('session.login'),
     body: loginSchema,
     response: yup.object({ user: yup.object(), organization: organizationViewSchema }),
     handler: async ({ body, request, reply }) => {

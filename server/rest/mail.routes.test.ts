@@ -42,7 +42,16 @@ async function smtpPeer(): Promise<{ port: number; received: Received[]; close()
 describe('mail', () => {
   it('is sent over SMTP when SMTP_URL is set, and recorded as sent', async () => {
     const peer = await smtpPeer();
-    const t = await testApp({}, { mail: { smtpUrl: `smtp://127.0.0.1:${peer.port}?ignoreTLS=true`, from: 'Gridport <no-reply@gridport.test>', publicUrl: 'https://console.gridport.test' } });
+    const t = await testApp(
+      {},
+      {
+        mail: {
+          smtpUrl: `smtp://127.0.0.1:${peer.port}?ignoreTLS=true`,
+          from: 'Gridport <no-reply@gridport.test>',
+          publicUrl: 'https://console.gridport.test',
+        },
+      },
+    );
     try {
       const cookie = await t.signIn(['gridport.ops']);
       const response = await t.app.inject({
@@ -78,9 +87,16 @@ describe('mail', () => {
     const t = await testApp();
     try {
       const cookie = await t.signIn(['gridport.developer']);
-      const response = await t.app.inject({ method: 'POST', url: '/console-admin/v1/mail', headers: { cookie }, payload: { to: ['dev@example.com'], subject: 'Kept', text: 'Read me from the database.' } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/console-admin/v1/mail',
+        headers: { cookie },
+        payload: { to: ['dev@example.com'], subject: 'Kept', text: 'Read me from the database.' },
+      });
       expect(response.json()).toEqual({ mailHashId: expect.any(String), status: 'kept' });
-      expect(await t.database.db('mails').select('to', 'status', 'text')).toEqual([{ to: ['dev@example.com'], status: 'kept', text: 'Read me from the database.' }]);
+      expect(await t.database.db('mails').select('to', 'status', 'text')).toEqual([
+        { to: ['dev@example.com'], status: 'kept', text: 'Read me from the database.' },
+      ]);
     } finally {
       await t.close();
     }
@@ -90,9 +106,23 @@ describe('mail', () => {
     const t = await testApp();
     try {
       const sales = await t.signIn(['gridport.sales']);
-      expect((await t.app.inject({ method: 'POST', url: '/console-admin/v1/mail', headers: { cookie: sales }, payload: { to: ['a@example.com'], subject: 's', text: 't' } })).statusCode).toBe(403);
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/console-admin/v1/mail',
+            headers: { cookie: sales },
+            payload: { to: ['a@example.com'], subject: 's', text: 't' },
+          })
+        ).statusCode,
+      ).toBe(403);
       const ops = await t.signIn(['gridport.ops']);
-      const invalid = await t.app.inject({ method: 'POST', url: '/console-admin/v1/mail', headers: { cookie: ops }, payload: { to: ['not-an-address'], subject: 's', text: 't' } });
+      const invalid = await t.app.inject({
+        method: 'POST',
+        url: '/console-admin/v1/mail',
+        headers: { cookie: ops },
+        payload: { to: ['not-an-address'], subject: 's', text: 't' },
+      });
       expect(invalid.json()).toEqual({ key: 'payload_invalid', details: [{ path: 'to[0]', message: 'Invalid email (RFC 5322)' }] });
     } finally {
       await t.close();

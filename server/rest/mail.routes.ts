@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
 import { mailSchema } from '../../contracts/mail';
 import type { Services } from '../../graph/services';
+import { access } from './access';
 import { defineRoute } from './route';
 
 /** POST /console-admin/v1/mail (console.md section 7): sends a test mail, to check the mail set-up. */
@@ -11,7 +12,7 @@ export function mailRoutes(app: FastifyInstance, services: Services): void {
     url: '/console-admin/v1/mail',
     summary: 'Send a test mail',
     tags: ['mail'],
-    auth: ['gridport.ops', 'gridport.developer'],
+    ...access('mail.sendTest'),
     body: mailSchema,
     status: 201,
     response: yup.object({ mailHashId: yup.string().required(), status: yup.string().oneOf(['kept', 'sent', 'failed']).required() }),

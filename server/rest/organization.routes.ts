@@ -9,6 +9,7 @@ import {
 } from '../../contracts/organization';
 import { hashIdParams } from '../../contracts/pagination';
 import type { Services } from '../../graph/services';
+import { access } from './access';
 import { defineRoute } from './route';
 
 const base = '/console-admin/v1/organization';
@@ -20,7 +21,7 @@ export function organizationRoutes(app: FastifyInstance, services: Services): vo
     url: base,
     summary: 'List organisations',
     tags: ['organization'],
-    auth: ['gridport.employee'],
+    ...access('organization.list'),
     query: organizationListQuerySchema,
     response: organizationPageSchema,
     handler: ({ actor, query }) => services.organizations.list(actor, query),
@@ -31,7 +32,7 @@ export function organizationRoutes(app: FastifyInstance, services: Services): vo
     url: `${base}/:hashId`,
     summary: 'Get an organisation',
     tags: ['organization'],
-    auth: ['gridport.employee'],
+    ...access('organization.read'),
     params: hashIdParams,
     response: organizationViewSchema,
     handler: ({ actor, params }) => services.organizations.get(actor, params.hashId),
@@ -42,7 +43,7 @@ export function organizationRoutes(app: FastifyInstance, services: Services): vo
     url: base,
     summary: 'Create an organisation',
     tags: ['organization'],
-    auth: ['gridport.ops', 'gridport.developer', 'gridport.sales'],
+    ...access('organization.create'),
     body: organizationCreateSchema,
     status: 201,
     response: yup.object({ organizationHashId: yup.string().required() }),
@@ -57,7 +58,7 @@ export function organizationRoutes(app: FastifyInstance, services: Services): vo
     url: `${base}/:hashId`,
     summary: 'Update an organisation',
     tags: ['organization'],
-    auth: ['gridport.ops', 'gridport.developer', 'gridport.sales'],
+    ...access('organization.update'),
     params: hashIdParams,
     body: organizationUpdateSchema,
     status: 204,

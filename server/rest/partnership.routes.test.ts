@@ -1,8 +1,8 @@
 import { exampleDeviceConfig } from '../../contracts/device';
 import type { PartnershipView } from '../../contracts/partnership';
-import { systemActor, type Actor } from '../../graph/common/context';
+import type { Actor } from '../../graph/common/context';
 import { testApp, type TestApp } from '../../test-support/app';
-import { anOrganization } from '../../test-support/factories';
+import { anOrganization, buildApiKey, buildDevice } from '../../test-support/factories';
 
 type Json = Record<string, unknown>;
 type Page = { rows: PartnershipView[]; nextPageOffset: string | null };
@@ -23,7 +23,6 @@ describe('partnerships', () => {
   let ownerUser: string;
   let partnerUser: string;
   let thirdUser: string;
-  let devices = 0;
 
   beforeAll(async () => {
     t = await testApp();
@@ -46,24 +45,14 @@ describe('partnerships', () => {
     await t.close();
   });
 
-  function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: Json) {
-    return t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload === undefined ? {} : { payload }) });
-  }
-
   /** A device of the organisation; exposed to customers (with the example config) unless told otherwise. */
   async function aDevice(organizationHashId: string, exposed = true): Promise<string> {
-    devices += 1;
-    const { hashId } = await t.services.devices.ship(systemActor('test'), { organizationHashId, name: `Shared site ${devices}` });
-    if (exposed) {
-      const response = await call('PUT', `/console-admin/v1/device/${hashId}`, ops, { config: structuredClone(exampleDeviceConfig) as unknown as Json, isExposedToCustomer: true });
-      expect(response.statusCode).toBe(200);
-    }
-    return hashId;
+    return (await buildDevice(t.services, { organizationHashId, ...(exposed ? { config: exampleDeviceConfig, isExposedToCustomer: true } : {}) })).hashId;
   }
 
   /** The hash ids of the devices a customer session lists. */
   async function visibleDevices(cookie: string): Promise<string[]> {
-    const response = await call('GET', '/console/v1/device?rowsPerPage=500', cookie);
+    const response = await t.call('GET', '/console/v1/device?rowsPerPage=500', cookie);
     expect(response.statusCode).toBe(200);
     return (response.json() as { rows: { hashId: string }[] }).rows.map((row) => row.hashId).sort();
   }
@@ -75,13 +64,16 @@ describe('partnerships', () => {
   }
 
   async function create(payload: Json, cookie = ops): Promise<PartnershipView> {
-    const response = await call('POST', admin, cookie, payload);
+    const response = await t.call('POST', admin, cookie, payload);
     expect(response.statusCode).toBe(201);
     return response.json() as PartnershipView;
   }
 
   async function audit(hashId: string) {
-    return t.database.db('audit_log').where({ object_type: 'partnerships', object_id: t.hashIds.decode('partnership', hashId) }).orderBy('id');
+    return t.database
+      .db('audit_log')
+      .where({ object_type: 'partnerships', object_id: t.hashIds.decode('partnership', hashId) })
+      .orderBy('id');
   }
 
   describe('what a partner sees and steers', () => {
@@ -103,7 +95,14 @@ describe('partnerships', () => {
     it('a listed viewer partnership shares exactly the listed devices, to see but not to steer; then all; then none after DELETE', async () => {
       expect(await visibleDevices(partnerUser)).toEqual([partnersOwn]);
 
-      const created = await create({ ownerOrganizationHashId: ownerHashId, partnerOrganizationHashId: partnerHashId, role: 'viewer', description: 'Maintenance contractor', allDevices: false, deviceHashIds: [listed] });
+      const created = await create({
+        ownerOrganizationHashId: ownerHashId,
+        partnerOrganizationHashId: partnerHashId,
+        role: 'viewer',
+        description: 'Maintenance contractor',
+        allDevices: false,
+        deviceHashIds: [listed],
+      });
       expect(created).toEqual({
         hashId: expect.any(String) as string,
         owner: { hashId: ownerHashId, name: 'Sharing Owner BV' },
@@ -117,73 +116,92 @@ describe('partnerships', () => {
 
       // The list, one device, and acting on it.
       expect(await visibleDevices(partnerUser)).toEqual([listed, partnersOwn].sort());
-      const one = await call('GET', `/console/v1/device/${listed}`, partnerUser);
+      const one = await t.call('GET', `/console/v1/device/${listed}`, partnerUser);
       expect(one.statusCode).toBe(200);
       expect(one.json()).toMatchObject({
         hashId: listed,
-        partnerships: [{ hashId: created.hashId, role: 'viewer', description: 'Maintenance contractor', allDevices: false, owner: { hashId: ownerHashId }, partner: { hashId: partnerHashId } }],
+        partnerships: [
+          {
+            hashId: created.hashId,
+            role: 'viewer',
+            description: 'Maintenance contractor',
+            allDevices: false,
+            owner: { hashId: ownerHashId },
+            partner: { hashId: partnerHashId },
+          },
+        ],
       });
-      const contacts = await call('PUT', `/console/v1/device/${listed}`, partnerUser, { outageEmails: ['partner-noc@example.com'] });
+      const contacts = await t.call('PUT', `/console/v1/device/${listed}`, partnerUser, { outageEmails: ['partner-noc@example.com'] });
       expect(contacts.statusCode).toBe(200);
       expect(contacts.json()).toMatchObject({ outageEmails: ['partner-noc@example.com'] });
       for (const other of [unlisted, hidden, thirds]) {
-        expect((await call('GET', `/console/v1/device/${other}`, partnerUser)).json()).toEqual({ key: 'not_found', details: { deviceHashId: other } });
-        expect((await call('PUT', `/console/v1/device/${other}`, partnerUser, { outageEmails: ['partner-noc@example.com'] })).statusCode).toBe(404);
+        expect((await t.call('GET', `/console/v1/device/${other}`, partnerUser)).json()).toEqual({ key: 'not_found', details: { deviceHashId: other } });
+        expect((await t.call('PUT', `/console/v1/device/${other}`, partnerUser, { outageEmails: ['partner-noc@example.com'] })).statusCode).toBe(404);
       }
       // The owner's and the third organisation's views are unchanged by it.
       expect(await visibleDevices(ownerUser)).toEqual([listed, unlisted].sort());
       expect(await visibleDevices(thirdUser)).toEqual([thirds]);
-      expect((await call('GET', `/console/v1/device/${listed}`, thirdUser)).statusCode).toBe(404);
+      expect((await t.call('GET', `/console/v1/device/${listed}`, thirdUser)).statusCode).toBe(404);
 
       // A viewer steers only its own devices.
       expect(await steerable(partnerActor())).toEqual([partnersOwn]);
-      const operator = await call('PUT', `${admin}/${created.hashId}`, developer, { role: 'operator' });
+      const operator = await t.call('PUT', `${admin}/${created.hashId}`, developer, { role: 'operator' });
       expect(operator.statusCode).toBe(200);
       expect(operator.json()).toMatchObject({ role: 'operator', allDevices: false, deviceHashIds: [listed] });
       expect(await steerable(partnerActor())).toEqual([listed, partnersOwn].sort());
 
       // Every device of the owner: the exposed ones are seen, the one not exposed to customers stays hidden.
-      const all = await call('PUT', `${admin}/${created.hashId}`, ops, { allDevices: true });
+      const all = await t.call('PUT', `${admin}/${created.hashId}`, ops, { allDevices: true });
       expect(all.statusCode).toBe(200);
       expect(all.json()).toMatchObject({ allDevices: true, deviceCount: 3, deviceHashIds: [] });
       expect(await visibleDevices(partnerUser)).toEqual([listed, unlisted, partnersOwn].sort());
-      expect((await call('GET', `/console/v1/device/${unlisted}`, partnerUser)).statusCode).toBe(200);
-      expect((await call('PUT', `/console/v1/device/${unlisted}`, partnerUser, { outageEmails: ['partner-noc@example.com'] })).statusCode).toBe(200);
-      expect((await call('GET', `/console/v1/device/${hidden}`, partnerUser)).statusCode).toBe(404);
-      expect((await call('GET', `/console/v1/device/${thirds}`, partnerUser)).statusCode).toBe(404);
+      expect((await t.call('GET', `/console/v1/device/${unlisted}`, partnerUser)).statusCode).toBe(200);
+      expect((await t.call('PUT', `/console/v1/device/${unlisted}`, partnerUser, { outageEmails: ['partner-noc@example.com'] })).statusCode).toBe(200);
+      expect((await t.call('GET', `/console/v1/device/${hidden}`, partnerUser)).statusCode).toBe(404);
+      expect((await t.call('GET', `/console/v1/device/${thirds}`, partnerUser)).statusCode).toBe(404);
       expect(await steerable(partnerActor())).toEqual([listed, unlisted, partnersOwn].sort());
 
       // Back to viewer: nothing shared can be steered any more, everything shared is still seen.
-      await call('PUT', `${admin}/${created.hashId}`, ops, { role: 'viewer' });
+      await t.call('PUT', `${admin}/${created.hashId}`, ops, { role: 'viewer' });
       expect(await steerable(partnerActor())).toEqual([partnersOwn]);
       expect(await visibleDevices(partnerUser)).toEqual([listed, unlisted, partnersOwn].sort());
 
       // Back to a list, now of the other device: the list replaces what was listed before.
       // A listed device that is not exposed to customers stays hidden from the partner as from the owner's users.
-      const relisted = await call('PUT', `${admin}/${created.hashId}`, ops, { allDevices: false, deviceHashIds: [unlisted, hidden] });
-      expect(relisted.json()).toMatchObject({ allDevices: false, deviceCount: 2, deviceHashIds: [unlisted, hidden].sort((a, b) => (t.hashIds.decode('device', a) ?? 0) - (t.hashIds.decode('device', b) ?? 0)) });
+      const relisted = await t.call('PUT', `${admin}/${created.hashId}`, ops, { allDevices: false, deviceHashIds: [unlisted, hidden] });
+      expect(relisted.json()).toMatchObject({
+        allDevices: false,
+        deviceCount: 2,
+        deviceHashIds: [unlisted, hidden].sort((a, b) => (t.hashIds.decode('device', a) ?? 0) - (t.hashIds.decode('device', b) ?? 0)),
+      });
       expect(await visibleDevices(partnerUser)).toEqual([unlisted, partnersOwn].sort());
-      expect((await call('GET', `/console/v1/device/${hidden}`, partnerUser)).statusCode).toBe(404);
+      expect((await t.call('GET', `/console/v1/device/${hidden}`, partnerUser)).statusCode).toBe(404);
 
-      const deleted = await call('DELETE', `${admin}/${created.hashId}`, ops);
+      const deleted = await t.call('DELETE', `${admin}/${created.hashId}`, ops);
       expect(deleted.statusCode).toBe(204);
       expect(await visibleDevices(partnerUser)).toEqual([partnersOwn]);
       for (const other of [listed, unlisted]) {
-        expect((await call('GET', `/console/v1/device/${other}`, partnerUser)).statusCode).toBe(404);
-        expect((await call('PUT', `/console/v1/device/${other}`, partnerUser, { outageEmails: ['partner-noc@example.com'] })).statusCode).toBe(404);
+        expect((await t.call('GET', `/console/v1/device/${other}`, partnerUser)).statusCode).toBe(404);
+        expect((await t.call('PUT', `/console/v1/device/${other}`, partnerUser, { outageEmails: ['partner-noc@example.com'] })).statusCode).toBe(404);
       }
       expect(await steerable(partnerActor())).toEqual([partnersOwn]);
       expect(await t.database.db('partnership_devices').where('partnership_id', t.hashIds.decode('partnership', created.hashId))).toEqual([]);
-      expect((await call('DELETE', `${admin}/${created.hashId}`, ops)).json()).toEqual({ key: 'not_found', details: { partnershipHashId: created.hashId } });
+      expect((await t.call('DELETE', `${admin}/${created.hashId}`, ops)).json()).toEqual({ key: 'not_found', details: { partnershipHashId: created.hashId } });
     });
 
     it('an operator partnership over all devices lets the partner steer them from the start', async () => {
-      const created = await create({ ownerOrganizationHashId: ownerHashId, partnerOrganizationHashId: partnerHashId, role: 'operator', allDevices: true, deviceHashIds: [thirds] });
+      const created = await create({
+        ownerOrganizationHashId: ownerHashId,
+        partnerOrganizationHashId: partnerHashId,
+        role: 'operator',
+        allDevices: true,
+        deviceHashIds: [thirds],
+      });
       // The list is not used when every device is shared, so a device of another organisation in it is not looked at.
       expect(created).toMatchObject({ allDevices: true, deviceHashIds: [], description: '' });
       expect(await steerable(partnerActor())).toEqual([listed, unlisted, partnersOwn].sort());
       expect(await steerable({ ...partnerActor(), organizationId: t.hashIds.decode('organization', thirdHashId) ?? 0 })).toEqual([thirds]);
-      await call('DELETE', `${admin}/${created.hashId}`, ops);
+      await t.call('DELETE', `${admin}/${created.hashId}`, ops);
       expect(await steerable(partnerActor())).toEqual([partnersOwn]);
     });
 
@@ -191,14 +209,14 @@ describe('partnerships', () => {
       const listing = await create({ ownerOrganizationHashId: ownerHashId, partnerOrganizationHashId: partnerHashId, role: 'viewer', deviceHashIds: [listed] });
       const everything = await create({ ownerOrganizationHashId: ownerHashId, partnerOrganizationHashId: thirdHashId, role: 'operator', allDevices: true });
       const theirs = await create({ ownerOrganizationHashId: thirdHashId, partnerOrganizationHashId: ownerHashId, role: 'viewer', allDevices: true });
-      const of = async (device: string) => ((await call('GET', `${admin}/device/${device}`, employee)).json() as Page).rows.map((row) => row.hashId);
+      const of = async (device: string) => ((await t.call('GET', `${admin}/device/${device}`, employee)).json() as Page).rows.map((row) => row.hashId);
       expect(await of(listed)).toEqual([everything.hashId, listing.hashId]);
       expect(await of(unlisted)).toEqual([everything.hashId]);
       expect(await of(thirds)).toEqual([theirs.hashId]);
       expect(await of(partnersOwn)).toEqual([]);
-      const paged = (await call('GET', `${admin}/device/${listed}?rowsPerPage=1`, employee)).json() as Page;
+      const paged = (await t.call('GET', `${admin}/device/${listed}?rowsPerPage=1`, employee)).json() as Page;
       expect(paged.rows.map((row) => row.hashId)).toEqual([everything.hashId]);
-      const next = (await call('GET', `${admin}/device/${listed}?rowsPerPage=1&offset=${paged.nextPageOffset ?? ''}`, employee)).json() as Page;
+      const next = (await t.call('GET', `${admin}/device/${listed}?rowsPerPage=1&offset=${paged.nextPageOffset ?? ''}`, employee)).json() as Page;
       expect(next).toEqual({ rows: [expect.objectContaining({ hashId: listing.hashId })], nextPageOffset: null });
 
       // The third organisation sees its shared devices as partner of the owner, never the owner's devices through its own partnership.
@@ -206,12 +224,15 @@ describe('partnerships', () => {
       expect(await visibleDevices(ownerUser)).toEqual([listed, unlisted, thirds].sort());
       expect(await visibleDevices(partnerUser)).toEqual([listed, partnersOwn].sort());
 
-      expect((await call('GET', `${admin}/device/${listed}`, ownerUser)).statusCode).toBe(403);
+      expect((await t.call('GET', `${admin}/device/${listed}`, ownerUser)).statusCode).toBe(403);
       const unknown = t.hashIds.encode('device', 987654);
-      expect((await call('GET', `${admin}/device/${unknown}`, employee)).json()).toEqual({ key: 'not_found', details: { deviceHashId: unknown } });
-      expect((await call('GET', `${admin}/device/${listing.hashId}`, employee)).json()).toEqual({ key: 'not_found', details: { deviceHashId: listing.hashId } });
+      expect((await t.call('GET', `${admin}/device/${unknown}`, employee)).json()).toEqual({ key: 'not_found', details: { deviceHashId: unknown } });
+      expect((await t.call('GET', `${admin}/device/${listing.hashId}`, employee)).json()).toEqual({
+        key: 'not_found',
+        details: { deviceHashId: listing.hashId },
+      });
       for (const partnership of [listing, everything, theirs]) {
-        expect((await call('DELETE', `${admin}/${partnership.hashId}`, developer)).statusCode).toBe(204);
+        expect((await t.call('DELETE', `${admin}/${partnership.hashId}`, developer)).statusCode).toBe(204);
       }
     });
   });
@@ -219,12 +240,18 @@ describe('partnerships', () => {
   describe('managing partnerships', () => {
     it('records every write in the audit log with a typed diff', async () => {
       const [first, second] = [await aDevice(ownerHashId), await aDevice(ownerHashId)];
-      const created = await create({ ownerOrganizationHashId: ownerHashId, partnerOrganizationHashId: partnerHashId, role: 'viewer', description: 'Audited', deviceHashIds: [first, first] });
+      const created = await create({
+        ownerOrganizationHashId: ownerHashId,
+        partnerOrganizationHashId: partnerHashId,
+        role: 'viewer',
+        description: 'Audited',
+        deviceHashIds: [first, first],
+      });
       expect(created.deviceHashIds).toEqual([first]);
-      await call('PUT', `${admin}/${created.hashId}`, ops, { description: 'Audited, renamed', deviceHashIds: [second] });
+      await t.call('PUT', `${admin}/${created.hashId}`, ops, { description: 'Audited, renamed', deviceHashIds: [second] });
       // An update that changes nothing records nothing.
-      await call('PUT', `${admin}/${created.hashId}`, ops, { description: 'Audited, renamed' });
-      await call('DELETE', `${admin}/${created.hashId}`, ops);
+      await t.call('PUT', `${admin}/${created.hashId}`, ops, { description: 'Audited, renamed' });
+      await t.call('DELETE', `${admin}/${created.hashId}`, ops);
       const entries = await audit(created.hashId);
       expect(entries.map((entry: { change_type: string }) => entry.change_type)).toEqual(['controllerCreate', 'controllerUpdate', 'controllerDelete']);
       expect(entries[0].diff).toEqual([
@@ -239,13 +266,17 @@ describe('partnerships', () => {
         { type: 'string', name: 'description', oldValue: 'Audited', newValue: 'Audited, renamed' },
         { type: 'link-many', name: 'devices', objectType: 'devices', addedHashIds: [second], removedHashIds: [first] },
       ]);
-      expect(entries[2].diff).toEqual(expect.arrayContaining([
-        { type: 'string', name: 'role', oldValue: 'viewer', newValue: null },
-        { type: 'link-many', name: 'devices', objectType: 'devices', addedHashIds: [], removedHashIds: [second] },
-      ]));
-      expect(entries.map((entry: { organization_id: string | number }) => Number(entry.organization_id))).toEqual(Array(3).fill(t.hashIds.decode('organization', ownerHashId)));
+      expect(entries[2].diff).toEqual(
+        expect.arrayContaining([
+          { type: 'string', name: 'role', oldValue: 'viewer', newValue: null },
+          { type: 'link-many', name: 'devices', objectType: 'devices', addedHashIds: [], removedHashIds: [second] },
+        ]),
+      );
+      expect(entries.map((entry: { organization_id: string | number }) => Number(entry.organization_id))).toEqual(
+        Array(3).fill(t.hashIds.decode('organization', ownerHashId)),
+      );
       expect(new Set(entries.map((entry: { transaction_identifier: string }) => entry.transaction_identifier)).size).toBe(3);
-      const log = await call('GET', `/console-admin/v1/audit-log?objectType=partnerships&objectHashId=${created.hashId}`, employee);
+      const log = await t.call('GET', `/console-admin/v1/audit-log?objectType=partnerships&objectHashId=${created.hashId}`, employee);
       expect(log.statusCode).toBe(200);
       expect((log.json() as { rows: unknown[] }).rows).toHaveLength(3);
     });
@@ -254,7 +285,12 @@ describe('partnerships', () => {
       const owner = (await anOrganization(t.services)).hashId;
       const partner = (await anOrganization(t.services)).hashId;
       const first = await create({ ownerOrganizationHashId: owner, partnerOrganizationHashId: partner, role: 'viewer', allDevices: true });
-      const again = await call('POST', admin, ops, { ownerOrganizationHashId: owner, partnerOrganizationHashId: partner, role: 'operator', allDevices: true });
+      const again = await t.call('POST', admin, ops, {
+        ownerOrganizationHashId: owner,
+        partnerOrganizationHashId: partner,
+        role: 'operator',
+        allDevices: true,
+      });
       expect(again.statusCode).toBe(409);
       expect(again.json()).toEqual({ key: 'already_configured', details: { partnershipHashId: first.hashId } });
       await create({ ownerOrganizationHashId: partner, partnerOrganizationHashId: owner, role: 'viewer', allDevices: true });
@@ -265,7 +301,7 @@ describe('partnerships', () => {
       const foreign = await aDevice(thirdHashId);
       const missing = t.hashIds.encode('device', 987654);
       const base = { ownerOrganizationHashId: ownerHashId, partnerOrganizationHashId: thirdHashId, role: 'viewer' };
-      const devicesRefused = await call('POST', admin, ops, { ...base, deviceHashIds: [own, foreign, missing] });
+      const devicesRefused = await t.call('POST', admin, ops, { ...base, deviceHashIds: [own, foreign, missing] });
       expect(devicesRefused.statusCode).toBe(400);
       expect(devicesRefused.json()).toEqual({
         key: 'payload_invalid',
@@ -274,78 +310,100 @@ describe('partnerships', () => {
           { path: 'deviceHashIds[2]', message: `device ${missing} is not a device of the owner organisation` },
         ],
       });
-      const self = await call('POST', admin, ops, { ...base, partnerOrganizationHashId: ownerHashId });
-      expect(self.json()).toEqual({ key: 'payload_invalid', details: [{ path: 'partnerOrganizationHashId', message: 'partnerOrganizationHashId must be another organisation than the owner' }] });
-      const fields = await call('POST', admin, ops, { ...base, role: 'admin', description: 'x'.repeat(256), allDevices: 'sometimes', extra: 1 });
+      const self = await t.call('POST', admin, ops, { ...base, partnerOrganizationHashId: ownerHashId });
+      expect(self.json()).toEqual({
+        key: 'payload_invalid',
+        details: [{ path: 'partnerOrganizationHashId', message: 'partnerOrganizationHashId must be another organisation than the owner' }],
+      });
+      const fields = await t.call('POST', admin, ops, { ...base, role: 'admin', description: 'x'.repeat(256), allDevices: 'sometimes', extra: 1 });
       expect(fields.statusCode).toBe(400);
       const paths = (fields.json() as { key: string; details: { path: string }[] }).details.map((issue) => issue.path).sort();
       expect(fields.json()).toMatchObject({ key: 'payload_invalid' });
       expect(paths).toEqual(expect.arrayContaining(['role', 'description', 'allDevices']));
       expect(paths.some((path) => path === '' || path === 'extra')).toBe(true);
-      const empty = await call('POST', admin, ops, {});
+      const empty = await t.call('POST', admin, ops, {});
       expect(empty.json()).toMatchObject({ key: 'payload_invalid' });
-      expect((empty.json() as { details: { path: string }[] }).details.map((issue) => issue.path)).toEqual(expect.arrayContaining(['ownerOrganizationHashId', 'partnerOrganizationHashId', 'role']));
+      expect((empty.json() as { details: { path: string }[] }).details.map((issue) => issue.path)).toEqual(
+        expect.arrayContaining(['ownerOrganizationHashId', 'partnerOrganizationHashId', 'role']),
+      );
 
       // An update checks the list against the owner the same way, and refuses the role admin.
       const created = await create({ ...base, deviceHashIds: [own] });
-      const update = await call('PUT', `${admin}/${created.hashId}`, ops, { deviceHashIds: [foreign] });
-      expect(update.json()).toEqual({ key: 'payload_invalid', details: [{ path: 'deviceHashIds[0]', message: `device ${foreign} is not a device of the owner organisation` }] });
-      expect((await call('PUT', `${admin}/${created.hashId}`, ops, { role: 'admin' })).json()).toMatchObject({ key: 'payload_invalid', details: [{ path: 'role' }] });
-      expect((await call('PUT', `${admin}/${created.hashId}`, ops, { ownerOrganizationHashId: thirdHashId })).json()).toMatchObject({ key: 'payload_invalid' });
+      const update = await t.call('PUT', `${admin}/${created.hashId}`, ops, { deviceHashIds: [foreign] });
+      expect(update.json()).toEqual({
+        key: 'payload_invalid',
+        details: [{ path: 'deviceHashIds[0]', message: `device ${foreign} is not a device of the owner organisation` }],
+      });
+      expect((await t.call('PUT', `${admin}/${created.hashId}`, ops, { role: 'admin' })).json()).toMatchObject({
+        key: 'payload_invalid',
+        details: [{ path: 'role' }],
+      });
+      expect((await t.call('PUT', `${admin}/${created.hashId}`, ops, { ownerOrganizationHashId: thirdHashId })).json()).toMatchObject({
+        key: 'payload_invalid',
+      });
       // Nothing changed.
-      const [after] = ((await call('GET', `${admin}/device/${own}`, employee)).json() as Page).rows;
+      const [after] = ((await t.call('GET', `${admin}/device/${own}`, employee)).json() as Page).rows;
       expect(after).toEqual(created);
-      await call('DELETE', `${admin}/${created.hashId}`, ops);
+      await t.call('DELETE', `${admin}/${created.hashId}`, ops);
     });
 
     it('answers 404 not_found for hash ids that do not decode or name nothing', async () => {
       const own = await aDevice(ownerHashId);
       const unknownOrganization = t.hashIds.encode('organization', 987654);
       const base = { ownerOrganizationHashId: ownerHashId, partnerOrganizationHashId: partnerHashId, role: 'viewer' };
-      expect((await call('POST', admin, ops, { ...base, ownerOrganizationHashId: 'nonsense' })).json()).toEqual({ key: 'not_found', details: { ownerOrganizationHashId: 'nonsense' } });
-      const noPartner = await call('POST', admin, ops, { ...base, partnerOrganizationHashId: unknownOrganization });
+      expect((await t.call('POST', admin, ops, { ...base, ownerOrganizationHashId: 'nonsense' })).json()).toEqual({
+        key: 'not_found',
+        details: { ownerOrganizationHashId: 'nonsense' },
+      });
+      const noPartner = await t.call('POST', admin, ops, { ...base, partnerOrganizationHashId: unknownOrganization });
       expect(noPartner.statusCode).toBe(404);
       expect(noPartner.json()).toEqual({ key: 'not_found', details: { partnerOrganizationHashId: unknownOrganization } });
       // A device's hash id is not an organisation's.
-      expect((await call('POST', admin, ops, { ...base, partnerOrganizationHashId: own })).statusCode).toBe(404);
-      const badDevice = await call('POST', admin, ops, { ...base, deviceHashIds: [own, 'not-a-hash-id'] });
+      expect((await t.call('POST', admin, ops, { ...base, partnerOrganizationHashId: own })).statusCode).toBe(404);
+      const badDevice = await t.call('POST', admin, ops, { ...base, deviceHashIds: [own, 'not-a-hash-id'] });
       expect(badDevice.statusCode).toBe(404);
       expect(badDevice.json()).toEqual({ key: 'not_found', details: { deviceHashId: 'not-a-hash-id' } });
 
       const gone = t.hashIds.encode('partnership', 987654);
-      for (const [method, payload] of [['PUT', { role: 'operator' }], ['DELETE', undefined]] as const) {
-        expect((await call(method, `${admin}/${gone}`, ops, payload)).json()).toEqual({ key: 'not_found', details: { partnershipHashId: gone } });
+      for (const [method, payload] of [
+        ['PUT', { role: 'operator' }],
+        ['DELETE', undefined],
+      ] as const) {
+        expect((await t.call(method, `${admin}/${gone}`, ops, payload)).json()).toEqual({ key: 'not_found', details: { partnershipHashId: gone } });
         // The hash id of another kind of object names no partnership.
-        expect((await call(method, `${admin}/${own}`, ops, payload)).statusCode).toBe(404);
+        expect((await t.call(method, `${admin}/${own}`, ops, payload)).statusCode).toBe(404);
       }
-      expect((await call('PUT', `${admin}/${'x'.repeat(65)}`, ops, {})).json()).toMatchObject({ key: 'params_invalid' });
-      expect((await call('GET', `${admin}?organizationHashId=nonsense`, employee)).json()).toEqual({ key: 'not_found', details: { organizationHashId: 'nonsense' } });
+      expect((await t.call('PUT', `${admin}/${'x'.repeat(65)}`, ops, {})).json()).toMatchObject({ key: 'params_invalid' });
+      expect((await t.call('GET', `${admin}?organizationHashId=nonsense`, employee)).json()).toEqual({
+        key: 'not_found',
+        details: { organizationHashId: 'nonsense' },
+      });
     });
 
     it('is read by employees and written by ops and developers only; customers and the anonymous are refused', async () => {
       const payload = { ownerOrganizationHashId: ownerHashId, partnerOrganizationHashId: thirdHashId, role: 'viewer', allDevices: true };
       for (const cookie of [employee, sales, ownerUser]) {
-        const refused = await call('POST', admin, cookie, payload);
+        const refused = await t.call('POST', admin, cookie, payload);
         expect(refused.statusCode).toBe(403);
         expect(refused.json()).toMatchObject({ key: 'forbidden' });
       }
       const created = await create(payload, developer);
-      expect((await call('PUT', `${admin}/${created.hashId}`, sales, { role: 'operator' })).statusCode).toBe(403);
-      expect((await call('DELETE', `${admin}/${created.hashId}`, employee)).statusCode).toBe(403);
-      expect((await call('GET', admin, ownerUser)).json()).toMatchObject({ key: 'forbidden' });
-      expect((await call('GET', admin, sales)).statusCode).toBe(200);
+      expect((await t.call('PUT', `${admin}/${created.hashId}`, sales, { role: 'operator' })).statusCode).toBe(403);
+      expect((await t.call('DELETE', `${admin}/${created.hashId}`, employee)).statusCode).toBe(403);
+      expect((await t.call('GET', admin, ownerUser)).json()).toMatchObject({ key: 'forbidden' });
+      expect((await t.call('GET', admin, sales)).statusCode).toBe(200);
       for (const url of [admin, customer, `${admin}/device/${created.hashId}`]) {
-        const anonymous = await call('GET', url);
+        const anonymous = await t.call('GET', url);
         expect(anonymous.statusCode).toBe(401);
         expect(anonymous.json()).toMatchObject({ key: 'unauthorized' });
       }
-      expect((await call('DELETE', `${admin}/${created.hashId}`, undefined)).statusCode).toBe(401);
-      expect((await call('DELETE', `${admin}/${created.hashId}`, developer)).statusCode).toBe(204);
+      expect((await t.call('DELETE', `${admin}/${created.hashId}`, undefined)).statusCode).toBe(401);
+      expect((await t.call('DELETE', `${admin}/${created.hashId}`, developer)).statusCode).toBe(204);
     });
 
     it('refuses API keys: partnerships are managed from console sessions, and the service says so too', async () => {
-      const key = await t.services.apiKeys.create(systemActor('test'), { organizationHashId: ownerHashId, name: 'Partnership key', ipRanges: [], publicKey: null });
-      const response = await t.app.inject({ method: 'GET', url: customer, headers: { authorization: `Bearer ${key.apiKey}` } });
+      const key = await buildApiKey(t.services, { organizationHashId: ownerHashId, name: 'Partnership key' });
+      const response = await t.call('GET', customer, { bearer: key.apiKey });
       expect(response.statusCode).toBe(403);
       expect(response.json()).toEqual({ key: 'forbidden', details: { reason: 'this route needs a console session' } });
       const apiKeyActor: Actor = { kind: 'apiKey', userId: null, apiKeyId: 1, organizationId: partnerId, rights: ['customer.write'], name: 'key' };
@@ -362,19 +420,41 @@ describe('partnerships', () => {
     const made: PartnershipView[] = [];
 
     beforeAll(async () => {
-      const organizations = await Promise.all(['List Owner BV', 'List Partner BV', 'List Outsider BV', 'List Fourth BV'].map((name) => anOrganization(t.services, { name })));
+      const organizations = await Promise.all(
+        ['List Owner BV', 'List Partner BV', 'List Outsider BV', 'List Fourth BV'].map((name) => anOrganization(t.services, { name })),
+      );
       [owner, partner, outsider] = organizations.map((organization) => organization.hashId) as [string, string, string];
       const fourth = organizations[3]?.hashId ?? '';
       [owners, partners] = await Promise.all([t.signIn(['customer.read'], owner), t.signIn(['customer.write'], partner)]);
       const device = await aDevice(owner);
-      made.push(await create({ ownerOrganizationHashId: owner, partnerOrganizationHashId: partner, role: 'viewer', description: 'Owner to partner', deviceHashIds: [device] }));
-      made.push(await create({ ownerOrganizationHashId: partner, partnerOrganizationHashId: owner, role: 'operator', description: 'Partner to owner', allDevices: true }));
-      made.push(await create({ ownerOrganizationHashId: fourth, partnerOrganizationHashId: owner, role: 'viewer', description: 'Fourth to owner', allDevices: true }));
-      made.push(await create({ ownerOrganizationHashId: fourth, partnerOrganizationHashId: outsider, role: 'viewer', description: 'Not ours', allDevices: true }));
+      made.push(
+        await create({
+          ownerOrganizationHashId: owner,
+          partnerOrganizationHashId: partner,
+          role: 'viewer',
+          description: 'Owner to partner',
+          deviceHashIds: [device],
+        }),
+      );
+      made.push(
+        await create({
+          ownerOrganizationHashId: partner,
+          partnerOrganizationHashId: owner,
+          role: 'operator',
+          description: 'Partner to owner',
+          allDevices: true,
+        }),
+      );
+      made.push(
+        await create({ ownerOrganizationHashId: fourth, partnerOrganizationHashId: owner, role: 'viewer', description: 'Fourth to owner', allDevices: true }),
+      );
+      made.push(
+        await create({ ownerOrganizationHashId: fourth, partnerOrganizationHashId: outsider, role: 'viewer', description: 'Not ours', allDevices: true }),
+      );
     });
 
     async function rows(cookie: string, url: string): Promise<string[]> {
-      const response = await call('GET', url, cookie);
+      const response = await t.call('GET', url, cookie);
       expect(response.statusCode).toBe(200);
       return (response.json() as Page).rows.map((row) => row.description);
     }
@@ -388,24 +468,24 @@ describe('partnerships', () => {
       const outsiders = await t.signIn(['customer.read'], outsider);
       expect(await rows(outsiders, customer)).toEqual(['Not ours']);
       expect(await rows(outsiders, `${customer}?kind=own`)).toEqual([]);
-      const seen = (await call('GET', `${customer}?kind=own`, owners)).json() as Page;
+      const seen = (await t.call('GET', `${customer}?kind=own`, owners)).json() as Page;
       expect(seen.rows[0]).toEqual(made[0]);
       expect(seen.rows[0]).toMatchObject({ deviceCount: 1, allDevices: false });
       expect(seen.nextPageOffset).toBeNull();
     });
 
     it('pages with opaque cursors and refuses a bad kind, page size or cursor', async () => {
-      const first = (await call('GET', `${customer}?rowsPerPage=2`, owners)).json() as Page;
+      const first = (await t.call('GET', `${customer}?rowsPerPage=2`, owners)).json() as Page;
       expect(first.rows.map((row) => row.description)).toEqual(['Fourth to owner', 'Partner to owner']);
       expect(first.nextPageOffset).toEqual(expect.any(String));
-      const second = (await call('GET', `${customer}?rowsPerPage=2&offset=${first.nextPageOffset ?? ''}`, owners)).json() as Page;
+      const second = (await t.call('GET', `${customer}?rowsPerPage=2&offset=${first.nextPageOffset ?? ''}`, owners)).json() as Page;
       expect(second).toEqual({ rows: [made[0]], nextPageOffset: null });
-      const kind = await call('GET', `${customer}?kind=mine`, owners);
+      const kind = await t.call('GET', `${customer}?kind=mine`, owners);
       expect(kind.statusCode).toBe(400);
       expect(kind.json()).toMatchObject({ key: 'query_invalid', details: [{ path: 'kind' }] });
-      expect((await call('GET', `${admin}?rowsPerPage=501`, employee)).json()).toMatchObject({ key: 'query_invalid', details: [{ path: 'rowsPerPage' }] });
+      expect((await t.call('GET', `${admin}?rowsPerPage=501`, employee)).json()).toMatchObject({ key: 'query_invalid', details: [{ path: 'rowsPerPage' }] });
       for (const url of [`${customer}?offset=not-a-cursor`, `${admin}?offset=not-a-cursor`]) {
-        const bad = await call('GET', url, url.startsWith(admin) ? employee : owners);
+        const bad = await t.call('GET', url, url.startsWith(admin) ? employee : owners);
         expect(bad.statusCode).toBe(400);
         expect(bad.json()).toEqual({ key: 'invalid_offset', details: { offset: 'not-a-cursor' } });
       }
@@ -429,7 +509,7 @@ describe('partnerships', () => {
           queries += 1;
         };
         t.database.db.on('query', count);
-        const response = await call('GET', url, employee);
+        const response = await t.call('GET', url, employee);
         t.database.db.off('query', count);
         expect(response.statusCode).toBe(200);
         return queries;
@@ -437,12 +517,18 @@ describe('partnerships', () => {
       const organizations = await Promise.all(Array.from({ length: 8 }, () => anOrganization(t.services)));
       for (const [index, organization] of organizations.entries()) {
         const device = index % 2 === 0 ? await aDevice(organization.hashId) : null;
-        await create({ ownerOrganizationHashId: organization.hashId, partnerOrganizationHashId: partner, role: 'viewer', allDevices: device === null, deviceHashIds: device === null ? [] : [device] });
+        await create({
+          ownerOrganizationHashId: organization.hashId,
+          partnerOrganizationHashId: partner,
+          role: 'viewer',
+          allDevices: device === null,
+          deviceHashIds: device === null ? [] : [device],
+        });
       }
       // Both kinds (listing devices, sharing all) on a short page and on a page of every partnership there is.
       const few = await counted(`${admin}?organizationHashId=${owner}`);
       const many = await counted(`${admin}?rowsPerPage=500`);
-      expect(((await call('GET', `${admin}?rowsPerPage=500`, employee)).json() as Page).rows.length).toBeGreaterThan(8);
+      expect(((await t.call('GET', `${admin}?rowsPerPage=500`, employee)).json() as Page).rows.length).toBeGreaterThan(8);
       expect(many).toBe(few);
     });
   });

@@ -9,14 +9,12 @@ import {
   partnershipUpdateSchema,
   partnershipViewSchema,
 } from '../../contracts/partnership';
-import type { Right } from '../../contracts/rights';
-import { anyUserRights } from '../../contracts/rights';
 import type { Services } from '../../graph/services';
+import { access } from './access';
 import { defineRoute } from './route';
 
 const admin = '/console-admin/v1/partnership';
 const customer = '/console/v1/partnership';
-const writers: Right[] = ['gridport.ops', 'gridport.developer'];
 
 /** Partnerships in the admin console and the customer console (console.md section 7). */
 export function partnershipRoutes(app: FastifyInstance, services: Services): void {
@@ -25,7 +23,7 @@ export function partnershipRoutes(app: FastifyInstance, services: Services): voi
     url: admin,
     summary: 'List partnerships, newest first, optionally of one organisation (owner or partner)',
     tags: ['partnership'],
-    auth: ['gridport.employee'],
+    ...access('partnership.list'),
     query: partnershipListQuerySchema,
     response: partnershipPageSchema,
     handler: ({ actor, query }) => services.partnerships.list(actor, query),
@@ -36,7 +34,7 @@ export function partnershipRoutes(app: FastifyInstance, services: Services): voi
     url: admin,
     summary: 'Create a partnership: the owner shares all or the listed devices with the partner, as viewer or operator',
     tags: ['partnership'],
-    auth: writers,
+    ...access('partnership.create'),
     body: partnershipCreateSchema,
     status: 201,
     response: partnershipViewSchema,
@@ -48,7 +46,7 @@ export function partnershipRoutes(app: FastifyInstance, services: Services): voi
     url: `${admin}/:hashId`,
     summary: "Update a partnership's role, description, allDevices and device list (replaced when given)",
     tags: ['partnership'],
-    auth: writers,
+    ...access('partnership.update'),
     params: hashIdParams,
     body: partnershipUpdateSchema,
     response: partnershipViewSchema,
@@ -60,7 +58,7 @@ export function partnershipRoutes(app: FastifyInstance, services: Services): voi
     url: `${admin}/:hashId`,
     summary: 'Delete a partnership and its device list; the partner loses access at once',
     tags: ['partnership'],
-    auth: writers,
+    ...access('partnership.delete'),
     params: hashIdParams,
     status: 204,
     handler: async ({ actor, params }) => {
@@ -73,7 +71,7 @@ export function partnershipRoutes(app: FastifyInstance, services: Services): voi
     url: `${admin}/device/:hashId`,
     summary: "The partnerships that share a device: those sharing all its owner's devices, and those listing it",
     tags: ['partnership'],
-    auth: ['gridport.employee'],
+    ...access('partnership.listOfDevice'),
     params: hashIdParams,
     query: partnershipPageQuerySchema,
     response: partnershipPageSchema,
@@ -85,7 +83,7 @@ export function partnershipRoutes(app: FastifyInstance, services: Services): voi
     url: customer,
     summary: "List the caller's partnerships: own (its organisation shares) or accepted (shared with it); both without kind",
     tags: ['partnership'],
-    auth: anyUserRights,
+    ...access('partnership.listOwn'),
     query: customerPartnershipListQuerySchema,
     response: partnershipPageSchema,
     handler: ({ actor, query }) => services.partnerships.customerList(actor, query),

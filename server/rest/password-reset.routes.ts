@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
-import { passwordResetQuerySchema, passwordResetRequestSchema, passwordResetSchema } from '../../contracts/login';
+import { passwordResetQuerySchema, passwordResetRequestSchema, passwordResetSchema, passwordResetStatusQuerySchema } from '../../contracts/login';
 import type { Services } from '../../graph/services';
+import { access } from './access';
 import { defineRoute } from './route';
 
 const base = '/console/v1/password-reset';
@@ -11,9 +12,9 @@ export function passwordResetRoutes(app: FastifyInstance, services: Services): v
   defineRoute(app, services, {
     method: 'POST',
     url: base,
-    summary: 'Mail a password reset link (answered alike for unknown emails)',
+    summary: 'Mail a password reset link; answered alike for unknown emails, 3 an hour per email either way',
     tags: ['password-reset'],
-    auth: 'public',
+    ...access('passwordReset.use'),
     body: passwordResetRequestSchema,
     status: 204,
     handler: ({ body }) => services.passwordResets.request(body.email),
@@ -22,12 +23,12 @@ export function passwordResetRoutes(app: FastifyInstance, services: Services): v
   defineRoute(app, services, {
     method: 'GET',
     url: base,
-    summary: 'Whether a password reset is waiting for this email, and until when',
+    summary: 'Whether the password reset of this email and mailed code is still waiting, and until when (404 alike for an unknown email and a wrong code)',
     tags: ['password-reset'],
-    auth: 'public',
-    query: passwordResetRequestSchema,
+    ...access('passwordReset.use'),
+    query: passwordResetStatusQuerySchema,
     response: yup.object({ expiresAt: yup.string().required() }),
-    handler: ({ query }) => services.passwordResets.status(query.email),
+    handler: ({ query }) => services.passwordResets.status(query.email, query.code),
   });
 
   defineRoute(app, services, {
@@ -35,7 +36,7 @@ export function passwordResetRoutes(app: FastifyInstance, services: Services): v
     url: `${base}/reset`,
     summary: 'Choose a new password with the code from the mail; ends every session of the user',
     tags: ['password-reset'],
-    auth: 'public',
+    ...access('passwordReset.use'),
     query: passwordResetQuerySchema,
     body: passwordResetSchema,
     status: 204,

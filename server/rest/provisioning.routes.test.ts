@@ -1,8 +1,7 @@
 import { webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
-import { systemActor } from '../../graph/common/context';
 import { testApp, type TestApp } from '../../test-support/app';
-import { anOrganization } from '../../test-support/factories';
+import { anOrganization, buildDevice } from '../../test-support/factories';
 
 type X509Crypto = NonNullable<Parameters<typeof x509.Pkcs10CertificateRequestGenerator.create>[1]>;
 const crypto = webcrypto as unknown as X509Crypto;
@@ -21,7 +20,6 @@ describe('POST /v1/device/provision/cert', () => {
   let t: TestApp;
   let organizationHashId: string;
   let ops: string;
-  let shipped = 0;
 
   beforeAll(async () => {
     t = await testApp();
@@ -34,8 +32,7 @@ describe('POST /v1/device/provision/cert', () => {
   });
 
   async function ship(): Promise<{ hashId: string; provisioningToken: string }> {
-    shipped += 1;
-    return t.services.devices.ship(systemActor('test'), { organizationHashId, name: `Gateway ${shipped}` });
+    return buildDevice(t.services, { organizationHashId });
   }
 
   function post(payload: unknown) {
@@ -63,7 +60,7 @@ describe('POST /v1/device/provision/cert', () => {
     expect(ca.getExtension(x509.KeyUsagesExtension)?.usages).toBe(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign);
     expect(ca.notAfter.getUTCFullYear() - ca.notBefore.getUTCFullYear()).toBe(20);
 
-    const device = await t.app.inject({ method: 'GET', url: `/console-admin/v1/device/${hashId}`, headers: { cookie: ops } });
+    const device = await t.call('GET', `/console-admin/v1/device/${hashId}`, ops);
     expect(device.statusCode).toBe(200);
     expect(device.json()).toMatchObject({ identifier: 'site-amsterdam-1' });
 
@@ -96,22 +93,23 @@ describe('POST /v1/device/provision/cert', () => {
     const statuses = responses.map((response) => response.statusCode);
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
     expect(statuses.filter((status) => status === 401)).toHaveLength(49);
-    expect(responses.filter((response) => response.statusCode === 401).every((response) => (response.json() as { key: string }).key === 'unauthorized')).toBe(true);
+    expect(responses.filter((response) => response.statusCode === 401).every((response) => (response.json() as { key: string }).key === 'unauthorized')).toBe(
+      true,
+    );
 
     const winner = responses.find((response) => response.statusCode === 201);
     const identifier = new x509.X509Certificate((winner?.json() as { cert: string }).cert).subjectName.getField('OU')[0];
-    const row = await t.database.db('devices').where({ id: t.hashIds.decode('device', hashId) }).first();
+    const row = await t.database
+      .db('devices')
+      .where({ id: t.hashIds.decode('device', hashId) })
+      .first();
     expect(row.identifier).toBe(identifier);
     expect(await t.database.db('audit_log').where({ object_id: row.id, change_type: 'controllerUpdate' })).toHaveLength(1);
   });
 
   it('refuses an O other than "device" with 401 invalid_csr_subject_o', async () => {
     const { provisioningToken } = await ship();
-    const names: x509.JsonName[] = [
-      [{ OU: ['wrong-o'] }, { O: ['Device'] }],
-      [{ OU: ['wrong-o'] }],
-      [{ OU: ['wrong-o'] }, { O: ['device', 'other'] }],
-    ];
+    const names: x509.JsonName[] = [[{ OU: ['wrong-o'] }, { O: ['Device'] }], [{ OU: ['wrong-o'] }], [{ OU: ['wrong-o'] }, { O: ['device', 'other'] }]];
     for (const name of names) {
       const response = await post({ csr: await aCsr(name), token: provisioningToken });
       expect(response.statusCode).toBe(401);
@@ -150,7 +148,9 @@ describe('POST /v1/device/provision/cert', () => {
 
   it('gives one of two devices racing for one identifier the certificate, the other csr_subject_ou_already_exists', async () => {
     const [first, second] = await Promise.all([ship(), ship()]);
-    const responses = await Promise.all([first, second].map(async ({ provisioningToken }) => post({ csr: await deviceCsr('contested'), token: provisioningToken })));
+    const responses = await Promise.all(
+      [first, second].map(async ({ provisioningToken }) => post({ csr: await deviceCsr('contested'), token: provisioningToken })),
+    );
     expect(responses.map((response) => response.statusCode).sort()).toEqual([201, 401]);
     expect(responses.find((response) => response.statusCode === 401)?.json()).toMatchObject({ key: 'csr_subject_ou_already_exists' });
   });
@@ -184,9 +184,37 @@ describe('POST /v1/device/provision/cert', () => {
     }
   });
 
+  it('refuses a token or CSR that is not a string with 400 payload_invalid, not 401, leaving the token unspent', async () => {
+    const { provisioningToken } = await ship();
+    const csr = await deviceCsr('typed-token');
+    const digits = /^\d+$/.test(provisioningToken) ? Number(provisioningToken) : 12345;
+    const cases: { name: string; payload: Record<string, unknown>; path: string }[] = [
+      { name: 'a number token', payload: { csr, token: digits }, path: 'token' },
+      { name: 'a boolean token', payload: { csr, token: true }, path: 'token' },
+      { name: 'an array token', payload: { csr, token: [provisioningToken] }, path: 'token' },
+      { name: 'an object token', payload: { csr, token: { value: provisioningToken } }, path: 'token' },
+      { name: 'a number CSR', payload: { csr: 42, token: provisioningToken }, path: 'csr' },
+    ];
+    for (const { name, payload, path } of cases) {
+      const response = await post(payload);
+      expect({ name, status: response.statusCode, body: response.json() }).toEqual({
+        name,
+        status: 400,
+        body: { key: 'payload_invalid', details: [{ path, message: `${path} must be a string` }] },
+      });
+    }
+    expect((await post({ csr, token: provisioningToken })).statusCode).toBe(201);
+  });
+
   it('is in the OpenAPI document as a public route answering cert and caCertificate', async () => {
-    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
-      paths: Record<string, Record<string, { security?: unknown; responses: Record<string, { content?: { 'application/json'?: { schema?: { properties?: Record<string, unknown> } } } }> }>>;
+    const document = (await t.call('GET', '/openapi.json')).json() as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          { security?: unknown; responses: Record<string, { content?: { 'application/json'?: { schema?: { properties?: Record<string, unknown> } } } }> }
+        >
+      >;
     };
     const operation = document.paths[url]?.post;
     expect(operation?.security).toBeUndefined();

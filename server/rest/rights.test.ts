@@ -39,7 +39,12 @@ describe('rights on every route', () => {
       }
       const url = placeholder(route.url);
       const call = (cookie?: string) =>
-        t.app.inject({ method: route.method as 'GET', url, headers: cookie ? { cookie, 'content-type': 'application/json' } : { 'content-type': 'application/json' }, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}' });
+        t.app.inject({
+          method: route.method as 'GET',
+          url,
+          headers: cookie ? { cookie, 'content-type': 'application/json' } : { 'content-type': 'application/json' },
+          payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}',
+        });
       const anonymous = await call();
       if (anonymous.statusCode !== 401) {
         wrong.push(`${route.method} ${route.url} anonymous: ${anonymous.statusCode}`);
@@ -49,7 +54,10 @@ describe('rights on every route', () => {
         const allowed = route.actors.includes('user') && hasAnyRight([right], route.auth);
         // Refused for who is calling (rights or kind of session), not for the state of things.
         const body = response.json() as { key: string; details?: { required?: unknown; reason?: string } };
-        const refused = response.statusCode === 403 && body.key === 'forbidden' && (body.details?.required !== undefined || /^this route needs/.test(body.details?.reason ?? ''));
+        const refused =
+          response.statusCode === 403 &&
+          body.key === 'forbidden' &&
+          (body.details?.required !== undefined || /^this route needs/.test(body.details?.reason ?? ''));
         if (allowed === refused || response.statusCode === 401) {
           wrong.push(`${route.method} ${route.url} as ${right}: ${response.statusCode} ${response.body.slice(0, 80)}`);
         }

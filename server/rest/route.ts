@@ -79,12 +79,33 @@ function openApiSafe(node: unknown): unknown {
   }
   const entries = Object.entries(node as Record<string, unknown>);
   const untyped = entries.some(([key, value]) => key === 'type' && Array.isArray(value) && value.length === 0);
-  const safe = Object.fromEntries(entries.filter(([key, value]) => !(key === 'type' && Array.isArray(value) && value.length === 0)).map(([key, value]) => [key, openApiSafe(value)]));
-  return untyped && safe.description === undefined ? { ...safe, description: 'Any JSON value; its rules are the shared schemas of contracts/ (errors name each issue).' } : safe;
+  const safe = Object.fromEntries(
+    entries.filter(([key, value]) => !(key === 'type' && Array.isArray(value) && value.length === 0)).map(([key, value]) => [key, openApiSafe(value)]),
+  );
+  return untyped && safe.description === undefined
+    ? { ...safe, description: 'Any JSON value; its rules are the shared schemas of contracts/ (errors name each issue).' }
+    : safe;
 }
 
 function toJsonSchema(schema: yup.ISchema<unknown>): Record<string, unknown> {
   return openApiSafe(convertSchema(schema as yup.AnySchema)) as Record<string, unknown>;
+}
+
+/**
+ * A query parameter given more than once (`?offset=a&offset=b`) arrives as a list; only a
+ * parameter whose schema is a list may be repeated, any other is query_invalid, by name.
+ */
+function refuseRepeatedParameters(schema: AnySchema, query: unknown): void {
+  if (query === null || typeof query !== 'object') {
+    return;
+  }
+  const fields = schema.fields as Record<string, { type?: string } | undefined>;
+  const repeated = Object.entries(query as Record<string, unknown>)
+    .filter(([name, value]) => Array.isArray(value) && (!Object.hasOwn(fields, name) || fields[name]?.type !== 'array'))
+    .map(([name]) => ({ path: name, message: `${name} must be given once` }));
+  if (repeated.length > 0) {
+    throw new GridportError('query_invalid', repeated);
+  }
 }
 
 /**
@@ -101,6 +122,9 @@ export function installYupValidation(app: FastifyInstance): void {
     }
     return (data: unknown) => {
       try {
+        if (httpPart === 'querystring') {
+          refuseRepeatedParameters(schema, data);
+        }
         return { value: validate(schema, data ?? (httpPart === 'body' ? undefined : {}), key) };
       } catch (error) {
         return { error: error as Error };
@@ -111,11 +135,11 @@ export function installYupValidation(app: FastifyInstance): void {
   app.setSerializerCompiler(() => (data: unknown) => JSON.stringify(data));
 }
 
-export function defineRoute<PS extends AnySchema | undefined = undefined, QS extends AnySchema | undefined = undefined, BS extends AnySchema | undefined = undefined>(
-  app: FastifyInstance,
-  services: Services,
-  definition: RouteDefinition<PS, QS, BS>,
-): void {
+export function defineRoute<
+  PS extends AnySchema | undefined = undefined,
+  QS extends AnySchema | undefined = undefined,
+  BS extends AnySchema | undefined = undefined,
+>(app: FastifyInstance, services: Services, definition: RouteDefinition<PS, QS, BS>): void {
   const parts: [Part, AnySchema | undefined][] = [
     ['params', definition.params],
     ['querystring', definition.query],

@@ -63,7 +63,12 @@ describe('staff sign-in with SAML', () => {
 
   function formField(html: string, name: string): string {
     const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
-    return (match?.[1] ?? '').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    return (match?.[1] ?? '')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   }
 
   /** The development identity provider's answer for `email`: the fields its auto-submitted form posts. */
@@ -176,7 +181,12 @@ describe('staff sign-in with SAML', () => {
     (forged.getElementsByTagNameNS(assertionNs, 'NameID')[0] as Element).textContent = victim;
     forged.setAttribute('ID', '_forged');
     signedAssertion.parentNode?.insertBefore(forged, signedAssertion);
-    expectRefused(await acs({ SAMLResponse: base64(new XMLSerializer().serializeToString(document)) }), 401, 'saml2_post_validation_failed', /multiple assertions/);
+    expectRefused(
+      await acs({ SAMLResponse: base64(new XMLSerializer().serializeToString(document)) }),
+      401,
+      'saml2_post_validation_failed',
+      /multiple assertions/,
+    );
   });
 
   it('refuses a signature-wrapping attack: the signed assertion moved under Extensions and a forged one in its place', async () => {
@@ -192,13 +202,23 @@ describe('staff sign-in with SAML', () => {
     root.replaceChild(forged, signedAssertion);
     extensions.appendChild(signedAssertion);
     root.insertBefore(extensions, root.getElementsByTagNameNS(protocolNs, 'Status')[0] as Element);
-    expectRefused(await acs({ SAMLResponse: base64(new XMLSerializer().serializeToString(document)) }), 401, 'saml2_post_validation_failed', /ID cannot refer to more than one element/);
+    expectRefused(
+      await acs({ SAMLResponse: base64(new XMLSerializer().serializeToString(document)) }),
+      401,
+      'saml2_post_validation_failed',
+      /ID cannot refer to more than one element/,
+    );
   });
 
   it('refuses a response signed by another key', async () => {
     const email = await user(['gridport.admin']);
     const flow = await login();
-    expectRefused(await acs({ SAMLResponse: base64(signAssertion(response({ email, ...flow }), otherKeys)) }), 401, 'saml2_post_validation_failed', /^Invalid signature$/);
+    expectRefused(
+      await acs({ SAMLResponse: base64(signAssertion(response({ email, ...flow }), otherKeys)) }),
+      401,
+      'saml2_post_validation_failed',
+      /^Invalid signature$/,
+    );
   });
 
   it('refuses an expired response', async () => {
@@ -237,7 +257,12 @@ describe('staff sign-in with SAML', () => {
   it('answers a JSON or malformed body with 400 url_encoded_body_invalid', async () => {
     const json = await t.app.inject({ method: 'POST', url: samlPaths.acs, headers: { 'content-type': 'application/json' }, payload: '{"SAMLResponse":"x"}' });
     expectRefused(json, 400, 'url_encoded_body_invalid');
-    const malformed = await t.app.inject({ method: 'POST', url: samlPaths.acs, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'SAMLResponse=%E0%A4%A' });
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: samlPaths.acs,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'SAMLResponse=%E0%A4%A',
+    });
     expect(malformed.json()).toEqual({ key: 'url_encoded_body_invalid', details: { reason: 'a field is not correctly percent-encoded' } });
   });
 
@@ -264,7 +289,12 @@ describe('staff sign-in with SAML', () => {
 
   it('keeps answering payload_not_json for a form body elsewhere', async () => {
     const cookie = await t.signIn(['gridport.ops']);
-    const answer = await t.app.inject({ method: 'POST', url: '/console-admin/v1/organization', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'name=x' });
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/console-admin/v1/organization',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'name=x',
+    });
     expect({ status: answer.statusCode, key: answer.json().key }).toEqual({ status: 400, key: 'payload_not_json' });
   });
 });

@@ -7,6 +7,7 @@ import { defaultSamlSettings, SamlService, samlPaths, type SamlSettings } from '
 import type { Services } from '../../graph/services';
 import { setSessionCookie } from '../auth';
 import { devIdentityProviderRoutes } from './dev-identity-provider.routes';
+import { access } from './access';
 import { defineRoute } from './route';
 
 const formContentType = 'application/x-www-form-urlencoded';
@@ -55,7 +56,10 @@ function acceptFormBodies(scope: FastifyInstance): void {
     }
   });
   scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: limits.payloadBytes }, (request, _body, done) => {
-    done(new GridportError('url_encoded_body_invalid', { reason: `the body must be ${formContentType}, not ${request.headers['content-type'] ?? 'untyped'}` }), undefined);
+    done(
+      new GridportError('url_encoded_body_invalid', { reason: `the body must be ${formContentType}, not ${request.headers['content-type'] ?? 'untyped'}` }),
+      undefined,
+    );
   });
 }
 
@@ -66,7 +70,7 @@ export function samlRoutes(app: FastifyInstance, services: Services, saml: SamlS
     url: samlPaths.login,
     summary: 'Staff sign-in: redirect to the identity provider with the relay state',
     tags: ['saml'],
-    auth: 'public',
+    ...access('staff.signIn'),
     query: yup.object({ relayState: yup.string().optional() }),
     handler: async ({ query, request, reply }) => reply.redirect(await saml.loginUrl(query.relayState, requestOrigin(request)), 302),
   });
@@ -76,7 +80,7 @@ export function samlRoutes(app: FastifyInstance, services: Services, saml: SamlS
     url: samlPaths.acs,
     summary: 'Staff sign-in: the identity provider posts its signed response here; answers 303 to the relay state with a session cookie',
     tags: ['saml'],
-    auth: 'public',
+    ...access('staff.signIn'),
     handler: async ({ request, reply }) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
       const { session, relayState } = await saml.signIn(body, requestOrigin(request));

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { parametersBodySchema, scheduleBodySchema } from '../../contracts/device';
 import { steeringResultSchema, v2DeviceListQuerySchema, v2DevicePageSchema } from '../../contracts/fleet';
 import type { Services } from '../../graph/services';
+import { access } from './access';
 import { defineRoute } from './route';
 
 /** The header that carries the dangerous-action allowance left where the answer has no body. */
@@ -14,8 +15,7 @@ export function steeringRoutes(app: FastifyInstance, services: Services): void {
     url: '/v2/device',
     summary: 'The devices the key may see whose cloud API is on, with assets, controllers and schedules',
     tags: ['steering'],
-    auth: ['customer.write'],
-    actors: ['apiKey'],
+    ...access('steering.listDevices'),
     query: v2DeviceListQuerySchema,
     response: v2DevicePageSchema,
     handler: ({ actor, query }) => services.steering.list(actor, query),
@@ -26,8 +26,7 @@ export function steeringRoutes(app: FastifyInstance, services: Services): void {
     url: '/v2/schedule',
     summary: 'Replace the schedule of the assets or controllers with these identifiers; queued for each device',
     tags: ['steering'],
-    auth: ['customer.write'],
-    actors: ['apiKey'],
+    ...access('steering.setSchedule'),
     body: scheduleBodySchema,
     status: 201,
     response: steeringResultSchema,
@@ -39,8 +38,7 @@ export function steeringRoutes(app: FastifyInstance, services: Services): void {
     url: '/v1/parameters',
     summary: 'Write parameters to the assets with these identifiers; queued for each device',
     tags: ['steering'],
-    auth: ['customer.write'],
-    actors: ['apiKey'],
+    ...access('steering.setParameters'),
     body: parametersBodySchema,
     status: 204,
     handler: async ({ actor, body, reply }) => {

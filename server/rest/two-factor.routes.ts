@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
 import { twoFactorChallengeSchema, twoFactorChangeAppSchema } from '../../contracts/login';
 import type { Services } from '../../graph/services';
+import { access } from './access';
 import { defineRoute } from './route';
 
 const base = '/console/v1/settings/two-factor';
-const customer = ['customer.read', 'customer.write'] as const;
 const recoveryCodes = yup.object({ recoveryCodes: yup.array(yup.string().required()).required() });
 
 /** Two-factor settings of the customer console (console.md section 7); customer rights only. */
@@ -15,7 +15,7 @@ export function twoFactorRoutes(app: FastifyInstance, services: Services): void 
     url: `${base}/generate-challenge`,
     summary: 'A new two-factor secret and its key URI, to confirm with change-app',
     tags: ['settings'],
-    auth: customer,
+    ...access('twoFactor.manage'),
     body: twoFactorChallengeSchema,
     response: yup.object({ secret: yup.string().required(), keyuri: yup.string().required() }),
     handler: ({ actor, body }) => services.twoFactor.generateChallenge(actor, body),
@@ -26,7 +26,7 @@ export function twoFactorRoutes(app: FastifyInstance, services: Services): void 
     url: `${base}/change-app`,
     summary: 'Confirm the new authenticator app with its code; answers new recovery codes',
     tags: ['settings'],
-    auth: customer,
+    ...access('twoFactor.manage'),
     body: twoFactorChangeAppSchema,
     response: recoveryCodes,
     handler: ({ actor, body }) => services.twoFactor.changeApp(actor, body.twoFactorCode),
@@ -37,7 +37,7 @@ export function twoFactorRoutes(app: FastifyInstance, services: Services): void 
     url: `${base}/new-recovery-codes`,
     summary: 'Replace the recovery codes',
     tags: ['settings'],
-    auth: customer,
+    ...access('twoFactor.manage'),
     response: recoveryCodes,
     handler: ({ actor }) => services.twoFactor.newRecoveryCodes(actor),
   });

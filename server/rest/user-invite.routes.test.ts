@@ -9,9 +9,7 @@ describe('user invites', () => {
 
   beforeAll(async () => {
     t = await testApp();
-    organizationHashId = (
-      await anOrganization(t.services, { name: 'Invited BV', type: 'installer' })
-    ).hashId;
+    organizationHashId = (await anOrganization(t.services, { name: 'Invited BV', type: 'installer' })).hashId;
   });
 
   afterAll(async () => {
@@ -20,7 +18,11 @@ describe('user invites', () => {
 
   /** The invite link mailed to `email`: the invite's hash id and its code. */
   async function mailedLink(email: string): Promise<{ hashId: string; code: string }> {
-    const mail = (await t.database.db('mails').whereRaw('"to" @> ?::jsonb', [JSON.stringify([email])]).orderBy('id', 'desc').first()) as { text: string };
+    const mail = (await t.database
+      .db('mails')
+      .whereRaw('"to" @> ?::jsonb', [JSON.stringify([email])])
+      .orderBy('id', 'desc')
+      .first()) as { text: string };
     const url = new URL(/https?:\/\/\S+/.exec(mail.text)?.[0] ?? 'http://x');
     return { hashId: url.pathname.split('/').pop() ?? '', code: url.searchParams.get('code') ?? '' };
   }
@@ -43,15 +45,27 @@ describe('user invites', () => {
     const seen = await t.app.inject({ method: 'GET', url: `${base}?code=${code}` });
     expect(seen.json()).toMatchObject({ hashId, email: 'new.one@example.com', organization: { hashId: organizationHashId, name: 'Invited BV' } });
 
-    const early = await t.app.inject({ method: 'POST', url: `${base}?code=${code}`, payload: { name: 'New One', password: 'a good long password', twoFactorCode: '123456' } });
+    const early = await t.app.inject({
+      method: 'POST',
+      url: `${base}?code=${code}`,
+      payload: { name: 'New One', password: 'a good long password', twoFactorCode: '123456' },
+    });
     expect(early.json()).toEqual({ key: '2fa_code_required', details: { reason: 'create a two-factor challenge first' } });
 
     const challenge = await t.app.inject({ method: 'POST', url: `${base}/create-challenge?code=${code}` });
     const { secret } = challenge.json() as { secret: string };
-    const wrong = await t.app.inject({ method: 'POST', url: `${base}?code=${code}`, payload: { name: 'New One', password: 'a good long password', twoFactorCode: '000000' } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: `${base}?code=${code}`,
+      payload: { name: 'New One', password: 'a good long password', twoFactorCode: '000000' },
+    });
     expect(wrong.json()).toEqual({ key: '2fa_code_invalid' });
 
-    const converted = await t.app.inject({ method: 'POST', url: `${base}?code=${code}`, payload: { name: 'New One', password: 'a good long password', twoFactorCode: await generate({ secret }) } });
+    const converted = await t.app.inject({
+      method: 'POST',
+      url: `${base}?code=${code}`,
+      payload: { name: 'New One', password: 'a good long password', twoFactorCode: await generate({ secret }) },
+    });
     expect(converted.statusCode).toBe(201);
     expect((converted.json() as { recoveryCodes: string[] }).recoveryCodes).toHaveLength(10);
     const cookie = String(converted.headers['set-cookie']).split(';')[0] ?? '';
@@ -71,7 +85,10 @@ describe('user invites', () => {
     await t.services.users.create(systemActor('test'), { organizationHashId, name: 'Existing', email: 'existing@example.com', rights: ['customer.read'] });
     const existing = await invite(ops, ['EXISTING@example.com']);
     expect(existing.json()).toEqual({ key: 'user_exists', details: { emails: ['existing@example.com'] } });
-    const many = await invite(ops, Array.from({ length: 21 }, (_, i) => `many${i}@example.com`));
+    const many = await invite(
+      ops,
+      Array.from({ length: 21 }, (_, i) => `many${i}@example.com`),
+    );
     expect(many.json()).toEqual({ key: 'payload_invalid', details: [{ path: 'emails', message: 'emails field must have less than or equal to 20 items' }] });
   });
 
@@ -81,7 +98,10 @@ describe('user invites', () => {
     const lapsing = await mailedLink('lapsing@example.com');
     const wrong = await t.app.inject({ method: 'GET', url: `/console/v1/user-invite/${lapsing.hashId}?code=not-the-code` });
     expect(wrong.json()).toEqual({ key: 'invalid_code' });
-    await t.database.db('user_invites').where('email', 'lapsing@example.com').update({ expires_at: new Date(Date.now() - 1000) });
+    await t.database
+      .db('user_invites')
+      .where('email', 'lapsing@example.com')
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const lapsed = await t.app.inject({ method: 'POST', url: `/console/v1/user-invite/${lapsing.hashId}/create-challenge?code=${lapsing.code}` });
     expect(lapsed.statusCode).toBe(410);
     expect(lapsed.json().key).toBe('secret_expired');
@@ -96,7 +116,11 @@ describe('user invites', () => {
   it('are listed to staff, and to a customer only within their organisation', async () => {
     const ops = await t.signIn(['gridport.ops']);
     await invite(ops, ['listed@example.com']);
-    const staff = await t.app.inject({ method: 'GET', url: `/console-admin/v1/user-invite?organizationHashId=${organizationHashId}&filter=listed`, headers: { cookie: ops } });
+    const staff = await t.app.inject({
+      method: 'GET',
+      url: `/console-admin/v1/user-invite?organizationHashId=${organizationHashId}&filter=listed`,
+      headers: { cookie: ops },
+    });
     expect((staff.json() as { rows: { email: string }[] }).rows.map((row) => row.email)).toEqual(['listed@example.com']);
     const other = await anOrganization(t.services, { name: 'Other BV', type: 'installer' });
     const outsider = await t.signIn(['customer.write'], other.hashId);

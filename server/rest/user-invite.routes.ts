@@ -11,8 +11,8 @@ import {
 import { hashIdParams } from '../../contracts/pagination';
 import type { Services } from '../../graph/services';
 import { setSessionCookie } from '../auth';
+import { access } from './access';
 import { defineRoute } from './route';
-
 
 /** User invites: Ops invite and revoke in the admin console; invitees accept in the customer console. */
 export function userInviteRoutes(app: FastifyInstance, services: Services): void {
@@ -21,7 +21,7 @@ export function userInviteRoutes(app: FastifyInstance, services: Services): void
     url: '/console-admin/v1/user-invite',
     summary: 'Invite 1 to 20 emails into an organisation',
     tags: ['user-invite'],
-    auth: ['gridport.ops'],
+    ...access('userInvite.create'),
     body: userInviteCreateSchema,
     status: 201,
     response: yup.object({ invites: yup.array(userInviteViewSchema).required() }),
@@ -33,7 +33,7 @@ export function userInviteRoutes(app: FastifyInstance, services: Services): void
     url: '/console-admin/v1/user-invite',
     summary: 'List open invites',
     tags: ['user-invite'],
-    auth: ['gridport.employee'],
+    ...access('userInvite.list'),
     query: userInviteListQuerySchema,
     response: userInvitePageSchema,
     handler: ({ actor, query }) => services.userInvites.list(actor, query),
@@ -44,7 +44,7 @@ export function userInviteRoutes(app: FastifyInstance, services: Services): void
     url: '/console-admin/v1/user-invite/:hashId',
     summary: 'Revoke an invite',
     tags: ['user-invite'],
-    auth: ['gridport.ops'],
+    ...access('userInvite.revoke'),
     params: hashIdParams,
     status: 204,
     handler: ({ actor, params }) => services.userInvites.revoke(actor, params.hashId),
@@ -55,7 +55,7 @@ export function userInviteRoutes(app: FastifyInstance, services: Services): void
     url: '/console/v1/user-invite',
     summary: "List the open invites of the caller's organisation",
     tags: ['user-invite'],
-    auth: ['customer.read', 'customer.write'],
+    ...access('userInvite.listOwn'),
     query: userInviteListQuerySchema.omit(['organizationHashId']),
     response: userInvitePageSchema,
     handler: ({ actor, query }) => services.userInvites.list(actor, query),
@@ -66,7 +66,7 @@ export function userInviteRoutes(app: FastifyInstance, services: Services): void
     url: '/console/v1/user-invite/:hashId',
     summary: 'The invite behind an invite link',
     tags: ['user-invite'],
-    auth: 'public',
+    ...access('userInvite.accept'),
     params: hashIdParams,
     query: userInviteCodeQuerySchema,
     response: userInviteViewSchema,
@@ -78,7 +78,7 @@ export function userInviteRoutes(app: FastifyInstance, services: Services): void
     url: '/console/v1/user-invite/:hashId/create-challenge',
     summary: 'A two-factor secret for the invitee to add to an authenticator app',
     tags: ['user-invite'],
-    auth: 'public',
+    ...access('userInvite.accept'),
     params: hashIdParams,
     query: userInviteCodeQuerySchema,
     response: yup.object({ secret: yup.string().required(), keyuri: yup.string().required() }),
@@ -90,7 +90,7 @@ export function userInviteRoutes(app: FastifyInstance, services: Services): void
     url: '/console/v1/user-invite/:hashId',
     summary: 'Accept the invite: name, password and the first two-factor code; signs the new user in',
     tags: ['user-invite'],
-    auth: 'public',
+    ...access('userInvite.accept'),
     params: hashIdParams,
     query: userInviteCodeQuerySchema,
     body: userInviteConvertSchema,

@@ -16,7 +16,12 @@ describe('users', () => {
       [northHashId, 'Daan de Vries'],
       [southHashId, 'Sanne Bakker'],
     ] as const) {
-      await t.services.users.create(systemActor('test'), { organizationHashId, name, email: `${name.split(' ')[0]?.toLowerCase()}@example.com`, rights: ['customer.read'] });
+      await t.services.users.create(systemActor('test'), {
+        organizationHashId,
+        name,
+        email: `${name.split(' ')[0]?.toLowerCase()}@example.com`,
+        rights: ['customer.read'],
+      });
     }
   });
 
@@ -34,7 +39,9 @@ describe('users', () => {
     expect((text.json() as Page).rows.map((row) => row.email)).toEqual(['sanne@example.com']);
     const first = (await t.app.inject({ method: 'GET', url: '/console-admin/v1/user?rowsPerPage=2', headers: { cookie } })).json() as Page;
     expect(first.rows).toHaveLength(2);
-    const second = (await t.app.inject({ method: 'GET', url: `/console-admin/v1/user?rowsPerPage=2&offset=${first.nextPageOffset}`, headers: { cookie } })).json() as Page;
+    const second = (
+      await t.app.inject({ method: 'GET', url: `/console-admin/v1/user?rowsPerPage=2&offset=${first.nextPageOffset}`, headers: { cookie } })
+    ).json() as Page;
     expect(second.rows.map((row) => row.name)).not.toContain(first.rows[0]?.name);
   });
 
@@ -63,7 +70,9 @@ describe('users', () => {
 
   it('are read one at a time by staff, and a hash id of another type is not_found', async () => {
     const cookie = await t.signIn(['gridport.employee']);
-    const list = (await t.app.inject({ method: 'GET', url: `/console-admin/v1/user?organizationHashId=${southHashId}&filter=sanne`, headers: { cookie } })).json() as Page & { rows: { hashId: string }[] };
+    const list = (
+      await t.app.inject({ method: 'GET', url: `/console-admin/v1/user?organizationHashId=${southHashId}&filter=sanne`, headers: { cookie } })
+    ).json() as Page & { rows: { hashId: string }[] };
     const hashId = list.rows[0]?.hashId ?? '';
     const one = await t.app.inject({ method: 'GET', url: `/console-admin/v1/user/${hashId}`, headers: { cookie } });
     expect(one.json()).toMatchObject({ hashId, name: 'Sanne Bakker', organization: { hashId: southHashId, name: 'South' } });

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { userListQuerySchema, userPageSchema, userViewSchema } from '../../contracts/user';
 import { hashIdParams } from '../../contracts/pagination';
 import type { Services } from '../../graph/services';
+import { access } from './access';
 import { defineRoute } from './route';
-
 
 /** Users in the admin console (list, get: employees) and the customer console (their organisation's list). */
 export function userRoutes(app: FastifyInstance, services: Services): void {
@@ -12,7 +12,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     url: '/console-admin/v1/user',
     summary: 'List users of every organisation, or of one',
     tags: ['user'],
-    auth: ['gridport.employee'],
+    ...access('user.list'),
     query: userListQuerySchema,
     response: userPageSchema,
     handler: ({ actor, query }) => services.users.list(actor, query),
@@ -23,7 +23,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     url: '/console-admin/v1/user/:hashId',
     summary: 'Get a user',
     tags: ['user'],
-    auth: ['gridport.employee'],
+    ...access('user.read'),
     params: hashIdParams,
     response: userViewSchema,
     handler: ({ actor, params }) => services.users.get(actor, params.hashId),
@@ -34,7 +34,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     url: '/console/v1/user',
     summary: "List the users of the caller's organisation",
     tags: ['user'],
-    auth: ['customer.read', 'customer.write'],
+    ...access('user.listOwn'),
     query: userListQuerySchema.omit(['organizationHashId']),
     response: userPageSchema,
     handler: ({ actor, query }) => services.users.list(actor, query),

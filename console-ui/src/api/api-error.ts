@@ -7,15 +7,7 @@ import { errorCatalogue, isErrorKey, type ErrorKey } from '../../../contracts/er
  * with neither a known status nor a known key an unknown response.
  */
 export type ApiErrorKind =
-  | 'unauthorized'
-  | 'forbidden'
-  | 'notFound'
-  | 'payloadTooLarge'
-  | 'rateLimited'
-  | 'response'
-  | 'request'
-  | 'cancelled'
-  | 'unknownResponse';
+  'unauthorized' | 'forbidden' | 'notFound' | 'payloadTooLarge' | 'rateLimited' | 'response' | 'request' | 'cancelled' | 'unknownResponse';
 
 const kindByStatus: Partial<Record<number, ApiErrorKind>> = {
   401: 'unauthorized',

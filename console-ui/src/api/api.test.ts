@@ -30,7 +30,9 @@ describe('sorting failed calls (console.md section 8)', () => {
   });
 
   it('keeps the details of the answer', () => {
-    expect(apiErrorFromResponse(400, { key: 'asset_identifiers_are_not_unique', details: { offendingIdentifier: 'pv-1' } }).details).toEqual({ offendingIdentifier: 'pv-1' });
+    expect(apiErrorFromResponse(400, { key: 'asset_identifiers_are_not_unique', details: { offendingIdentifier: 'pv-1' } }).details).toEqual({
+      offendingIdentifier: 'pv-1',
+    });
   });
 
   it.each([
@@ -44,7 +46,9 @@ describe('sorting failed calls (console.md section 8)', () => {
   });
 
   it('reads the catalogue key of a GraphQL error from extensions.code, and an HTTP failure of /graphql by its status', () => {
-    const graphql = new CombinedGraphQLErrors({ errors: [{ message: 'The configuration is invalid.', extensions: { code: 'invalid_config', details: { issues: ['x'] } } }] });
+    const graphql = new CombinedGraphQLErrors({
+      errors: [{ message: 'The configuration is invalid.', extensions: { code: 'invalid_config', details: { issues: ['x'] } } }],
+    });
     expect(apiErrorOfApollo(graphql)).toMatchObject({ kind: 'response', status: 400, key: 'invalid_config', details: { issues: ['x'] } });
     const forbidden = new CombinedGraphQLErrors({ errors: [{ message: 'No.', extensions: { code: 'forbidden' } }] });
     expect(apiErrorOfApollo(forbidden)).toMatchObject({ kind: 'forbidden', key: 'forbidden' });
@@ -87,7 +91,12 @@ describe('the REST client', () => {
       return fetch(input, init);
     });
     await expect(client.request('/console/v1/device/count', { method: 'POST', body: { a: 1 } })).resolves.toEqual({ totalCount: 3 });
-    expect(requests[0]).toMatchObject({ method: 'POST', credentials: 'include', body: '{"a":1}', headers: { accept: 'application/json', 'content-type': 'application/json' } });
+    expect(requests[0]).toMatchObject({
+      method: 'POST',
+      credentials: 'include',
+      body: '{"a":1}',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+    });
   });
 
   it('counts the calls in flight for the loading bar', async () => {

@@ -35,7 +35,9 @@ describe('the Apollo client', () => {
 
   it('hands a refused session on /graphql (HTTP 401) to the session, which expires while signed in', async () => {
     const { services: console } = services((call) =>
-      call.path === '/console-shared/v1/authentication/whoami' ? { status: 200, body: { user: { rights: [] }, organization: {} } } : { status: 401, body: { key: 'jwt_expired' } },
+      call.path === '/console-shared/v1/authentication/whoami'
+        ? { status: 200, body: { user: { rights: [] }, organization: {} } }
+        : { status: 401, body: { key: 'jwt_expired' } },
     );
     await console.session.check();
     await expect(console.apollo.query({ query: me })).rejects.toBeDefined();

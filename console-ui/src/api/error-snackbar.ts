@@ -29,8 +29,6 @@ export function snackbarForError(error: ApiError, t: Translate): Snackbar | null
     case 'unknownResponse':
       return { tone: 'error', message: t('error.unknown') };
     case 'response':
-      return error.status >= 500
-        ? { tone: 'error', message: t('error.server') }
-        : { tone: 'error', message: t('error.request', { message: error.message }) };
+      return error.status >= 500 ? { tone: 'error', message: t('error.server') } : { tone: 'error', message: t('error.request', { message: error.message }) };
   }
 }

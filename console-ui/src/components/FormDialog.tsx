@@ -59,8 +59,8 @@ function NavigationGuard({ active }: { active: boolean }) {
     if (blocker.state !== 'blocked') {
       return;
     }
-    void confirm({ type: 'warning', title: t('dialog.discard.title'), message: t('dialog.discard.message'), confirmText: t('action.discard') }).then((discard) =>
-      discard ? blocker.proceed() : blocker.reset(),
+    void confirm({ type: 'warning', title: t('dialog.discard.title'), message: t('dialog.discard.message'), confirmText: t('action.discard') }).then(
+      (discard) => (discard ? blocker.proceed() : blocker.reset()),
     );
   }, [blocker, confirm, t]);
   return null;
@@ -71,7 +71,16 @@ function NavigationGuard({ active }: { active: boolean }) {
  * first, the page warns on leaving and a navigation inside the console asks) and saving
  * (closing blocked).
  */
-export function FormDialog<V extends FormikValues>({ title, initialValues, validationSchema, onSubmit, onClose, closable = true, submitText, children }: FormDialogProps<V>) {
+export function FormDialog<V extends FormikValues>({
+  title,
+  initialValues,
+  validationSchema,
+  onSubmit,
+  onClose,
+  closable = true,
+  submitText,
+  children,
+}: FormDialogProps<V>) {
   return (
     <Formik<V>
       initialValues={initialValues}

@@ -24,7 +24,14 @@ describe('snackbars', () => {
   });
 
   it('shows each snackbar for 3000 ms, one after the other', () => {
-    renderWithProviders(<Show snackbars={[{ tone: 'success', message: 'Saved.' }, { tone: 'error', message: 'Not found.' }]} />);
+    renderWithProviders(
+      <Show
+        snackbars={[
+          { tone: 'success', message: 'Saved.' },
+          { tone: 'error', message: 'Not found.' },
+        ]}
+      />,
+    );
     expect(snackbarTimeoutMs).toBe(3000);
     expect(texts()).toEqual(['Saved.']);
     act(() => jest.advanceTimersByTime(2999));
@@ -55,7 +62,14 @@ describe('snackbars', () => {
   });
 
   it('closes at once with its close button', () => {
-    renderWithProviders(<Show snackbars={[{ tone: 'info', message: 'First.' }, { tone: 'info', message: 'Second.' }]} />);
+    renderWithProviders(
+      <Show
+        snackbars={[
+          { tone: 'info', message: 'First.' },
+          { tone: 'info', message: 'Second.' },
+        ]}
+      />,
+    );
     act(() => screen.getByRole('button', { name: 'Close' }).click());
     expect(texts()).toEqual(['Second.']);
   });

@@ -2,7 +2,7 @@ import type { LoginInput } from '../../../contracts/login';
 import type { WhoamiView } from '../../../contracts/user';
 import { isStaffRight } from '../../../contracts/rights';
 import { ApiError, isSessionFailure } from '../api/api-error';
-import type { IdentityApi } from '../api/identity';
+import type { IdentityApi } from '../api/identity-api';
 
 /** The session states of console.md section 4. */
 export type SessionStatus = 'unknown' | 'loggedIn' | 'loggedOut';

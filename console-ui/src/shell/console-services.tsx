@@ -1,7 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import type { ApolloClient } from '@apollo/client';
 import { createApolloClient } from '../api/apollo';
-import { identityApi, samlLoginUrl, type IdentityApi } from '../api/identity';
+import { identityApi, samlLoginUrl, type IdentityApi } from '../api/identity-api';
 import { RestClient } from '../api/rest';
 import { fetchRelease, type FetchRelease } from '../components/VersionBanner';
 import { MessagesStore, type AreaMessageLoader } from '../i18n/messages';

@@ -5,7 +5,13 @@ import { isApiError } from '../api/api-error';
  * loop notice, the opaque "Script error." of another origin's script, and a code chunk that timed
  * out or went away with a new release (the version banner offers the reload for that).
  */
-const noisyNotices = [/ResizeObserver loop/i, /^Script error\.?$/i, /Failed to fetch dynamically imported module/i, /Loading (CSS )?chunk .* failed/i, /chunk load timeout/i];
+const noisyNotices = [
+  /ResizeObserver loop/i,
+  /^Script error\.?$/i,
+  /Failed to fetch dynamically imported module/i,
+  /Loading (CSS )?chunk .* failed/i,
+  /chunk load timeout/i,
+];
 
 export function isNoisyBrowserNotice(message: string): boolean {
   return noisyNotices.some((pattern) => pattern.test(message));

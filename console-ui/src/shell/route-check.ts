@@ -1,5 +1,5 @@
 import { redirect } from 'react-router-dom';
-import { samlLoginUrl } from '../api/identity';
+import { samlLoginUrl } from '../api/identity-api';
 import type { ConsoleServices } from './console-services';
 import { areaOf, isPublicPath } from './area';
 

@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { adminMessages } from '../i18n/messages/admin';
 import { customerMessages } from '../i18n/messages/customer';
-import { navigate, profile, renderConsole, type FakeHandler } from '../test-support/render';
+import { navigate, profile, renderConsole, signedOut, type FakeHandler } from '../test-support/render';
 
 const signedIn =
   (rights = profile().user.rights): FakeHandler =>
@@ -15,8 +15,6 @@ const signedIn =
     }
     return undefined;
   };
-
-const signedOut: FakeHandler = (call) => (call.path === '/console-shared/v1/authentication/whoami' ? { status: 401, body: { key: 'unauthorized' } } : undefined);
 
 describe('the shell', () => {
   it('redirects / to the device list of the customer area and shows the signed-in user', async () => {

@@ -59,6 +59,10 @@ export function fakeFetch(handler: FakeHandler): { fetch: typeof fetch; calls: S
   return { fetch: fetchFn, calls };
 }
 
+/** A server without a session: whoami answers 401 unauthorized; other paths are not known (404). */
+export const signedOut: FakeHandler = (call) =>
+  call.path === '/console-shared/v1/authentication/whoami' ? { status: 401, body: { key: 'unauthorized' } } : undefined;
+
 export function profile(rights: Right[] = ['customer.read', 'customer.write'], name = 'Casey Customer'): WhoamiView {
   return {
     user: { hashId: 'u1', email: 'casey@example.com', name, rights },

@@ -63,7 +63,12 @@ export abstract class PolledAssetDriver implements AssetDriver {
     try {
       return await this.carryOut(command);
     } catch (error) {
-      this.log('warn', 'command not carried out', { asset: this.index, type: this.config.type, command: command.kind, error: error instanceof Error ? error.message : String(error) });
+      this.log('warn', 'command not carried out', {
+        asset: this.index,
+        type: this.config.type,
+        command: command.kind,
+        error: error instanceof Error ? error.message : String(error),
+      });
       return false;
     }
   }

@@ -48,7 +48,10 @@ export interface StateObservations {
 }
 
 /** The measurements of an AssetState as report observations; a state that is not readable gives null for each value it has. */
-export function stateObservations(state: AssetState, fields: readonly (keyof StateObservations)[] = ['activePower', 'reactivePower', 'phaseCurrent', 'stateOfCharge', 'availablePower']): StateObservations {
+export function stateObservations(
+  state: AssetState,
+  fields: readonly (keyof StateObservations)[] = ['activePower', 'reactivePower', 'phaseCurrent', 'stateOfCharge', 'availablePower'],
+): StateObservations {
   const observations: StateObservations = {};
   for (const field of fields) {
     if (field === 'phaseCurrent') {
@@ -78,8 +81,14 @@ export function setpointObservations(setpoints: SetpointObservations | undefined
 }
 
 /** Observations of a `.flash` report: active (and reactive) power with the setpoint layers. */
-export function flashObservations(state: AssetState, setpoints: SetpointObservations | undefined): { activePower?: number | null; reactivePower?: number | null; setpoints?: SetpointObservations } {
-  const observations: { activePower?: number | null; reactivePower?: number | null; setpoints?: SetpointObservations } = stateObservations(state, ['activePower', 'reactivePower']);
+export function flashObservations(
+  state: AssetState,
+  setpoints: SetpointObservations | undefined,
+): { activePower?: number | null; reactivePower?: number | null; setpoints?: SetpointObservations } {
+  const observations: { activePower?: number | null; reactivePower?: number | null; setpoints?: SetpointObservations } = stateObservations(state, [
+    'activePower',
+    'reactivePower',
+  ]);
   const layers = setpointObservations(setpoints, state);
   if (layers !== undefined) {
     observations.setpoints = layers;

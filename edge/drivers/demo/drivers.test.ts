@@ -41,7 +41,16 @@ describe('demo drivers against the Modbus simulator', () => {
   const generator = site.add(new Generator({ nominalPower: 30_000, startDelayS: 0, powerResponseMs: 0 }));
   const heat = site.add(new HeatStorage({ heaterPower: 9000, capacityWh: 30_000, stateOfCharge: 40, powerResponseMs: 0 }));
   const relay = site.add(new Relay({ channels: 3, channelLoads: [500, 1500, 0] }));
-  const targets = { 'demo-solar': solar, 'demo-wind': wind, 'demo-battery': battery, 'demo-meter': site.meter, 'demo-ev': ev, 'demo-generator': generator, 'demo-heat-storage': heat, 'demo-relay': relay };
+  const targets = {
+    'demo-solar': solar,
+    'demo-wind': wind,
+    'demo-battery': battery,
+    'demo-meter': site.meter,
+    'demo-ev': ev,
+    'demo-generator': generator,
+    'demo-heat-storage': heat,
+    'demo-relay': relay,
+  };
   const log: DriverContext['log'] = () => undefined;
   let main: ModbusSimulator;
   let side: ModbusSimulator;
@@ -259,12 +268,23 @@ describe('demo drivers against the Modbus simulator', () => {
   });
 
   it('the identity registers give the metadata', async () => {
-    expect(await driverFor('demo-battery').metadata()).toEqual({ manufacturer: 'Gridport', model: 'demo-battery', serialNumber: 'SIM-3', firmwareVersion: null });
+    expect(await driverFor('demo-battery').metadata()).toEqual({
+      manufacturer: 'Gridport',
+      model: 'demo-battery',
+      serialNumber: 'SIM-3',
+      firmwareVersion: null,
+    });
   });
 
   it('a stopped simulator gives readable false and counted failures while an asset on another simulator keeps reading', async () => {
     const stopped = await startModbusSimulator(site, { units: [{ slaveId: 9, type: 'demo-relay', target: relay }] });
-    const config = assetSchema.validateSync({ type: 'demo-relay', communication: stopped.connection(), slaveId: 9, timeout: 300, relays: [{}, {}, {}] }) as AssetConfig;
+    const config = assetSchema.validateSync({
+      type: 'demo-relay',
+      communication: stopped.connection(),
+      slaveId: 9,
+      timeout: 300,
+      relays: [{}, {}, {}],
+    }) as AssetConfig;
     await stopped.close();
     const relayDriver = createDriver(1, config, context);
     const meterDriver = driverFor('demo-meter');
@@ -272,7 +292,10 @@ describe('demo drivers against the Modbus simulator', () => {
     expect(relayState).toEqual({ readable: false, at: relayState?.at, relayChannels: [null, null, null] });
     expect(meterState.readable).toBe(true);
     const report = observations(relayDriver?.buildReport(new Date(noon), undefined, false) ?? null);
-    expect(report).toEqual({ channels: [null, null, null], connectionStatistics: { success: 0, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 1, timeout: 0, responseError: 0 } });
+    expect(report).toEqual({
+      channels: [null, null, null],
+      connectionStatistics: { success: 0, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 1, timeout: 0, responseError: 0 },
+    });
   });
 
   it('a silent simulator gives readable false with timeouts and null values while another keeps reading', async () => {
@@ -289,7 +312,10 @@ describe('demo drivers against the Modbus simulator', () => {
     }
     const report = observations(relayDriver.buildReport(new Date(noon), undefined, false));
     // One attempt and one retry (the pool's default), each timed out.
-    expect(report).toEqual({ channels: [null, null, null], connectionStatistics: { success: 1, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 2, responseError: 0 } });
+    expect(report).toEqual({
+      channels: [null, null, null],
+      connectionStatistics: { success: 1, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 2, responseError: 0 },
+    });
   });
 
   it('an unknown unit is answered with an exception, counted as a response error', async () => {

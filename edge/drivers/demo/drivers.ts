@@ -10,7 +10,16 @@ import type { ConnectionStatistics, DeviceReport, SetpointObservations } from '.
 import type { ModbusUnit } from '../../modbus/link';
 import { PolledAssetDriver } from '../common/polled-driver';
 import type { AssetState, DriverCommand, DriverContext, PowerRange } from '../driver';
-import { decodeIdentity, decodeReading, demoAddresses, demoKinds, generatorRunValues, pollRanges, setpointRegisters, type DemoAssetType } from './register-maps';
+import {
+  decodeIdentity,
+  decodeReading,
+  demoAddresses,
+  demoKinds,
+  generatorRunValues,
+  pollRanges,
+  setpointRegisters,
+  type DemoAssetType,
+} from './register-maps';
 import { flashReportOf, reportOf, setpointLimitsOf, stateOf, unreadState, type DemoKind, type DemoReadings } from './readings';
 
 /** Slave id of a demo asset whose config names none. */
@@ -19,7 +28,9 @@ export const demoDefaultSlaveId = 1;
 /** How many charge points (demo-ev) or channels (demo-relay) the asset's config gives; 0 for the other types. */
 export function demoCountOf(config: AssetConfig): number {
   if (config.type === 'demo-ev') {
-    return 'pointCount' in config && typeof config.pointCount === 'number' ? config.pointCount : (assetDefaults.pointCount['demo-ev'] ?? assetDefaults.pointCountOther);
+    return 'pointCount' in config && typeof config.pointCount === 'number'
+      ? config.pointCount
+      : (assetDefaults.pointCount['demo-ev'] ?? assetDefaults.pointCountOther);
   }
   if (config.type === 'demo-relay') {
     return 'relays' in config && Array.isArray(config.relays) ? config.relays.length : 0;

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { assetSchema, type AssetConfig } from '../../../contracts/device/assets';
 import { ModbusLinkPool } from '../../modbus/link-pool';
-import { startRegisterServer, type RegisterServer } from '../../modbus/test-peers/register-server';
+import { startRegisterServer, type RegisterServer } from '../../../test-support/modbus-peers/register-server';
 import { startModbusSimulator, type ModbusSimulator } from '../../simulators/modbus-simulator';
 import { Battery, Site } from '../../simulators/plant';
 import { createDriver } from '../index';
@@ -21,7 +21,7 @@ function mbpollValues(output: string): Record<number, number> {
   return values;
 }
 
-describeWithPeers(['pymodbus', 'mbpoll'], 'peers.test.ts')('the demo register maps with peers nobody here wrote', () => {
+describeWithPeers(['pymodbus', 'mbpoll'], __filename)('the demo register maps with peers nobody here wrote', () => {
   it('mbpoll reads the simulator: 16 and 32-bit registers as the map says, and its write moves the plant', async () => {
     const site = new Site({ seed: 1, start: Date.parse('2026-06-21T11:00:00Z') });
     const battery = site.add(new Battery({ capacityWh: 10_000, stateOfCharge: 47.25, maxChargePower: 5000, maxDischargePower: 4000, powerResponseMs: 0 }));
@@ -67,7 +67,13 @@ describeWithPeers(['pymodbus', 'mbpoll'], 'peers.test.ts')('the demo register ma
       setpoint: null,
       points: [
         { status: 'charging', power: 7360, phaseCurrent: [32, 0, 0], sessionEnergy: 1234, vehicleStateOfCharge: 61.5 },
-        ...Array.from({ length: 7 }, () => ({ status: 'available' as const, power: 0, phaseCurrent: [0, 0, 0] as const, sessionEnergy: 0, vehicleStateOfCharge: null })),
+        ...Array.from({ length: 7 }, () => ({
+          status: 'available' as const,
+          power: 0,
+          phaseCurrent: [0, 0, 0] as const,
+          sessionEnergy: 0,
+          vehicleStateOfCharge: null,
+        })),
       ],
     };
 
@@ -106,7 +112,14 @@ describeWithPeers(['pymodbus', 'mbpoll'], 'peers.test.ts')('the demo register ma
     it('a battery driver decodes what pymodbus serves and its setpoint write lands in pymodbus', async () => {
       const driver = createDriver(0, config('demo-battery', 1), { links: pool, log: () => undefined });
       const state = await driver?.poll();
-      expect(state).toEqual({ readable: true, at: state?.at, activePower: -3210, stateOfCharge: 55.55, controllableRange: { min: -6000, max: 0 }, confirmedSetpoint: -3210 });
+      expect(state).toEqual({
+        readable: true,
+        at: state?.at,
+        activePower: -3210,
+        stateOfCharge: 55.55,
+        controllableRange: { min: -6000, max: 0 },
+        confirmedSetpoint: -3210,
+      });
       const report = driver?.buildReport(new Date(), undefined, false);
       expect(report).toMatchObject({ observations: { dcVoltage: 412.3, energyCharged: 123_456, energyDischarged: 98_765, status: 'on' } });
       expect(await driver?.writeSetpoint(-7000)).toBe(true);
@@ -121,8 +134,22 @@ describeWithPeers(['pymodbus', 'mbpoll'], 'peers.test.ts')('the demo register ma
       const report = driver?.buildReport(new Date(), undefined, false);
       expect(report).toMatchObject({ observations: { activePower: -7360, phaseCurrent: { l1: 32, l2: 0, l3: 0 }, energyCharged: 5000 } });
       const points = report?.type === 'evPower' ? report.observations.points : undefined;
-      expect(points?.[0]).toEqual({ point: 0, status: 'charging', activePower: -7360, phaseCurrent: { l1: 32, l2: 0, l3: 0 }, sessionEnergy: 1234, vehicleStateOfCharge: 61.5 });
-      expect(points?.[7]).toEqual({ point: 7, status: 'available', activePower: 0, phaseCurrent: { l1: 0, l2: 0, l3: 0 }, sessionEnergy: 0, vehicleStateOfCharge: null });
+      expect(points?.[0]).toEqual({
+        point: 0,
+        status: 'charging',
+        activePower: -7360,
+        phaseCurrent: { l1: 32, l2: 0, l3: 0 },
+        sessionEnergy: 1234,
+        vehicleStateOfCharge: 61.5,
+      });
+      expect(points?.[7]).toEqual({
+        point: 7,
+        status: 'available',
+        activePower: 0,
+        phaseCurrent: { l1: 0, l2: 0, l3: 0 },
+        sessionEnergy: 0,
+        vehicleStateOfCharge: null,
+      });
       expect(points?.map((point) => point.status)).toEqual(['charging', ...Array.from({ length: 7 }, () => 'available')]);
       expect(points?.[1]?.vehicleStateOfCharge).toBeNull();
       expect(driver?.statistics.success).toBe(0);

@@ -140,11 +140,25 @@ export function stateOf<K extends DemoKind>(kind: K, value: DemoReadings[K], at:
     case 'solar':
     case 'wind': {
       const r = value as SolarReading;
-      return { readable: true, at, activePower: r.activePower, availablePower: r.availablePower, controllableRange: { min: 0, max: r.availablePower }, confirmedSetpoint: r.setpoint };
+      return {
+        readable: true,
+        at,
+        activePower: r.activePower,
+        availablePower: r.availablePower,
+        controllableRange: { min: 0, max: r.availablePower },
+        confirmedSetpoint: r.setpoint,
+      };
     }
     case 'battery': {
       const r = value as BatteryReading;
-      return { readable: true, at, activePower: r.activePower, stateOfCharge: r.stateOfCharge, controllableRange: { min: -r.maxChargePower, max: r.maxDischargePower }, confirmedSetpoint: r.setpoint };
+      return {
+        readable: true,
+        at,
+        activePower: r.activePower,
+        stateOfCharge: r.stateOfCharge,
+        controllableRange: { min: -r.maxChargePower, max: r.maxDischargePower },
+        confirmedSetpoint: r.setpoint,
+      };
     }
     case 'meter': {
       const r = value as MeterReading;
@@ -152,14 +166,28 @@ export function stateOf<K extends DemoKind>(kind: K, value: DemoReadings[K], at:
     }
     case 'ev': {
       const r = value as EvReading;
-      return { readable: true, at, activePower: r.activePower, phaseCurrent: phases(r.phaseCurrent), controllableRange: { min: -r.maxPower, max: 0 }, confirmedSetpoint: r.setpoint };
+      return {
+        readable: true,
+        at,
+        activePower: r.activePower,
+        phaseCurrent: phases(r.phaseCurrent),
+        controllableRange: { min: -r.maxPower, max: 0 },
+        confirmedSetpoint: r.setpoint,
+      };
     }
     case 'relay':
       return { readable: true, at, relayChannels: [...(value as RelayReading).channels] };
     case 'generator': {
       const r = value as GeneratorReading;
       const running = r.status === 'running';
-      return { readable: true, at, activePower: r.activePower, availablePower: running ? r.nominalPower : 0, controllableRange: { min: 0, max: running ? r.nominalPower : 0 }, confirmedSetpoint: r.setpoint };
+      return {
+        readable: true,
+        at,
+        activePower: r.activePower,
+        availablePower: running ? r.nominalPower : 0,
+        controllableRange: { min: 0, max: running ? r.nominalPower : 0 },
+        confirmedSetpoint: r.setpoint,
+      };
     }
     default: {
       const r = value as HeatReading;
@@ -192,7 +220,12 @@ export function reportOf<K extends DemoKind>(
   switch (kind) {
     case 'solar': {
       const r = v as SolarReading | null;
-      return assetReport('solarPower', asset, at, { ...stateObservations(state, ['activePower', 'availablePower']), energyProduced: reading(r?.energyProduced), ...controllable, connectionStatistics });
+      return assetReport('solarPower', asset, at, {
+        ...stateObservations(state, ['activePower', 'availablePower']),
+        energyProduced: reading(r?.energyProduced),
+        ...controllable,
+        connectionStatistics,
+      });
     }
     case 'wind': {
       const r = v as WindReading | null;
@@ -277,12 +310,23 @@ export function reportOf<K extends DemoKind>(
 }
 
 /** The `.flash` report of the kinds that have one (solar, wind, battery, meter); null for the others. */
-export function flashReportOf<K extends DemoKind>(kind: K, asset: number, at: Date, value: DemoReadings[K] | null, state: AssetState, setpoints: SetpointObservations | undefined, meter?: MeterAsset): DeviceReport | null {
+export function flashReportOf<K extends DemoKind>(
+  kind: K,
+  asset: number,
+  at: Date,
+  value: DemoReadings[K] | null,
+  state: AssetState,
+  setpoints: SetpointObservations | undefined,
+  meter?: MeterAsset,
+): DeviceReport | null {
   switch (kind) {
     case 'solar':
       return assetReport('solarPower.flash', asset, at, flashObservations(state, setpoints));
     case 'wind':
-      return assetReport('windPower.flash', asset, at, { ...flashObservations(state, setpoints), windSpeed: reading((value as WindReading | null)?.windSpeed) });
+      return assetReport('windPower.flash', asset, at, {
+        ...flashObservations(state, setpoints),
+        windSpeed: reading((value as WindReading | null)?.windSpeed),
+      });
     case 'battery':
       return assetReport('batteryPower.flash', asset, at, { ...flashObservations(state, setpoints), ...stateObservations(state, ['stateOfCharge']) });
     case 'meter': {

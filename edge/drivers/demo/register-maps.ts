@@ -206,7 +206,13 @@ const generatorFields = {
   energyProduced: at(6, 'uint32'),
   nominalPower: at(8, 'uint32'),
 };
-const heatFields = { ...common, temperature: at(2, 'int16', 0.1), stateOfCharge: at(3, 'uint16', 0.01), storedEnergy: at(4, 'uint32'), heaterPower: at(6, 'uint32') };
+const heatFields = {
+  ...common,
+  temperature: at(2, 'int16', 0.1),
+  stateOfCharge: at(3, 'uint16', 0.01),
+  storedEnergy: at(4, 'uint32'),
+  heaterPower: at(6, 'uint32'),
+};
 
 function putTriple(image: RegisterImage, fields: readonly Field[], values: Triple): void {
   fields.forEach((field, i) => put(image, field, values[i] ?? 0));
@@ -465,5 +471,9 @@ export function encodeIdentity(identity: { manufacturer: string; model: string; 
 }
 
 export function decodeIdentity(registers: readonly number[]): { manufacturer: string; model: string; serialNumber: string } {
-  return { manufacturer: decodeString(registers.slice(0, 8)), model: decodeString(registers.slice(8, 16)), serialNumber: decodeString(registers.slice(16, 24)) };
+  return {
+    manufacturer: decodeString(registers.slice(0, 8)),
+    model: decodeString(registers.slice(8, 16)),
+    serialNumber: decodeString(registers.slice(16, 24)),
+  };
 }

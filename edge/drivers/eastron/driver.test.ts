@@ -2,7 +2,7 @@ import { assetSchema, type AssetConfig } from '../../../contracts/device/assets'
 import { validateReport } from '../../../contracts/hub/reports';
 import { encodeNumber } from '../../modbus/codec';
 import { ModbusLinkPool } from '../../modbus/link-pool';
-import { startRegisterServer, type RegisterServer } from '../../modbus/test-peers/register-server';
+import { startRegisterServer, type RegisterServer } from '../../../test-support/modbus-peers/register-server';
 import { createDriver } from '../index';
 import { createEastronDriver, EastronDriver } from './driver';
 import { describeWithPeers } from '../../../test-support/services';
@@ -25,15 +25,28 @@ function sdm630Map(values: Record<number, number>): Record<string, number[]> {
 }
 
 const readings = {
-  0x00: 231.2, 0x02: 230.8, 0x04: 232.0,
-  0x06: 10.5, 0x08: 8.25, 0x0a: 3.1,
-  0x0c: 2300.5, 0x0e: 1800, 0x10: -650.25,
-  0x34: 3450.25, 0x38: 5000, 0x3c: -1200.5, 0x3e: 0.69,
-  0x46: 50.02, 0x48: 12345.67, 0x4a: 2345.5,
-  0xc8: 400.1, 0xca: 399.5, 0xcc: 401.2,
+  0x00: 231.2,
+  0x02: 230.8,
+  0x04: 232.0,
+  0x06: 10.5,
+  0x08: 8.25,
+  0x0a: 3.1,
+  0x0c: 2300.5,
+  0x0e: 1800,
+  0x10: -650.25,
+  0x34: 3450.25,
+  0x38: 5000,
+  0x3c: -1200.5,
+  0x3e: 0.69,
+  0x46: 50.02,
+  0x48: 12345.67,
+  0x4a: 2345.5,
+  0xc8: 400.1,
+  0xca: 399.5,
+  0xcc: 401.2,
 };
 
-describeWithPeers(['pymodbus'], 'driver.test.ts')('Eastron SDM630 driver against pymodbus', () => {
+describeWithPeers(['pymodbus'], __filename)('Eastron SDM630 driver against pymodbus', () => {
   let peer: RegisterServer;
   let pool: ModbusLinkPool;
   const driverOf = (slaveId: number, extra: Record<string, unknown> = {}): EastronDriver => {

@@ -1,11 +1,19 @@
 import { assetSchema, type AssetConfig } from '../../../contracts/device/assets';
 import { validateReport, type SolarPowerReport } from '../../../contracts/hub/reports';
 import { ModbusLinkPool } from '../../modbus/link-pool';
-import { startRegisterServer, type RegisterServer } from '../../modbus/test-peers/register-server';
+import { startRegisterServer, type RegisterServer } from '../../../test-support/modbus-peers/register-server';
 import type { DriverContext } from '../driver';
 import { createDriver } from '../index';
 import { createSunspecDriver, SunspecDriver } from './driver';
-import { controlsPoints, derCapacityPoints, derControlsPoints, derMeasurementPoints, floatInverterPoints, integerInverterPoints, nameplatePoints } from './models';
+import {
+  controlsPoints,
+  derCapacityPoints,
+  derControlsPoints,
+  derMeasurementPoints,
+  floatInverterPoints,
+  integerInverterPoints,
+  nameplatePoints,
+} from './models';
 import { commonData, dataAddress, modelData, sunspecChain, type TestModel } from './test-maps';
 import { describeWithPeers } from '../../../test-support/services';
 
@@ -19,10 +27,37 @@ const series100: TestModel[] = [
   {
     id: 103,
     data: modelData(50, integerInverterPoints, {
-      A: 1452, AphA: 484, AphB: 485, AphC: 483, A_SF: -2,
-      PPVphAB: 4001, PPVphBC: 3998, PPVphCA: 4003, PhVphA: 2311, PhVphB: 2305, PhVphC: 2309, V_SF: -1,
-      W: 6543, W_SF: 0, Hz: 5001, Hz_SF: -2, VA: 6600, VA_SF: 0, VAr: -850, VAr_SF: 0, PF: 991, PF_SF: -1,
-      WH: 12345678, WH_SF: 1, DCA: 1702, DCA_SF: -2, DCV: 4012, DCV_SF: -1, DCW: 6830, DCW_SF: 0, St: 4,
+      A: 1452,
+      AphA: 484,
+      AphB: 485,
+      AphC: 483,
+      A_SF: -2,
+      PPVphAB: 4001,
+      PPVphBC: 3998,
+      PPVphCA: 4003,
+      PhVphA: 2311,
+      PhVphB: 2305,
+      PhVphC: 2309,
+      V_SF: -1,
+      W: 6543,
+      W_SF: 0,
+      Hz: 5001,
+      Hz_SF: -2,
+      VA: 6600,
+      VA_SF: 0,
+      VAr: -850,
+      VAr_SF: 0,
+      PF: 991,
+      PF_SF: -1,
+      WH: 12345678,
+      WH_SF: 1,
+      DCA: 1702,
+      DCA_SF: -2,
+      DCV: 4012,
+      DCV_SF: -1,
+      DCW: 6830,
+      DCW_SF: 0,
+      St: 4,
     }),
   },
   { id: 120, data: modelData(26, nameplatePoints, { WRtg: 10000, WRtg_SF: 0 }) },
@@ -35,10 +70,34 @@ const series700: TestModel[] = [
   {
     id: 701,
     data: modelData(153, derMeasurementPoints, {
-      InvSt: 5, W: 4567, VA: 4600, Var: -300, PF: 98, A: 661, Hz: 50000, TotWhInj: 987654321,
-      AL1: 2204, AL2: 2205, AL3: 2203, VL1: 2301, VL2: 2302, VL3: 2299, VL1L2: 3985, VL2L3: 3987, VL3L1: 3986,
-      WL1: 1522, WL2: 1523, WL3: 1522,
-      A_SF: -1, V_SF: -1, Hz_SF: -3, W_SF: 1, PF_SF: -2, VA_SF: 1, Var_SF: 1, TotWh_SF: 0,
+      InvSt: 5,
+      W: 4567,
+      VA: 4600,
+      Var: -300,
+      PF: 98,
+      A: 661,
+      Hz: 50000,
+      TotWhInj: 987654321,
+      AL1: 2204,
+      AL2: 2205,
+      AL3: 2203,
+      VL1: 2301,
+      VL2: 2302,
+      VL3: 2299,
+      VL1L2: 3985,
+      VL2L3: 3987,
+      VL3L1: 3986,
+      WL1: 1522,
+      WL2: 1523,
+      WL3: 1522,
+      A_SF: -1,
+      V_SF: -1,
+      Hz_SF: -3,
+      W_SF: 1,
+      PF_SF: -2,
+      VA_SF: 1,
+      Var_SF: 1,
+      TotWh_SF: 0,
     }),
   },
   { id: 702, data: modelData(48, derCapacityPoints, { WMaxRtg: 5000, WMax: 4800, W_SF: 1 }) },
@@ -52,7 +111,7 @@ const floatSeries: TestModel[] = [
 ];
 floatSeries[1]?.data.splice(floatInverterPoints.Hz.offset, 2, ...nanRegisters);
 
-describeWithPeers(['pymodbus'], 'driver.test.ts')('SunSpec driver against pymodbus', () => {
+describeWithPeers(['pymodbus'], __filename)('SunSpec driver against pymodbus', () => {
   let peer: RegisterServer;
   let pool: ModbusLinkPool;
   const logged: string[] = [];

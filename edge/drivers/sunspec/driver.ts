@@ -124,7 +124,9 @@ export class SunspecDriver extends PolledAssetDriver {
   /** The models found, in chain order (empty before discovery). */
   get models(): SunspecModel[] {
     const chain = this.chain;
-    return chain === null ? [] : [chain.common, chain.measurement, ...chain.capacity, chain.controls].filter((model): model is SunspecModel => model !== undefined);
+    return chain === null
+      ? []
+      : [chain.common, chain.measurement, ...chain.capacity, chain.controls].filter((model): model is SunspecModel => model !== undefined);
   }
 
   private async discover(): Promise<Chain> {
@@ -132,7 +134,9 @@ export class SunspecDriver extends PolledAssetDriver {
     const measurementIds = this.series === 'series100' ? [...integerInverterModels, ...floatInverterModels] : [derMeasurementModel];
     const measurement = findModel(models, measurementIds);
     if (measurement === undefined) {
-      throw new SunspecMapError(`no ${this.series === 'series100' ? 'inverter model (101-103, 111-113)' : 'DER AC measurement model (701)'} among models ${models.map((model) => model.id).join(', ')}`);
+      throw new SunspecMapError(
+        `no ${this.series === 'series100' ? 'inverter model (101-103, 111-113)' : 'DER AC measurement model (701)'} among models ${models.map((model) => model.id).join(', ')}`,
+      );
     }
     const capacityIds = this.series === 'series100' ? [nameplateModel, settingsModel] : [derCapacityModel];
     const chain: Chain = {
@@ -285,7 +289,10 @@ export class SunspecDriver extends PolledAssetDriver {
     if (controls === undefined || value === null || value.maxPower === null) {
       throw new SunspecMapError('no SunSpec controls model read yet');
     }
-    const points = this.series === 'series100' ? { enable: controlsPoints.WMaxLim_Ena, limit: controlsPoints.WMaxLimPct } : { enable: derControlsPoints.WMaxLimPctEna, limit: derControlsPoints.WMaxLimPct };
+    const points =
+      this.series === 'series100'
+        ? { enable: controlsPoints.WMaxLim_Ena, limit: controlsPoints.WMaxLimPct }
+        : { enable: derControlsPoints.WMaxLimPctEna, limit: derControlsPoints.WMaxLimPct };
     if (watts === null) {
       await this.unit.writeRegister(pointAddress(controls, points.enable), disabled);
       return;
@@ -354,4 +361,3 @@ export function createSunspecDriver(index: number, config: AssetConfig, context:
   const unit = context.links.unit(config.communication, config.slaveId ?? sunspecDefaultSlaveId, { timeoutMs: config.timeout });
   return new SunspecDriver(index, config, sunspecAssetTypes[type], unit, context.log, clock);
 }
-

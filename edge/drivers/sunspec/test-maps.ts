@@ -12,7 +12,15 @@ export interface TestModel {
   data: number[];
 }
 
-const unsigned: Record<NumericType, NumericType> = { uint16: 'uint16', int16: 'uint16', uint32: 'uint32', int32: 'uint32', float32: 'float32', uint64: 'uint64', int64: 'uint64' };
+const unsigned: Record<NumericType, NumericType> = {
+  uint16: 'uint16',
+  int16: 'uint16',
+  uint32: 'uint32',
+  int32: 'uint32',
+  float32: 'float32',
+  uint64: 'uint64',
+  int64: 'uint64',
+};
 
 /** `length` data registers with the named points set to their raw values; the rest 0. */
 export function modelData(length: number, table: ModelPoints, values: Record<string, number>): number[] {

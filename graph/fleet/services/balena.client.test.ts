@@ -48,7 +48,12 @@ describe('the Balena client, against a local server that speaks the v7 API', () 
   });
 
   it('finds a device by uuid with the documented $filter and $select, and null for an unknown uuid', async () => {
-    expect(await client.findDevice('a1b2c3d4e5f6')).toEqual({ id: 77, uuid: 'a1b2c3d4e5f6', os_version: 'balenaOS 5.3.0', is_running__release: { __id: 1000 } });
+    expect(await client.findDevice('a1b2c3d4e5f6')).toEqual({
+      id: 77,
+      uuid: 'a1b2c3d4e5f6',
+      os_version: 'balenaOS 5.3.0',
+      is_running__release: { __id: 1000 },
+    });
     expect(balena.requests[0]).toEqual({
       method: 'GET',
       path: '/v7/device',

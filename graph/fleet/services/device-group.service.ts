@@ -1,29 +1,17 @@
 import type { Knex } from 'knex';
-import type {
-  DeviceGroupApiKey,
-  DeviceGroupCreate,
-  DeviceGroupListQuery,
-  DeviceGroupUpdate,
-  DeviceGroupView,
-} from '../../../contracts/device-group';
+import type { DeviceGroupApiKey, DeviceGroupCreate, DeviceGroupListQuery, DeviceGroupUpdate, DeviceGroupView } from '../../../contracts/device-group';
 import { GridportError } from '../../../contracts/errors';
 import type { Page } from '../../../contracts/pagination';
-import { isStaffRight, type Right } from '../../../contracts/rights';
-import { requireRights, type Actor } from '../../common/context';
+import { isStaffRight } from '../../../contracts/rights';
+import { authorize, type Actor } from '../../common/context';
 import { pageRowsById } from '../../common/cursor';
 import { diffObjects, type FieldTypes } from '../../common/diff';
 import type { HashIds } from '../../common/hash-ids';
 import { containsPattern } from '../../common/like';
 import { listOrganizationScope } from '../../common/tenancy';
 import { write, type Write } from '../../common/write';
-import { ApiKeyModel } from '../../identity/models/api-key.model';
-import { OrganizationModel } from '../../identity/models/organization.model';
-import { UserModel } from '../../identity/models/user.model';
+import type { DirectoryUser, IdentityDirectory } from '../../identity/services/directory.service';
 import { DeviceGroupModel } from '../models/device-group.model';
-
-/** Who may read groups (console.md section 6): every employee; who may change them and their API-key access: Ops and Developer. */
-const readers: Right[] = ['gridport.employee'];
-const writers: Right[] = ['gridport.ops', 'gridport.developer'];
 
 const auditedFields: FieldTypes<DeviceGroupModel> = {
   name: 'string',
@@ -59,6 +47,7 @@ export class DeviceGroupService {
   constructor(
     private readonly db: Knex,
     private readonly hashIds: HashIds,
+    private readonly directory: IdentityDirectory,
   ) {}
 
   private notFound(hashId: string): GridportError {
@@ -90,20 +79,20 @@ export class DeviceGroupService {
     const ids = groups.map((group) => group.id);
     const organizationIds = distinct(groups.map((group) => group.organizationId));
     const userIds = distinct(groups.flatMap((group) => group.deviceOutageUserIds));
-    const [organizations, users, keys, counts] = await Promise.all([
-      OrganizationModel.query(db).whereIn('id', organizationIds).select('id', 'name'),
-      userIds.length === 0 ? [] : UserModel.query(db).whereIn('id', userIds).select('id', 'name', 'email'),
+    const [organizationName, userById, keys, counts] = await Promise.all([
+      this.directory.organizationNames(db, organizationIds),
+      this.directory.users(db, userIds),
       db('device_group_api_keys')
         .join('api_keys', 'api_keys.id', 'device_group_api_keys.api_key_id')
         .whereIn('device_group_api_keys.device_group_id', ids)
         .orderBy('api_keys.id')
-        .select('device_group_api_keys.device_group_id', 'api_keys.id', 'api_keys.name') as Promise<{ device_group_id: string | number; id: string | number; name: string }[]>,
+        .select('device_group_api_keys.device_group_id', 'api_keys.id', 'api_keys.name') as Promise<
+        { device_group_id: string | number; id: string | number; name: string }[]
+      >,
       db('devices').whereIn('device_group_id', ids).groupBy('device_group_id').select('device_group_id').count({ count: '*' }) as Promise<
         { device_group_id: string | number; count: string | number }[]
       >,
     ]);
-    const organizationName = new Map(organizations.map((organization) => [organization.id, organization.name]));
-    const userById = new Map(users.map((user) => [user.id, user]));
     const deviceCount = new Map(counts.map((row) => [Number(row.device_group_id), Number(row.count)]));
     return groups.map((group) => {
       const organizationHashId = this.hashIds.encode('organization', group.organizationId);
@@ -140,10 +129,11 @@ export class DeviceGroupService {
   private async outageUsers(w: Write, organizationId: number, hashIds: readonly string[]): Promise<number[]> {
     const ids = hashIds.map((hashId) => this.hashIds.decode('user', hashId));
     const known = ids.filter((id): id is number => id !== null);
-    const users = known.length === 0 ? [] : await UserModel.query(w.trx).whereIn('id', known).select('id', 'organization_id', 'rights');
-    const canSee = (user: UserModel) => user.rights.some(isStaffRight) || user.organizationId === organizationId;
+    const users = await this.directory.users(w.trx, known);
+    const canSee = (user: DirectoryUser) => user.rights.some(isStaffRight) || user.organizationId === organizationId;
     const refused = hashIds.filter((_hashId, index) => {
-      const user = users.find((candidate) => candidate.id === ids[index]);
+      const id = ids[index];
+      const user = id === null || id === undefined ? undefined : users.get(id);
       return !user || !canSee(user);
     });
     if (refused.length > 0) {
@@ -153,13 +143,13 @@ export class DeviceGroupService {
   }
 
   async create(actor: Actor, input: DeviceGroupCreate): Promise<DeviceGroupView> {
-    requireRights(actor, writers);
+    authorize(actor, 'deviceGroup.create');
     const organizationId = this.hashIds.decode('organization', input.organizationHashId);
     if (organizationId === null) {
       throw new GridportError('not_found', { organizationHashId: input.organizationHashId });
     }
     const group = await write(this.db, actor, async (w) => {
-      if (!(await OrganizationModel.query(w.trx).findById(organizationId))) {
+      if (!(await this.directory.organizationExists(w.trx, organizationId))) {
         throw new GridportError('not_found', { organizationHashId: input.organizationHashId });
       }
       const deviceOutageUserIds = await this.outageUsers(w, organizationId, input.deviceOutageUsersHashIds);
@@ -169,20 +159,26 @@ export class DeviceGroupService {
         deviceOutageEmails: distinctEmails(input.deviceOutageEmails),
         deviceOutageUserIds,
       });
-      await w.audit({ objectType: 'device_groups', objectId: created.id, organizationId, changeType: 'controllerCreate', diff: diffObjects(auditedFields, null, created) });
+      await w.audit({
+        objectType: 'device_groups',
+        objectId: created.id,
+        organizationId,
+        changeType: 'controllerCreate',
+        diff: diffObjects(auditedFields, null, created),
+      });
       return created;
     });
     return this.presentOne(group);
   }
 
   async get(actor: Actor, hashId: string): Promise<DeviceGroupView> {
-    requireRights(actor, readers);
+    authorize(actor, 'deviceGroup.read');
     return this.presentOne(await this.find(hashId, this.db));
   }
 
   /** Many groups by numeric id at once (staff); those that do not exist are missing. */
   async byIds(actor: Actor, ids: readonly number[]): Promise<Map<number, DeviceGroupView>> {
-    requireRights(actor, readers);
+    authorize(actor, 'deviceGroup.read');
     const rows = ids.length === 0 ? [] : await DeviceGroupModel.query(this.db).whereIn('id', [...new Set(ids)]);
     const views = await this.present(rows);
     return new Map(rows.map((row, index) => [row.id, views[index] as DeviceGroupView]));
@@ -190,7 +186,7 @@ export class DeviceGroupService {
 
   /** Groups newest first, by name (contains, any case) and organisation; a page costs a fixed number of queries. */
   async list(actor: Actor, query: DeviceGroupListQuery): Promise<Page<DeviceGroupView>> {
-    requireRights(actor, readers);
+    authorize(actor, 'deviceGroup.list');
     // Column names in where clauses are the table's own (snakeCaseMappers only map rows).
     const builder = DeviceGroupModel.query(this.db);
     const organizationId = listOrganizationScope(actor, this.hashIds, query.organizationHashId);
@@ -205,7 +201,7 @@ export class DeviceGroupService {
   }
 
   async update(actor: Actor, hashId: string, patch: DeviceGroupUpdate): Promise<DeviceGroupView> {
-    requireRights(actor, writers);
+    authorize(actor, 'deviceGroup.update');
     const group = await write(this.db, actor, async (w) => {
       const before = await this.find(hashId, w.trx, true);
       const changes: Partial<DeviceGroupModel> = {};
@@ -235,7 +231,7 @@ export class DeviceGroupService {
    * device of the organisation, so the keys are unlinked first, on purpose.
    */
   async delete(actor: Actor, hashId: string): Promise<void> {
-    requireRights(actor, writers);
+    authorize(actor, 'deviceGroup.delete');
     await write(this.db, actor, async (w) => {
       // The lock holds off devices joining the group (their foreign key waits on it) until the count is settled.
       const before = await this.find(hashId, w.trx, true);
@@ -249,26 +245,32 @@ export class DeviceGroupService {
         throw new GridportError('has_access', { apiKeyHashIds: linked.map((row) => this.hashIds.encode('apiKey', Number(row.api_key_id))) });
       }
       await DeviceGroupModel.query(w.trx).deleteById(before.id);
-      await w.audit({ objectType: 'device_groups', objectId: before.id, organizationId: before.organizationId, changeType: 'controllerDelete', diff: diffObjects(auditedFields, before, null) });
+      await w.audit({
+        objectType: 'device_groups',
+        objectId: before.id,
+        organizationId: before.organizationId,
+        changeType: 'controllerDelete',
+        diff: diffObjects(auditedFields, before, null),
+      });
     });
   }
 
   /** The key behind a hash id; one of another organisation than the group's is forbidden_organization. */
-  private async keyOf(w: Write, group: DeviceGroupModel, apiKeyHashId: string): Promise<ApiKeyModel> {
+  private async keyOf(w: Write, group: DeviceGroupModel, apiKeyHashId: string): Promise<{ id: number }> {
     const id = this.hashIds.decode('apiKey', apiKeyHashId);
-    const key = id === null ? undefined : await ApiKeyModel.query(w.trx).findById(id);
-    if (!key) {
+    const organizationId = id === null ? null : await this.directory.apiKeyOrganization(w.trx, id);
+    if (id === null || organizationId === null) {
       throw new GridportError('not_found', { apiKeyHashId });
     }
-    if (key.organizationId !== group.organizationId) {
+    if (organizationId !== group.organizationId) {
       throw new GridportError('forbidden_organization', { apiKeyHashId, deviceGroupHashId: this.hashIds.encode('deviceGroup', group.id) });
     }
-    return key;
+    return { id };
   }
 
   /** Links an API key of the group's organisation to the group; from then on the key sees only its groups' devices. */
   async linkApiKey(actor: Actor, input: DeviceGroupApiKey): Promise<void> {
-    requireRights(actor, writers);
+    authorize(actor, 'deviceGroup.linkApiKey');
     await write(this.db, actor, async (w) => {
       const group = await this.find(input.deviceGroupHashId, w.trx, true);
       const key = await this.keyOf(w, group, input.apiKeyHashId);
@@ -293,11 +295,14 @@ export class DeviceGroupService {
 
   /** Unlinks an API key from the group; a key that is not linked is not_found. */
   async unlinkApiKey(actor: Actor, input: DeviceGroupApiKey): Promise<void> {
-    requireRights(actor, writers);
+    authorize(actor, 'deviceGroup.unlinkApiKey');
     await write(this.db, actor, async (w) => {
       const group = await this.find(input.deviceGroupHashId, w.trx, true);
       const apiKeyId = this.hashIds.decode('apiKey', input.apiKeyHashId);
-      const removed = apiKeyId === null ? [] : ((await w.trx('device_group_api_keys').where({ device_group_id: group.id, api_key_id: apiKeyId }).delete().returning('api_key_id')) as unknown[]);
+      const removed =
+        apiKeyId === null
+          ? []
+          : ((await w.trx('device_group_api_keys').where({ device_group_id: group.id, api_key_id: apiKeyId }).delete().returning('api_key_id')) as unknown[]);
       if (removed.length === 0) {
         throw new GridportError('not_found', { deviceGroupHashId: input.deviceGroupHashId, apiKeyHashId: input.apiKeyHashId });
       }

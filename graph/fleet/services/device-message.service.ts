@@ -2,15 +2,11 @@ import type { Knex } from 'knex';
 import type { CloudToDeviceMessage } from '../../../contracts/device';
 import { GridportError } from '../../../contracts/errors';
 import { setConfigRefusal, type MessageSent } from '../../../contracts/firmware';
-import type { Right } from '../../../contracts/rights';
-import { requireRights, type Actor } from '../../common/context';
+import { authorize, type Actor } from '../../common/context';
 import { write } from '../../common/write';
 import type { DangerousActionService } from '../../identity/services/dangerous-action.service';
 import type { DeviceOutboxService } from './device-outbox.service';
 import type { DeviceService } from './device.service';
-
-/** Who may send messages to a device (console.md section 6): Ops and Developer. */
-const messageWriters: Right[] = ['gridport.ops', 'gridport.developer'];
 
 /**
  * Messages staff send to a device from the admin console (POST /device/{hashId}/send-message):
@@ -25,8 +21,9 @@ export class DeviceMessageService {
     private readonly dangerousActions: DangerousActionService,
   ) {}
 
+  /** A message from the admin console (send-message), or from a developer's channel or tunnel through an API key. */
   async send(actor: Actor, hashId: string, message: CloudToDeviceMessage): Promise<MessageSent> {
-    requireRights(actor, messageWriters);
+    authorize(actor, 'device.sendMessage', 'device.developerChannel');
     if (message.type === 'setConfig') {
       throw new GridportError('payload_invalid', [{ path: 'message.type', message: setConfigRefusal }]);
     }
@@ -65,7 +62,7 @@ export class DeviceTicketService {
   ) {}
 
   async ticketPageUrl(actor: Actor, hashId: string): Promise<string> {
-    requireRights(actor, ['gridport.employee']);
+    authorize(actor, 'device.tickets');
     const portalId = this.settings?.portalId;
     if (!portalId) {
       throw new GridportError('service_unavailable', { reason: 'HUBSPOT_PORTAL_ID is not set' });

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { cloudToDeviceMessageSchema, type CloudToDeviceMessage } from '../../../contracts/device';
 import { validate } from '../../../contracts/validation';
 import type { Actor } from '../../common/context';
-import { channels, type PubSub } from '../../../device-hub/pubsub';
+import { channels, type PubSub } from '../../common/pubsub';
 import type { Write } from '../../common/write';
 import { DeviceOutboxModel } from '../models/device-outbox.model';
 
@@ -47,8 +47,20 @@ export class DeviceOutboxService {
 
   /** The messages the device has not acknowledged, oldest first (after `afterId` when given). */
   async pending(deviceId: number, limit = 100, afterId = 0): Promise<PendingMessage[]> {
-    const rows = await DeviceOutboxModel.query(this.db).where('device_id', deviceId).whereNull('acknowledged_at').where('id', '>', afterId).orderBy('id').limit(limit);
+    const rows = await DeviceOutboxModel.query(this.db)
+      .where('device_id', deviceId)
+      .whereNull('acknowledged_at')
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit);
     return rows.map(({ id, type, payload, createdAt }) => ({ id, type, payload, createdAt }));
+  }
+
+  /** Records that the message was sent to its device once more. */
+  async markDelivered(id: number): Promise<void> {
+    await this.db('device_outbox')
+      .where('id', id)
+      .update({ delivered_at: new Date(), attempts: this.db.raw('attempts + 1') });
   }
 
   /** Marks messages acknowledged by the device; answers how many were still open. */

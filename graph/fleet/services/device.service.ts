@@ -1,43 +1,38 @@
 import { randomBytes } from 'node:crypto';
 import { secretHash } from '../../common/secret-hash';
 import type { Knex } from 'knex';
-import { categoryOfType, configIssues, parseDeviceConfig, type DeviceConfig } from '../../../contracts/device';
+import type { DeviceConfig } from '../../../contracts/device';
 import { GridportError } from '../../../contracts/errors';
 import {
-  identifierPlaceholder,
   productionLockedFields,
   type AdminDeviceListQuery,
   type CustomerDeviceListQuery,
   type CustomerDeviceUpdate,
+  type DeviceCountView,
   type DeviceInvoiceDetails,
-  type DevicePartnershipView,
   type DeviceShip,
   type DeviceUpdate,
   type DeviceView,
   type Subscription,
 } from '../../../contracts/fleet';
 import type { Page } from '../../../contracts/pagination';
-import { anyUserRights, type Right } from '../../../contracts/rights';
-import { isStaff, requireRights, type Actor } from '../../common/context';
+import { staffWriterRights } from '../../../contracts/rights';
+import { authorize, requireRights, type Actor } from '../../common/context';
 import { pageRowsById } from '../../common/cursor';
 import { diffObjects, sameJson, type FieldTypes } from '../../common/diff';
 import type { HashIds } from '../../common/hash-ids';
 import { containsPattern } from '../../common/like';
 import { listOrganizationScope } from '../../common/tenancy';
 import { write, type Write } from '../../common/write';
-import { OrganizationModel } from '../../identity/models/organization.model';
-import { UserModel } from '../../identity/models/user.model';
+import type { DirectoryUser, IdentityDirectory } from '../../identity/services/directory.service';
 import { DeviceComponentModel } from '../models/device-component.model';
 import { DeviceGroupModel } from '../models/device-group.model';
 import { DeviceModel } from '../models/device.model';
-import { DeviceScheduleModel } from '../models/device-schedule.model';
 import { PartnershipModel } from '../models/partnership.model';
 import { limitToAccessible, type DeviceAccess } from './device-access';
+import { checkedConfig, componentColumns, componentsOf, exposureProblem, identifierProblem, nominalActivePowerOf } from './device-config';
+import { DevicePresenter } from './device.presenter';
 import type { DeviceOutboxService } from './device-outbox.service';
-
-/** Who may change devices (console.md section 6): Ops and Developer; invoice details: Ops and Sales. */
-const deviceWriters: Right[] = ['gridport.ops', 'gridport.developer'];
-const invoiceWriters: Right[] = ['gridport.ops', 'gridport.sales'];
 
 const auditedFields: FieldTypes<DeviceModel> = {
   name: 'string',
@@ -63,95 +58,25 @@ const auditedFields: FieldTypes<DeviceModel> = {
   inProduction: 'boolean',
 };
 
-
 /** Fields of a device update stored as they are given. */
-const copiedFields = ['name', 'balenaUuid', 'iccid', 'imsi', 'monitorSettings', 'monitorConnectivity', 'exportMessages', 'cloudApi', 'openForProvisioning', 'outageEmails', 'isExposedToCustomer', 'inProduction'] as const satisfies readonly (keyof DeviceUpdate & keyof DeviceModel)[];
+const copiedFields = [
+  'name',
+  'balenaUuid',
+  'iccid',
+  'imsi',
+  'monitorSettings',
+  'monitorConnectivity',
+  'exportMessages',
+  'cloudApi',
+  'openForProvisioning',
+  'outageEmails',
+  'isExposedToCustomer',
+  'inProduction',
+] as const satisfies readonly (keyof DeviceUpdate & keyof DeviceModel)[];
 
 /** A subscription as the devices table keeps it (JSON: the start as ISO 8601). */
 function storedSubscription(subscription: Subscription | null): Record<string, unknown> | null {
   return subscription === null ? null : { ...subscription, startAt: subscription.startAt.toISOString() };
-}
-
-/** A row of device_components. */
-export type ComponentRow = Pick<DeviceComponentModel, 'deviceId' | 'kind' | 'index' | 'category' | 'type' | 'identifier' | 'nominalActivePower'>;
-
-/** The rows of device_components a config gives: its assets and its active-control loops, by index. */
-export function componentsOf(deviceId: number, config: DeviceConfig | null): ComponentRow[] {
-  if (!config) {
-    return [];
-  }
-  const assets = (config.assets as { type: string; identifier?: string | null; nominalActivePower?: number | null }[]).map((asset, index) => ({
-    deviceId,
-    kind: 'asset' as const,
-    index,
-    category: categoryOfType(asset.type) ?? null,
-    type: asset.type,
-    identifier: asset.identifier ?? null,
-    nominalActivePower: asset.nominalActivePower ?? null,
-  }));
-  const controllers = ((config.activeControl ?? []) as { type: string; identifier?: string | null }[]).map((loop, index) => ({
-    deviceId,
-    kind: 'controller' as const,
-    index,
-    category: null,
-    type: loop.type,
-    identifier: loop.identifier ?? null,
-    nominalActivePower: null,
-  }));
-  return [...assets, ...controllers];
-}
-
-/** The nominal active power of a device, in W: the sum over its assets. */
-export function nominalActivePowerOf(components: readonly ComponentRow[]): number {
-  return components.reduce((sum, component) => sum + (component.kind === 'asset' ? (component.nominalActivePower ?? 0) : 0), 0);
-}
-
-/** Component rows as device_components columns, for bulk inserts. */
-export function componentColumns(components: readonly ComponentRow[]): Record<string, unknown>[] {
-  return components.map((component) => ({
-    device_id: component.deviceId,
-    kind: component.kind,
-    index: component.index,
-    category: component.category,
-    type: component.type,
-    identifier: component.identifier,
-    nominal_active_power: component.nominalActivePower,
-  }));
-}
-
-/** The identifier rule of exposure: every asset has an identifier, each used once (console.md section 5). */
-function identifierProblem(config: Record<string, unknown>): GridportError | null {
-  const assets: unknown[] = Array.isArray(config.assets) ? config.assets : [];
-  const identifiers = assets.map((asset) => {
-    const identifier = (asset as { identifier?: unknown } | null)?.identifier;
-    return typeof identifier === 'string' ? identifier.trim() : '';
-  });
-  const missing = identifiers.flatMap((identifier, index) => (identifier === '' ? [index] : []));
-  if (missing.length > 0) {
-    return new GridportError('not_all_assets_have_identifier', { assetIndices: missing });
-  }
-  const offendingIdentifier = identifiers.find((identifier, index) => identifiers.indexOf(identifier) !== index);
-  return offendingIdentifier === undefined ? null : new GridportError('asset_identifiers_are_not_unique', { offendingIdentifier });
-}
-
-/**
- * A device may be shown to customers only with a valid config whose assets all carry an
- * identifier, each once (console.md section 4). The identifier rule is told first, by its own
- * key, even where the config schema would also refuse the duplicate.
- */
-function exposureProblem(config: Record<string, unknown> | null): GridportError | null {
-  if (!config) {
-    return new GridportError('no_valid_config');
-  }
-  return identifierProblem(config) ?? (configIssues(config).length > 0 ? new GridportError('no_valid_config') : null);
-}
-
-/** Secrets a customer never sees in a config: the VPN credentials. */
-function redactedConfig(config: Record<string, unknown> | null): Record<string, unknown> | null {
-  if (!config || typeof config.vpn !== 'object' || config.vpn === null) {
-    return config;
-  }
-  return { ...config, vpn: { ...(config.vpn as Record<string, unknown>), credentials: null } };
 }
 
 export interface DeviceShipped {
@@ -160,23 +85,22 @@ export interface DeviceShipped {
   provisioningToken: string;
 }
 
-export interface DeviceCounts {
-  totalCount: number;
-  operationalCount: number;
-  inactiveCount: number;
-}
-
 /**
  * Devices (console.md sections 3, 4 and 7): shipping, the admin and customer reads, updates
  * with their rules (config validity, production lock, exposure), and the outbox entries that
  * carry a change to the device.
  */
 export class DeviceService {
+  private readonly presenter: DevicePresenter;
+
   constructor(
     private readonly db: Knex,
     private readonly hashIds: HashIds,
     private readonly outbox: DeviceOutboxService,
-  ) {}
+    private readonly directory: IdentityDirectory,
+  ) {
+    this.presenter = new DevicePresenter(hashIds, directory);
+  }
 
   private decode(hashId: string): number {
     const id = this.hashIds.decode('device', hashId);
@@ -203,115 +127,18 @@ export class DeviceService {
   }
 
   /** Every field of many devices, in a fixed number of queries however many there are. */
-  async present(actor: Actor, devices: readonly DeviceModel[], db: Knex = this.db): Promise<DeviceView[]> {
-    if (devices.length === 0) {
-      return [];
-    }
-    const ids = devices.map((device) => device.id);
-    const organizationIds = [...new Set(devices.flatMap((device) => (device.organizationId === null ? [] : [device.organizationId])))];
-    const userIds = [...new Set(devices.flatMap((device) => device.outageUserIds))];
-    const [organizations, components, schedules, partnerships, users] = await Promise.all([
-      organizationIds.length === 0 ? [] : OrganizationModel.query(db).whereIn('id', organizationIds).select('id', 'name'),
-      DeviceComponentModel.query(db).whereIn('device_id', ids).orderBy(['device_id', 'kind', 'index']),
-      DeviceScheduleModel.query(db).whereIn('device_id', ids),
-      this.partnershipsOf(devices, db),
-      userIds.length === 0 ? [] : UserModel.query(db).whereIn('id', userIds).select('id', 'name', 'email'),
-    ]);
-    const organizationName = new Map(organizations.map((organization) => [organization.id, organization.name]));
-    const userById = new Map(users.map((user) => [user.id, user]));
-    const staff = isStaff(actor);
-    // Grouped once, so that a page costs time in proportion to its rows.
-    const componentsByDevice = new Map<number, DeviceComponentModel[]>();
-    for (const component of components) {
-      const list = componentsByDevice.get(component.deviceId);
-      if (list) {
-        list.push(component);
-      } else {
-        componentsByDevice.set(component.deviceId, [component]);
-      }
-    }
-    const scheduleByKey = new Map(schedules.map((row) => [`${row.deviceId}/${row.kind}/${row.identifier}`, row.items]));
-    return devices.map((device) => {
-      const scheduleOf = (kind: 'asset' | 'controller', identifier: string | null) => (identifier === null ? undefined : scheduleByKey.get(`${device.id}/${kind}/${identifier}`)) ?? [];
-      const own = componentsByDevice.get(device.id) ?? [];
-      const organizationHashId = device.organizationId === null ? null : this.hashIds.encode('organization', device.organizationId);
-      return {
-        hashId: this.hashIds.encode('device', device.id),
-        deviceGroupHashId: device.deviceGroupId === null ? null : this.hashIds.encode('deviceGroup', device.deviceGroupId),
-        organizationHashId,
-        organizationName: device.organizationId === null ? null : (organizationName.get(device.organizationId) ?? null),
-        identifier: device.identifier ?? identifierPlaceholder,
-        balenaUuid: device.balenaUuid,
-        balenaOsVersion: device.balenaOsVersion,
-        version: device.version,
-        iccid: device.iccid,
-        imsi: device.imsi,
-        name: device.name,
-        config: staff ? device.config : redactedConfig(device.config),
-        nominalActivePowerSum: device.nominalActivePowerSum,
-        monitorSettings: device.monitorSettings,
-        subscription: device.subscription,
-        subscriptionChargedUntil: device.subscriptionChargedUntil ? new Date(device.subscriptionChargedUntil).toISOString() : null,
-        invoiceCustomerReference: device.invoiceCustomerReference,
-        monitorConnectivity: device.monitorConnectivity,
-        exportMessages: device.exportMessages,
-        cloudApi: device.cloudApi,
-        openForProvisioning: device.openForProvisioning,
-        outageEmails: device.outageEmails,
-        outageUsers: device.outageUserIds.flatMap((id) => {
-          const user = userById.get(id);
-          return user ? [{ hashId: this.hashIds.encode('user', id), name: user.name, email: user.email }] : [];
-        }),
-        reportingInterval: device.reportingInterval,
-        activeSession: device.online ? { networkInterface: device.networkInterface } : null,
-        isOnline: device.online,
-        isExposedToCustomer: device.isExposedToCustomer,
-        inProduction: device.inProduction,
-        assets: own
-          .filter((component) => component.kind === 'asset')
-          .map(({ index, category, type, identifier, nominalActivePower }) => ({ index, category, type, identifier, nominalActivePower, schedule: scheduleOf('asset', identifier) })),
-        controllers: own
-          .filter((component) => component.kind === 'controller')
-          .map(({ index, type, identifier }) => ({ index, type, identifier, schedule: scheduleOf('controller', identifier) })),
-        partnerships: partnerships
-          .filter((partnership) => partnership.ownerOrganizationId === device.organizationId && (partnership.allDevices || partnership.deviceIds.has(device.id)))
-          .filter((partnership) => staff || partnership.ownerOrganizationId === actor.organizationId || partnership.partnerOrganizationId === actor.organizationId)
-          .map((partnership) => partnership.view),
-      };
-    });
-  }
-
-  private async partnershipsOf(devices: readonly DeviceModel[], db: Knex): Promise<{ ownerOrganizationId: number; partnerOrganizationId: number; allDevices: boolean; deviceIds: Set<number>; view: DevicePartnershipView }[]> {
-    const owners = [...new Set(devices.flatMap((device) => (device.organizationId === null ? [] : [device.organizationId])))];
-    if (owners.length === 0) {
-      return [];
-    }
-    const rows = await PartnershipModel.query(db).whereIn('owner_organization_id', owners).withGraphFetched('[owner, partner]');
-    const listed = rows.length === 0 ? [] : ((await db('partnership_devices').whereIn('partnership_id', rows.map((row) => row.id)).whereIn('device_id', devices.map((device) => device.id))) as { partnership_id: string | number; device_id: string | number }[]);
-    return rows.map((row) => ({
-      ownerOrganizationId: row.ownerOrganizationId,
-      partnerOrganizationId: row.partnerOrganizationId,
-      allDevices: row.allDevices,
-      deviceIds: new Set(listed.filter((link) => Number(link.partnership_id) === row.id).map((link) => Number(link.device_id))),
-      view: {
-        hashId: this.hashIds.encode('partnership', row.id),
-        role: row.role,
-        description: row.description,
-        allDevices: row.allDevices,
-        owner: { hashId: this.hashIds.encode('organization', row.ownerOrganizationId), name: row.owner?.name ?? '' },
-        partner: { hashId: this.hashIds.encode('organization', row.partnerOrganizationId), name: row.partner?.name ?? '' },
-      },
-    }));
+  present(actor: Actor, devices: readonly DeviceModel[], db: Knex = this.db): Promise<DeviceView[]> {
+    return this.presenter.present(actor, devices, db);
   }
 
   async get(actor: Actor, hashId: string): Promise<DeviceView> {
-    requireRights(actor, anyUserRights);
+    authorize(actor, 'device.read', 'device.readVisible');
     return this.presentOne(actor, await this.find(actor, hashId));
   }
 
   /** The admin device list with every filter of console.md section 7, newest first. */
   async list(actor: Actor, query: AdminDeviceListQuery): Promise<Page<DeviceView>> {
-    requireRights(actor, ['gridport.employee']);
+    authorize(actor, 'device.list');
     const builder = this.accessible(actor);
     const organizationId = listOrganizationScope(actor, this.hashIds, query.organizationHashId);
     if (organizationId !== null) {
@@ -347,21 +174,28 @@ export class DeviceService {
     ] as const) {
       if (value) {
         void builder.whereExists(
-          DeviceComponentModel.query().whereColumn('device_components.device_id', 'devices.id').where('device_components.kind', kind).where(`device_components.${column}`, value),
+          DeviceComponentModel.query()
+            .whereColumn('device_components.device_id', 'devices.id')
+            .where('device_components.kind', kind)
+            .where(`device_components.${column}`, value),
         );
       }
     }
     return this.page(actor, builder, query);
   }
 
-  private async page(actor: Actor, builder: ReturnType<DeviceService['accessible']>, query: { offset?: string; rowsPerPage: number }): Promise<Page<DeviceView>> {
+  private async page(
+    actor: Actor,
+    builder: ReturnType<DeviceService['accessible']>,
+    query: { offset?: string; rowsPerPage: number },
+  ): Promise<Page<DeviceView>> {
     const page = await pageRowsById(builder, query, 'devices.id');
     return { rows: await this.present(actor, page.rows), nextPageOffset: page.nextPageOffset };
   }
 
   /** The customer device list: the devices the actor may see, optionally by status, with how many match. */
   async customerList(actor: Actor, query: CustomerDeviceListQuery): Promise<Page<DeviceView> & { count: number }> {
-    requireRights(actor, anyUserRights);
+    authorize(actor, 'device.listVisible');
     const filtered = () => {
       const builder = this.accessible(actor);
       if (query.filter) {
@@ -383,12 +217,12 @@ export class DeviceService {
   }
 
   /** GET /console/v1/device/count */
-  async count(actor: Actor): Promise<DeviceCounts> {
-    requireRights(actor, anyUserRights);
-    const row = (await this.accessible(actor)
+  async count(actor: Actor): Promise<DeviceCountView> {
+    authorize(actor, 'device.count');
+    const row = await this.accessible(actor)
       .select(this.db.raw('count(*) as total'), this.db.raw('count(*) filter (where devices.online) as online'))
       .first()
-      .castTo<{ total: string | number; online: string | number }>()) as unknown as { total: string | number; online: string | number };
+      .castTo<{ total: string | number; online: string | number }>();
     const total = Number(row.total);
     const online = Number(row.online);
     return { totalCount: total, operationalCount: online, inactiveCount: total - online };
@@ -396,14 +230,14 @@ export class DeviceService {
 
   /** `gridport device ship`: a device record open for provisioning, with its one-time token. */
   async ship(actor: Actor, input: DeviceShip): Promise<DeviceShipped> {
-    requireRights(actor, deviceWriters);
+    requireRights(actor, staffWriterRights);
     const organizationId = this.hashIds.decode('organization', input.organizationHashId);
     if (organizationId === null) {
       throw new GridportError('not_found', { organizationHashId: input.organizationHashId });
     }
     const provisioningToken = randomBytes(24).toString('base64url');
     return write(this.db, actor, async (w) => {
-      if (!(await OrganizationModel.query(w.trx).findById(organizationId))) {
+      if (!(await this.directory.organizationExists(w.trx, organizationId))) {
         throw new GridportError('not_found', { organizationHashId: input.organizationHashId });
       }
       const deviceGroupId = input.deviceGroupHashId === undefined ? null : await this.groupOf(w, input.deviceGroupHashId, organizationId);
@@ -414,7 +248,13 @@ export class DeviceService {
         openForProvisioning: true,
         provisioningTokenHash: secretHash(provisioningToken),
       });
-      await w.audit({ objectType: 'devices', objectId: device.id, organizationId, changeType: 'controllerDeviceShipped', diff: diffObjects(auditedFields, null, device) });
+      await w.audit({
+        objectType: 'devices',
+        objectId: device.id,
+        organizationId,
+        changeType: 'controllerDeviceShipped',
+        diff: diffObjects(auditedFields, null, device),
+      });
       return { hashId: this.hashIds.encode('device', device.id), provisioningToken };
     });
   }
@@ -425,7 +265,7 @@ export class DeviceService {
    * the new one is issued. Not while the device is in production (in_production).
    */
   async reopenProvisioning(actor: Actor, hashId: string): Promise<DeviceShipped> {
-    requireRights(actor, deviceWriters);
+    authorize(actor, 'device.reopenProvisioning');
     const id = this.decode(hashId);
     const provisioningToken = randomBytes(24).toString('base64url');
     await write(this.db, actor, async (w) => {
@@ -451,18 +291,22 @@ export class DeviceService {
   /** Users by hash id who can all see the device; those who cannot are user_has_no_access with their hash ids. */
   private async outageUsers(w: Write, device: DeviceModel, hashIds: readonly string[]): Promise<number[]> {
     const ids = hashIds.map((hashId) => this.hashIds.decode('user', hashId));
-    const users = await UserModel.query(w.trx).whereIn('id', ids.filter((id): id is number => id !== null));
+    const users = await this.directory.users(
+      w.trx,
+      ids.filter((id): id is number => id !== null),
+    );
     const partners = device.organizationId === null ? [] : await PartnershipModel.query(w.trx).where('owner_organization_id', device.organizationId);
     const listed = new Set(
       ((await w.trx('partnership_devices').where('device_id', device.id)) as { partnership_id: string | number }[]).map((row) => Number(row.partnership_id)),
     );
-    const canSee = (user: UserModel) =>
+    const canSee = (user: DirectoryUser) =>
       user.rights.some((right) => right.startsWith('gridport.')) ||
       (device.isExposedToCustomer &&
         (user.organizationId === device.organizationId ||
           partners.some((partnership) => partnership.partnerOrganizationId === user.organizationId && (partnership.allDevices || listed.has(partnership.id)))));
     const refused = hashIds.filter((hashId, index) => {
-      const user = users.find((candidate) => candidate.id === ids[index]);
+      const id = ids[index];
+      const user = id === null || id === undefined ? undefined : users.get(id);
       return !user || !canSee(user);
     });
     if (refused.length > 0) {
@@ -473,7 +317,7 @@ export class DeviceService {
 
   /** PUT /console-admin/v1/device/{hashId}: the rules of console.md sections 4 and 8 and the outbox. */
   async update(actor: Actor, hashId: string, patch: DeviceUpdate): Promise<DeviceView> {
-    requireRights(actor, deviceWriters);
+    authorize(actor, 'device.update');
     const id = this.decode(hashId);
     const device = await write(this.db, actor, async (w) => {
       const before = await this.locked(w, id, hashId);
@@ -488,7 +332,7 @@ export class DeviceService {
       }
       if (patch.organizationHashId !== undefined) {
         const organizationId = patch.organizationHashId === null ? null : this.hashIds.decode('organization', patch.organizationHashId);
-        if (patch.organizationHashId !== null && (organizationId === null || !(await OrganizationModel.query(w.trx).findById(organizationId)))) {
+        if (patch.organizationHashId !== null && (organizationId === null || !(await this.directory.organizationExists(w.trx, organizationId)))) {
           throw new GridportError('not_found', { organizationHashId: patch.organizationHashId });
         }
         changes.organizationId = organizationId;
@@ -507,7 +351,7 @@ export class DeviceService {
         }
       }
       if (patch.config !== undefined) {
-        changes.config = patch.config === null ? null : this.checkedConfig(patch.config);
+        changes.config = patch.config === null ? null : checkedConfig(patch.config);
       }
 
       // A device in production keeps these until it is taken out of production (in the same or an earlier call).
@@ -581,26 +425,22 @@ export class DeviceService {
     return view;
   }
 
-  /** A config with its defaults applied, or invalid_config with every issue as { key, details }. */
-  private checkedConfig(config: Record<string, unknown>): Record<string, unknown> {
-    const issues = configIssues(config);
-    if (issues.length > 0) {
-      throw new GridportError('invalid_config', { issues: issues.map(({ path, message }) => ({ key: path, details: message })) });
-    }
-    // As JSON holds it (no undefined members), so that an unchanged config compares equal to the stored one.
-    return JSON.parse(JSON.stringify(parseDeviceConfig(config))) as Record<string, unknown>;
-  }
-
   /** PUT /console-admin/v1/device/{hashId}/invoice-details (Ops and Sales). */
   async updateInvoiceDetails(actor: Actor, hashId: string, patch: DeviceInvoiceDetails): Promise<DeviceView> {
-    requireRights(actor, invoiceWriters);
+    authorize(actor, 'device.updateInvoiceDetails');
     const id = this.decode(hashId);
     const device = await write(this.db, actor, async (w) => {
       const before = await this.locked(w, id, hashId);
       const changes: Partial<DeviceModel> = {};
-      if (patch.invoiceCustomerReference !== undefined) {changes.invoiceCustomerReference = patch.invoiceCustomerReference;}
-      if (patch.subscription !== undefined) {changes.subscription = storedSubscription(patch.subscription);}
-      if (patch.subscriptionChargedUntil !== undefined) {changes.subscriptionChargedUntil = patch.subscriptionChargedUntil;}
+      if (patch.invoiceCustomerReference !== undefined) {
+        changes.invoiceCustomerReference = patch.invoiceCustomerReference;
+      }
+      if (patch.subscription !== undefined) {
+        changes.subscription = storedSubscription(patch.subscription);
+      }
+      if (patch.subscriptionChargedUntil !== undefined) {
+        changes.subscriptionChargedUntil = patch.subscriptionChargedUntil;
+      }
       return this.patchAudited(w, before, changes);
     });
     return this.presentOne(actor, device);
@@ -608,7 +448,7 @@ export class DeviceService {
 
   /** PUT /console/v1/device/{hashId}: a customer adds and removes outage emails and users; each user must see the device. */
   async updateOutageContacts(actor: Actor, hashId: string, patch: CustomerDeviceUpdate): Promise<DeviceView> {
-    requireRights(actor, anyUserRights);
+    authorize(actor, 'device.updateOutageContacts');
     const visible = await this.find(actor, hashId);
     const device = await write(this.db, actor, async (w) => {
       const before = await this.locked(w, visible.id, hashId);

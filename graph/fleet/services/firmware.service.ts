@@ -1,17 +1,13 @@
 import type { Knex } from 'knex';
 import { GridportError } from '../../../contracts/errors';
 import { isSemver, type DangerousActionResult, type FirmwarePin, type LatestFirmware } from '../../../contracts/firmware';
-import type { Right } from '../../../contracts/rights';
-import { requireRights, type Actor } from '../../common/context';
+import { authorize, type Actor } from '../../common/context';
 import { diffObjects } from '../../common/diff';
 import { write } from '../../common/write';
 import type { DangerousActionService } from '../../identity/services/dangerous-action.service';
 import { DeviceModel } from '../models/device.model';
 import { BalenaClient, type BalenaRelease, type BalenaSettings } from './balena.client';
 import type { DeviceService } from './device.service';
-
-/** Who may pin firmware (console.md section 6): Ops and Developer. */
-const firmwareWriters: Right[] = ['gridport.ops', 'gridport.developer'];
 
 /** The version a release is known by: its semver, else its raw version. */
 function versionOf(release: BalenaRelease): string {
@@ -44,7 +40,7 @@ export class FirmwareService {
 
   /** GET /latest-firmware: the version of the fleet's newest successful release, or null without one. */
   async latest(actor: Actor): Promise<LatestFirmware> {
-    requireRights(actor, ['gridport.employee']);
+    authorize(actor, 'firmware.latest');
     const [newest] = await this.client().successfulReleases();
     return { latestDeviceFirmware: newest ? versionOf(newest) : null };
   }
@@ -56,7 +52,7 @@ export class FirmwareService {
    * to Balena, so a pin Balena refuses leaves nothing behind.
    */
   async pin(actor: Actor, hashId: string, body: FirmwarePin): Promise<DangerousActionResult> {
-    requireRights(actor, firmwareWriters);
+    authorize(actor, 'device.pinFirmware');
     const semver = body.semver;
     if (semver !== undefined && !isSemver(semver)) {
       throw new GridportError('invalid_version_format', { semver });

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { MeasurementPointView, MeasurementQuery, MeasurementSource } from '../../../contracts/measurement';
-import { defaultHistorySettings, type HistorySettings } from '../../../device-hub/rollups';
-import type { Actor } from '../../common/context';
+import { defaultHistorySettings, type HistorySettings } from '../../../contracts/history';
+import { authorize, type Actor } from '../../common/context';
 import type { DeviceService } from './device.service';
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -18,7 +18,11 @@ export interface MeasurementPlan {
  * hour, from the hourly ones beyond, rounded up to whole minutes or hours. A source whose
  * retention no longer covers `from` gives way to the next coarser one.
  */
-export function planMeasurementQuery(query: Pick<MeasurementQuery, 'from' | 'to' | 'points'>, now: Date, settings: Pick<HistorySettings, 'rawRetentionDays' | 'minuteRetentionDays'>): MeasurementPlan {
+export function planMeasurementQuery(
+  query: Pick<MeasurementQuery, 'from' | 'to' | 'points'>,
+  now: Date,
+  settings: Pick<HistorySettings, 'rawRetentionDays' | 'minuteRetentionDays'>,
+): MeasurementPlan {
   const wanted = Math.max(1, Math.ceil((query.to.getTime() - query.from.getTime()) / 1000 / query.points));
   const rawKept = query.from.getTime() >= now.getTime() - settings.rawRetentionDays * dayMs;
   const minutesKept = query.from.getTime() >= now.getTime() - settings.minuteRetentionDays * dayMs;
@@ -56,6 +60,7 @@ export class MeasurementService {
 
   /** The history of a device the actor may see; another's, or one that does not exist, is not_found. */
   async history(actor: Actor, query: MeasurementQuery, now: Date = new Date()): Promise<MeasurementPointView[]> {
+    authorize(actor, 'device.read', 'device.readVisible');
     const device = await this.devices.find(actor, query.hashId);
     const plan = planMeasurementQuery(query, now, this.settings);
     return this.read(device.id, query, plan);

@@ -12,20 +12,15 @@ import type {
   PartnershipUpdate,
   PartnershipView,
 } from '../../../contracts/partnership';
-import { anyUserRights, type Right } from '../../../contracts/rights';
-import { requireRights, type Actor } from '../../common/context';
+import { authorize, type Actor } from '../../common/context';
 import { pageRowsById } from '../../common/cursor';
 import { diffObjects, type FieldTypes } from '../../common/diff';
 import type { HashIds } from '../../common/hash-ids';
 import { containsPattern } from '../../common/like';
 import { write, type Write } from '../../common/write';
-import { OrganizationModel } from '../../identity/models/organization.model';
+import type { IdentityDirectory } from '../../identity/services/directory.service';
 import { DeviceModel } from '../models/device.model';
 import { PartnershipModel } from '../models/partnership.model';
-
-/** Who may manage partnerships (console.md section 6): Ops and Developer; Employee reads. */
-const writers: Right[] = ['gridport.ops', 'gridport.developer'];
-const readers: Right[] = ['gridport.employee'];
 
 /** A partnership as the audit log shows it: organisations by hash id. */
 interface AuditedPartnership {
@@ -47,14 +42,6 @@ const auditedFields: FieldTypes<AuditedPartnership> = {
 /** PostgreSQL's unique_violation: two writers raced to create the same owner and partner. */
 const uniqueViolation = '23505';
 
-/** Partnerships are managed and listed by people in a console session, or by Gridport itself; never by an API key. */
-function requireConsoleActor(actor: Actor, required: readonly Right[]): void {
-  requireRights(actor, required);
-  if (actor.kind === 'apiKey') {
-    throw new GridportError('forbidden', { reason: 'partnerships are managed from a console session' });
-  }
-}
-
 /**
  * Partnerships (console.md sections 3, 6 and 7): an owner organisation shares all its devices,
  * or the listed ones, with a partner organisation, as viewer or operator. What a partner then
@@ -64,6 +51,7 @@ export class PartnershipService {
   constructor(
     private readonly db: Knex,
     private readonly hashIds: HashIds,
+    private readonly directory: IdentityDirectory,
   ) {}
 
   private decode(hashId: string): number {
@@ -96,13 +84,12 @@ export class PartnershipService {
   }
 
   /** An organisation by hash id; one that does not decode or exist is not_found, named by `field`. */
-  private async organization(trx: Knex, field: string, hashId: string): Promise<OrganizationModel> {
+  private async organization(trx: Knex, field: string, hashId: string): Promise<{ id: number }> {
     const id = this.hashIds.decode('organization', hashId);
-    const organization = id === null ? undefined : await OrganizationModel.query(trx).findById(id);
-    if (!organization) {
+    if (id === null || !(await this.directory.organizationExists(trx, id))) {
       throw new GridportError('not_found', { [field]: hashId });
     }
-    return organization;
+    return { id };
   }
 
   /**
@@ -121,7 +108,12 @@ export class PartnershipService {
       return [];
     }
     const owned = new Set(
-      (await DeviceModel.query(trx).whereIn('id', [...new Set(ids)]).where('organization_id', ownerOrganizationId).select('id')).map((device) => Number(device.id)),
+      (
+        await DeviceModel.query(trx)
+          .whereIn('id', [...new Set(ids)])
+          .where('organization_id', ownerOrganizationId)
+          .select('id')
+      ).map((device) => Number(device.id)),
     );
     const issues: ValidationIssue[] = hashIds.flatMap((hashId, index) =>
       owned.has(ids[index] ?? -1) ? [] : [{ path: `deviceHashIds[${index}]`, message: `device ${hashId} is not a device of the owner organisation` }],
@@ -163,7 +155,10 @@ export class PartnershipService {
             .whereIn('partnership_devices.partnership_id', listing)
             .whereRaw('devices.organization_id = partnerships.owner_organization_id')
             .orderBy('partnership_devices.device_id')
-            .select('partnership_devices.partnership_id', 'partnership_devices.device_id')) as { partnership_id: string | number; device_id: string | number }[]);
+            .select('partnership_devices.partnership_id', 'partnership_devices.device_id')) as {
+            partnership_id: string | number;
+            device_id: string | number;
+          }[]);
     const deviceCounts = async () =>
       sharingAll.length === 0
         ? []
@@ -171,14 +166,14 @@ export class PartnershipService {
             organization_id: string | number;
             count: string | number;
           }[]);
-    const [organizations, listed, counts] = await Promise.all([
-      OrganizationModel.query(db)
-        .whereIn('id', [...new Set(rows.flatMap((row) => [row.ownerOrganizationId, row.partnerOrganizationId]))])
-        .select('id', 'name'),
+    const [nameOf, listed, counts] = await Promise.all([
+      this.directory.organizationNames(
+        db,
+        rows.flatMap((row) => [row.ownerOrganizationId, row.partnerOrganizationId]),
+      ),
       listedDevices(),
       deviceCounts(),
     ]);
-    const nameOf = new Map(organizations.map((organization) => [Number(organization.id), organization.name]));
     const countOf = new Map(counts.map((row) => [Number(row.organization_id), Number(row.count)]));
     const reference = (id: number) => ({ hashId: this.hashIds.encode('organization', id), name: nameOf.get(id) ?? '' });
     return rows.map((row) => {
@@ -198,7 +193,10 @@ export class PartnershipService {
     });
   }
 
-  private async page(builder: QueryBuilder<PartnershipModel, PartnershipModel[]>, query: { offset?: string | undefined; rowsPerPage: number }): Promise<Page<PartnershipView>> {
+  private async page(
+    builder: QueryBuilder<PartnershipModel, PartnershipModel[]>,
+    query: { offset?: string | undefined; rowsPerPage: number },
+  ): Promise<Page<PartnershipView>> {
     const page = await pageRowsById(builder, query, 'partnerships.id');
     return { rows: await this.present(page.rows), nextPageOffset: page.nextPageOffset };
   }
@@ -214,23 +212,24 @@ export class PartnershipService {
 
   /** GET /console-admin/v1/partnership: every partnership, newest first, optionally of one organisation (owner or partner). */
   async list(actor: Actor, query: PartnershipListQuery): Promise<Page<PartnershipView>> {
-    requireConsoleActor(actor, readers);
+    authorize(actor, 'partnership.list');
     const builder = PartnershipModel.query(this.db);
     if (query.organizationHashId !== undefined) {
       const organizationId = this.hashIds.decode('organization', query.organizationHashId);
       if (organizationId === null) {
         throw new GridportError('not_found', { organizationHashId: query.organizationHashId });
       }
-      void builder.where((inner) => void inner.where('partnerships.owner_organization_id', organizationId).orWhere('partnerships.partner_organization_id', organizationId));
+      void builder.where(
+        (inner) => void inner.where('partnerships.owner_organization_id', organizationId).orWhere('partnerships.partner_organization_id', organizationId),
+      );
     }
     if (query.filter) {
       const pattern = containsPattern(query.filter);
       void builder.where((inner) => {
-        void inner.whereILike('partnerships.description', pattern).orWhereExists(
-          OrganizationModel.query()
-            .whereILike('organizations.name', pattern)
-            .where((named) => void named.whereColumn('organizations.id', 'partnerships.owner_organization_id').orWhereColumn('organizations.id', 'partnerships.partner_organization_id')),
-        );
+        void inner
+          .whereILike('partnerships.description', pattern)
+          .orWhereIn('partnerships.owner_organization_id', this.directory.organizationsNamedLike(pattern))
+          .orWhereIn('partnerships.partner_organization_id', this.directory.organizationsNamedLike(pattern));
       });
     }
     return this.page(builder, query);
@@ -238,7 +237,7 @@ export class PartnershipService {
 
   /** GET /console/v1/partnership: the partnerships in which the caller's organisation is the owner (own) or the partner (accepted). */
   async customerList(actor: Actor, query: CustomerPartnershipListQuery): Promise<Page<PartnershipView>> {
-    requireConsoleActor(actor, anyUserRights);
+    authorize(actor, 'partnership.listOwn');
     const organizationId = actor.organizationId ?? -1;
     const builder = PartnershipModel.query(this.db);
     if (query.kind === 'own') {
@@ -246,14 +245,16 @@ export class PartnershipService {
     } else if (query.kind === 'accepted') {
       void builder.where('partnerships.partner_organization_id', organizationId);
     } else {
-      void builder.where((inner) => void inner.where('partnerships.owner_organization_id', organizationId).orWhere('partnerships.partner_organization_id', organizationId));
+      void builder.where(
+        (inner) => void inner.where('partnerships.owner_organization_id', organizationId).orWhere('partnerships.partner_organization_id', organizationId),
+      );
     }
     return this.page(builder, query);
   }
 
   /** GET /console-admin/v1/partnership/device/{hashId}: the partnerships that share a device (all its owner's devices, or listing it). */
   async listOfDevice(actor: Actor, deviceHashId: string, query: PartnershipPageQuery): Promise<Page<PartnershipView>> {
-    requireConsoleActor(actor, readers);
+    authorize(actor, 'partnership.listOfDevice');
     const deviceId = this.hashIds.decode('device', deviceHashId);
     const device = deviceId === null ? undefined : await DeviceModel.query(this.db).findById(deviceId);
     if (!device) {
@@ -263,7 +264,11 @@ export class PartnershipService {
       .where('partnerships.owner_organization_id', device.organizationId ?? -1)
       .where((covering) => {
         void covering.where('partnerships.all_devices', true).orWhereExists((listed) => {
-          void listed.select(this.db.raw('1')).from('partnership_devices').whereColumn('partnership_devices.partnership_id', 'partnerships.id').where('partnership_devices.device_id', device.id);
+          void listed
+            .select(this.db.raw('1'))
+            .from('partnership_devices')
+            .whereColumn('partnership_devices.partnership_id', 'partnerships.id')
+            .where('partnership_devices.device_id', device.id);
         });
       });
     return this.page(builder, query);
@@ -271,12 +276,14 @@ export class PartnershipService {
 
   /** POST /console-admin/v1/partnership */
   async create(actor: Actor, input: PartnershipCreate): Promise<PartnershipView> {
-    requireConsoleActor(actor, writers);
+    authorize(actor, 'partnership.create');
     const id = await write(this.db, actor, async (w) => {
       const owner = await this.organization(w.trx, 'ownerOrganizationHashId', input.ownerOrganizationHashId);
       const partner = await this.organization(w.trx, 'partnerOrganizationHashId', input.partnerOrganizationHashId);
       if (owner.id === partner.id) {
-        throw new GridportError('payload_invalid', [{ path: 'partnerOrganizationHashId', message: 'partnerOrganizationHashId must be another organisation than the owner' }]);
+        throw new GridportError('payload_invalid', [
+          { path: 'partnerOrganizationHashId', message: 'partnerOrganizationHashId must be another organisation than the owner' },
+        ]);
       }
       const existing = await PartnershipModel.query(w.trx).where('owner_organization_id', owner.id).where('partner_organization_id', partner.id).first();
       if (existing) {
@@ -294,7 +301,10 @@ export class PartnershipService {
         });
       } catch (error) {
         if ((error as { code?: unknown }).code === uniqueViolation) {
-          throw new GridportError('already_configured', { ownerOrganizationHashId: input.ownerOrganizationHashId, partnerOrganizationHashId: input.partnerOrganizationHashId });
+          throw new GridportError('already_configured', {
+            ownerOrganizationHashId: input.ownerOrganizationHashId,
+            partnerOrganizationHashId: input.partnerOrganizationHashId,
+          });
         }
         throw error;
       }
@@ -313,7 +323,7 @@ export class PartnershipService {
 
   /** PUT /console-admin/v1/partnership/{hashId}: role, description, allDevices, and the device list (replaced when given). */
   async update(actor: Actor, hashId: string, patch: PartnershipUpdate): Promise<PartnershipView> {
-    requireConsoleActor(actor, writers);
+    authorize(actor, 'partnership.update');
     const id = this.decode(hashId);
     await write(this.db, actor, async (w) => {
       const before = await PartnershipModel.query(w.trx).findById(id).forUpdate();
@@ -333,8 +343,13 @@ export class PartnershipService {
       }
       const allDevices = changes.allDevices ?? before.allDevices;
       // Sharing all devices needs no list; the list given replaces the stored one; otherwise it stays.
-      const listedAfter = allDevices ? [] : patch.deviceHashIds !== undefined ? await this.ownedDevices(w.trx, before.ownerOrganizationId, patch.deviceHashIds) : listedBefore;
-      const after = Object.keys(changes).length === 0 ? before : await PartnershipModel.query(w.trx).patchAndFetchById(id, { ...changes, updatedAt: new Date() });
+      const listedAfter = allDevices
+        ? []
+        : patch.deviceHashIds !== undefined
+          ? await this.ownedDevices(w.trx, before.ownerOrganizationId, patch.deviceHashIds)
+          : listedBefore;
+      const after =
+        Object.keys(changes).length === 0 ? before : await PartnershipModel.query(w.trx).patchAndFetchById(id, { ...changes, updatedAt: new Date() });
       const devicesDiff = this.deviceDiff(listedBefore, listedAfter);
       if (devicesDiff.length > 0) {
         await this.replaceDevices(w, id, listedAfter);
@@ -349,7 +364,7 @@ export class PartnershipService {
 
   /** DELETE /console-admin/v1/partnership/{hashId}: the partnership and its device list; the partner loses access at once. */
   async delete(actor: Actor, hashId: string): Promise<void> {
-    requireConsoleActor(actor, writers);
+    authorize(actor, 'partnership.delete');
     const id = this.decode(hashId);
     await write(this.db, actor, async (w) => {
       const before = await PartnershipModel.query(w.trx).findById(id).forUpdate();

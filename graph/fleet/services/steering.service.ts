@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { classifyScheduleItem, type ParametersBody, type ScheduleBody, type ScheduleItem } from '../../../contracts/device';
 import { GridportError } from '../../../contracts/errors';
 import type { SteeringResult, V2DeviceListQuery, V2DeviceView } from '../../../contracts/fleet';
-import { requireRights, type Actor } from '../../common/context';
+import { authorize, type Actor } from '../../common/context';
 import { encodeCursor, decodeCursor } from '../../common/cursor';
 import type { HashIds } from '../../common/hash-ids';
 import { write, type Write } from '../../common/write';
@@ -50,12 +50,24 @@ export class SteeringService {
   private async targets(trx: Knex.Transaction, actor: Actor, kind: Kind, identifiers: readonly string[]): Promise<Target[]> {
     const devices = await this.devices
       .accessible(actor, 'write', trx)
-      .whereExists(DeviceComponentModel.query().whereColumn('device_components.device_id', 'devices.id').where('device_components.kind', kind).whereIn('device_components.identifier', identifiers))
+      .whereExists(
+        DeviceComponentModel.query()
+          .whereColumn('device_components.device_id', 'devices.id')
+          .where('device_components.kind', kind)
+          .whereIn('device_components.identifier', identifiers),
+      )
       .forUpdate();
     const components =
       devices.length === 0
         ? []
-        : await DeviceComponentModel.query(trx).whereIn('device_id', devices.map((device) => device.id)).where('kind', kind).whereIn('identifier', identifiers).orderBy(['device_id', 'index']);
+        : await DeviceComponentModel.query(trx)
+            .whereIn(
+              'device_id',
+              devices.map((device) => device.id),
+            )
+            .where('kind', kind)
+            .whereIn('identifier', identifiers)
+            .orderBy(['device_id', 'index']);
     const named = new Set(components.map((component) => component.identifier));
     const unknown = identifiers.filter((identifier) => !named.has(identifier));
     if (unknown.length > 0) {
@@ -103,7 +115,7 @@ export class SteeringService {
    * interval too long refuses the call.
    */
   async setSchedule(actor: Actor, body: ScheduleBody, now = new Date()): Promise<SteeringResult> {
-    requireRights(actor, ['customer.write']);
+    authorize(actor, 'steering.setSchedule');
     const kind: Kind = body.assetIdentifiers ? 'asset' : 'controller';
     const identifiers = body.assetIdentifiers ?? body.controllerIdentifiers ?? [];
     // The item type yup infers through the tagged command union is loose; the schema has checked these fields.
@@ -149,7 +161,7 @@ export class SteeringService {
 
   /** PUT /v1/parameters: writes the parameters to every asset (or hedno loop) with the given identifiers, through the outbox. */
   async setParameters(actor: Actor, body: ParametersBody): Promise<SteeringResult> {
-    requireRights(actor, ['customer.write']);
+    authorize(actor, 'steering.setParameters');
     const parameterType = (body.parameters as { type: keyof typeof parameterTargets }).type;
     const { kind, types } = parameterTargets[parameterType];
     return write(this.db, actor, async (w) => {
@@ -189,8 +201,12 @@ export class SteeringService {
    * their assets, controllers and schedules; in a fixed number of queries per page.
    */
   async list(actor: Actor, query: V2DeviceListQuery): Promise<{ devices: V2DeviceView[]; nextPageOffset: string | null }> {
-    requireRights(actor, ['customer.write']);
-    const builder = this.devices.accessible(actor).whereNot('devices.cloud_api', 'OFF').orderBy('devices.id').limit(query.rowsPerPage + 1);
+    authorize(actor, 'steering.listDevices');
+    const builder = this.devices
+      .accessible(actor)
+      .whereNot('devices.cloud_api', 'OFF')
+      .orderBy('devices.id')
+      .limit(query.rowsPerPage + 1);
     if (query.offset) {
       const [after] = decodeCursor(query.offset, ['number']);
       void builder.where('devices.id', '>', after as number);
@@ -208,7 +224,13 @@ export class SteeringService {
         dataForwarding: view.exportMessages && view.inProduction,
         inProduction: view.inProduction,
         isOnline: page[index]?.online ?? false,
-        assets: view.assets.map(({ type, category, identifier, nominalActivePower, schedule }) => ({ type, category, identifier, nominalActivePower, schedule })),
+        assets: view.assets.map(({ type, category, identifier, nominalActivePower, schedule }) => ({
+          type,
+          category,
+          identifier,
+          nominalActivePower,
+          schedule,
+        })),
         controllers: view.controllers,
       })),
       nextPageOffset: rows.length > query.rowsPerPage && last ? encodeCursor([last.id]) : null,

@@ -3,20 +3,13 @@ import { secretHash } from '../../common/secret-hash';
 import { createDecoder, createVerifier, TokenError } from 'fast-jwt';
 import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
-import type {
-  ApiKeyCreate,
-  ApiKeyListQuery,
-  ApiKeyRowView,
-  ApiKeySecretView,
-  ApiKeyUpdate,
-  ApiKeyView,
-} from '../../../contracts/api-key';
+import type { ApiKeyCreate, ApiKeyListQuery, ApiKeyRowView, ApiKeySecretView, ApiKeyUpdate, ApiKeyView } from '../../../contracts/api-key';
 import { GridportError } from '../../../contracts/errors';
 import { limits, providerOrganizationId } from '../../../contracts/limits';
 import type { Page } from '../../../contracts/pagination';
-import { customerRights, isStaffRight, type Right } from '../../../contracts/rights';
+import { checkRightsFitOrganization, customerRights, isStaffRight, type Right } from '../../../contracts/rights';
 import type { Actor } from '../../common/context';
-import { anonymousActor, isStaff, requireRights } from '../../common/context';
+import { anonymousActor, authorize, isStaff } from '../../common/context';
 import { pageById } from '../../common/cursor';
 import { containsPattern } from '../../common/like';
 import { diffObjects, type FieldTypes } from '../../common/diff';
@@ -34,22 +27,10 @@ const auditedFields: FieldTypes<ApiKeyModel> = {
   secretHash: 'hidden',
 };
 
-const writers: Right[] = ['gridport.ops', 'gridport.developer'];
-const readers: Right[] = ['gridport.employee'];
-
-/** API keys are managed by people in a console session, or by Gridport itself (command line); never by a key. */
-function requireKeyManager(actor: Actor, required: readonly Right[]): void {
-  requireRights(actor, required);
-  if (actor.kind === 'apiKey') {
-    throw new GridportError('forbidden', { reason: 'API keys are managed from a console session' });
-  }
-}
-
 /** Every key starts with this, so a leaked key is recognisable (secret scanners, logs). */
 export const apiKeyPrefix = 'gp_';
 /** gp_<key hash id>_<secret>: the hash id finds the row, the secret (32 random bytes) proves possession. */
 const keyPattern = /^gp_([A-Za-z0-9]{1,64})_([A-Za-z0-9_-]{43})$/;
-
 
 function sameHash(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');
@@ -95,6 +76,7 @@ function checkPublicKey(pem: string | null | undefined): void {
 interface JwtClaims {
   sub?: unknown;
   iat?: unknown;
+  nbf?: unknown;
   exp?: unknown;
 }
 
@@ -167,18 +149,8 @@ export class ApiKeyService {
    */
   private async rightsFor(actor: Actor, organizationId: number, given: readonly Right[] | undefined, trx: Knex): Promise<Right[]> {
     const isProvider = organizationId === providerOrganizationId;
-    if (given !== undefined && given.length > 0) {
-      const wrong = given.filter((right) => isStaffRight(right) !== isProvider);
-      if (wrong.length > 0) {
-        throw new GridportError('payload_invalid', [
-          {
-            path: 'rights',
-            message: isProvider
-              ? `Keys of the provider organisation carry staff rights only, not ${wrong.join(', ')}`
-              : `Customer keys carry customer rights only, not ${wrong.join(', ')}`,
-          },
-        ]);
-      }
+    if (given !== undefined) {
+      checkRightsFitOrganization(given, isProvider, 'apiKey');
     }
     if (!isProvider) {
       return [...customerRights];
@@ -199,7 +171,7 @@ export class ApiKeyService {
    * `rights` is for the command line; through the API a key's rights follow from its organisation.
    */
   async create(actor: Actor, input: ApiKeyCreate, rights?: readonly Right[]): Promise<ApiKeySecretView> {
-    requireKeyManager(actor, writers);
+    authorize(actor, 'apiKey.create');
     checkPublicKey(input.publicKey);
     const organizationId = this.hashIds.decode('organization', input.organizationHashId);
     if (organizationId === null || (!isStaff(actor) && organizationId !== actor.organizationId)) {
@@ -235,7 +207,7 @@ export class ApiKeyService {
   }
 
   async get(actor: Actor, hashId: string): Promise<ApiKeyView> {
-    requireKeyManager(actor, readers);
+    authorize(actor, 'apiKey.read');
     const key = await this.find(actor, hashId);
     const user = key.userId === null ? undefined : await UserModel.query(this.db).findById(key.userId);
     return { ...this.present(key), user: this.userView(user) };
@@ -243,7 +215,7 @@ export class ApiKeyService {
 
   /** Keys newest first, filtered by name, organisation, the provider or customers, and device group. */
   async list(actor: Actor, query: ApiKeyListQuery): Promise<Page<ApiKeyRowView>> {
-    requireKeyManager(actor, readers);
+    authorize(actor, 'apiKey.list');
     // Column names in where clauses are the table's own (snakeCaseMappers only map rows).
     const builder = ApiKeyModel.query(this.db).withGraphFetched('[organization, user]');
     if (!isStaff(actor)) {
@@ -284,7 +256,7 @@ export class ApiKeyService {
 
   /** Gives the key a new secret and answers it; the old one stops working at once. */
   async reset(actor: Actor, hashId: string): Promise<{ apiKey: string }> {
-    requireKeyManager(actor, writers);
+    authorize(actor, 'apiKey.reset');
     return write(this.db, actor, async (w) => {
       const before = await this.find(actor, hashId, w.trx, true);
       const { apiKey, secretHash } = this.newSecret(before.id);
@@ -301,7 +273,7 @@ export class ApiKeyService {
   }
 
   async update(actor: Actor, hashId: string, patch: ApiKeyUpdate): Promise<void> {
-    requireKeyManager(actor, writers);
+    authorize(actor, 'apiKey.update');
     checkPublicKey(patch.publicKey);
     await write(this.db, actor, async (w) => {
       const before = await this.find(actor, hashId, w.trx, true);
@@ -315,7 +287,7 @@ export class ApiKeyService {
   }
 
   async delete(actor: Actor, hashId: string): Promise<void> {
-    requireKeyManager(actor, writers);
+    authorize(actor, 'apiKey.delete');
     await write(this.db, actor, async (w) => {
       const before = await this.find(actor, hashId, w.trx, true);
       await ApiKeyModel.query(w.trx).deleteById(before.id);
@@ -387,16 +359,22 @@ export class ApiKeyService {
     if (key.publicKey === null) {
       return { ...anonymousActor, rejection: 'public_key_not_defined' };
     }
+    const skewMs = limits.apiKeyJwtClockSkewSeconds * 1000;
     let claims: JwtClaims;
     try {
-      const verify = createVerifier({ key: key.publicKey, algorithms: ['RS256', 'ES256'], requiredClaims: ['exp', 'iat'] });
+      // fast-jwt refuses an exp in the past and an nbf in the future, each beyond the skew.
+      const verify = createVerifier({ key: key.publicKey, algorithms: ['RS256', 'ES256'], requiredClaims: ['exp', 'iat'], clockTolerance: skewMs });
       claims = verify(token) as JwtClaims;
     } catch (error) {
       const expired = error instanceof TokenError && error.code === TokenError.codes.expired;
       return { ...anonymousActor, rejection: expired ? 'jwt_expired' : 'unauthorized' };
     }
-    // Short-lived only: a token meant to last longer than the limit is refused outright.
-    if (typeof claims.exp !== 'number' || typeof claims.iat !== 'number' || claims.exp - claims.iat > limits.apiKeyJwtMaxLifetimeSeconds) {
+    if (typeof claims.exp !== 'number' || typeof claims.iat !== 'number') {
+      return refused;
+    }
+    // Short-lived only: a token meant to last longer than the limit is refused outright, and so is
+    // one issued in the future (else iat ten years ahead with exp = iat + 3000 would last ten years).
+    if (claims.exp - claims.iat > limits.apiKeyJwtMaxLifetimeSeconds || claims.iat * 1000 > Date.now() + skewMs) {
       return refused;
     }
     return this.actorOf(key, clientAddress);

@@ -3,10 +3,10 @@ import type { AuditLogQuery, AuditLogRowView, AuditObjectType } from '../../../c
 import { GridportError } from '../../../contracts/errors';
 import type { Page } from '../../../contracts/pagination';
 import type { Actor } from '../../common/context';
-import { requireRights } from '../../common/context';
+import { authorize } from '../../common/context';
 import { pageById } from '../../common/cursor';
 import type { EntityType, HashIds } from '../../common/hash-ids';
-import { AuditLogEntryModel } from '../models/audit-log-entry.model';
+import { AuditLogEntryModel } from '../../common/audit-log-entry.model';
 
 /** The hash id type of each kind of audited object. */
 const entityOfObjectType: Record<AuditObjectType, EntityType> = {
@@ -43,7 +43,7 @@ export class AuditLogService {
 
   /** The audit log, newest first (staff only), filtered by object and transaction. */
   async list(actor: Actor, query: AuditLogQuery): Promise<Page<AuditLogRowView>> {
-    requireRights(actor, ['gridport.employee']);
+    authorize(actor, 'auditLog.list');
     // Column names in where clauses are the table's own (snakeCaseMappers only map rows).
     const builder = AuditLogEntryModel.query(this.db);
     if (query.objectType) {

@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import type { ContactCreate, ContactListQuery, ContactUpdate, ContactView } from '../../../contracts/contact';
 import { GridportError } from '../../../contracts/errors';
-import type { Right } from '../../../contracts/rights';
 import type { Actor } from '../../common/context';
-import { isStaff, requireRights } from '../../common/context';
+import { authorize, isStaff } from '../../common/context';
 import { diffObjects, type FieldTypes } from '../../common/diff';
 import { write } from '../../common/write';
 import { ContactModel } from '../models/contact.model';
@@ -18,7 +17,6 @@ const auditedFields: FieldTypes<ContactModel> = {
 };
 
 /** Contacts are kept by developers, through an API key (api.md section 6). */
-const keepers: Right[] = ['gridport.developer'];
 
 /** Postgres' unique_violation, raised by contacts_email_unique. */
 function isDuplicateEmail(error: unknown): boolean {
@@ -43,10 +41,7 @@ export class ContactService {
 
   /** Contacts are an API-key matter: a console session is refused even with the right. */
   private requireKeeper(actor: Actor): void {
-    requireRights(actor, keepers);
-    if (actor.kind !== 'apiKey' && actor.kind !== 'system') {
-      throw new GridportError('forbidden', { reason: 'contacts are kept through an API key' });
-    }
+    authorize(actor, 'contact.manage');
   }
 
   private async checkOrganization(actor: Actor, organizationId: number | null | undefined, trx: Knex): Promise<void> {

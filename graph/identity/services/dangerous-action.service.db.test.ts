@@ -53,7 +53,9 @@ describe('the dangerous-action allowance', () => {
   it('count only the rolling 24 hours', async () => {
     const actor = await operator();
     const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000 - 60_000);
-    await database.db('dangerous_actions').insert({ user_id: actor.userId, watts: limits.dangerousActionAllowanceWatts, action: 'schedule', created_at: dayAgo });
+    await database
+      .db('dangerous_actions')
+      .insert({ user_id: actor.userId, watts: limits.dangerousActionAllowanceWatts, action: 'schedule', created_at: dayAgo });
     await expect(spend(actor, 1_000_000)).resolves.toEqual({ remainingAllowance: 4_000_000 });
   });
 
@@ -64,7 +66,7 @@ describe('the dangerous-action allowance', () => {
     await expect(spend(second, 1)).resolves.toEqual({ remainingAllowance: limits.dangerousActionAllowanceWatts - 1 });
   });
 
-  it('record nothing when the caller\'s transaction rolls back', async () => {
+  it("record nothing when the caller's transaction rolls back", async () => {
     const actor = await operator();
     await expect(
       database.db.transaction(async (trx) => {

@@ -44,11 +44,8 @@ export class DangerousActionService {
   /** What is left of the user's allowance now. */
   async remaining(db: Knex, userId: number): Promise<number> {
     const since = new Date(Date.now() - limits.dangerousActionWindowHours * 60 * 60 * 1000);
-    const row = (await DangerousActionModel.query(db)
-      .where('user_id', userId)
-      .where('created_at', '>', since)
-      .sum('watts as spent')
-      .first()) as unknown as { spent: string | number | null } | undefined;
+    const row = (await DangerousActionModel.query(db).where('user_id', userId).where('created_at', '>', since).sum('watts as spent').first()) as unknown as
+      { spent: string | number | null } | undefined;
     return Math.max(0, limits.dangerousActionAllowanceWatts - Number(row?.spent ?? 0));
   }
 }

@@ -56,7 +56,11 @@ describe('the development identity provider', () => {
       '<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_abc" AssertionConsumerServiceURL="http://localhost/acs"><saml:Issuer>gridport</saml:Issuer></samlp:AuthnRequest>',
     );
     expect(readAuthnRequest(request)).toEqual({ id: '_abc', assertionConsumerServiceUrl: 'http://localhost/acs', issuer: 'gridport' });
-    for (const bad of ['bm90LWRlZmxhdGVk', authnRequest('<Other/>'), authnRequest('<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_abc"/>')]) {
+    for (const bad of [
+      'bm90LWRlZmxhdGVk',
+      authnRequest('<Other/>'),
+      authnRequest('<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_abc"/>'),
+    ]) {
       expect(() => readAuthnRequest(bad)).toThrow(GridportError);
       try {
         readAuthnRequest(bad);

@@ -21,7 +21,9 @@ type SelfSignedParams = Parameters<typeof x509.X509CertificateGenerator.createSe
 const rsa = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
 
 function pem(label: string, der: ArrayBuffer): string {
-  const base64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n');
+  const base64 = Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n');
   return `-----BEGIN ${label}-----\n${base64.trimEnd()}\n-----END ${label}-----\n`;
 }
 
@@ -63,8 +65,7 @@ export async function loadOrCreateSigningKeyPair(file: string | null): Promise<S
   return pair;
 }
 
-const escapeXml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export interface AssertionInput {
   issuer: string;

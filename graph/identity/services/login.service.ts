@@ -47,10 +47,7 @@ export class LoginService {
     const row = (await trx('login_attempts')
       .where('succeeded', false)
       .where('created_at', '>', since)
-      .select(
-        trx.raw('count(*) filter (where email = ?) as by_email', [email]),
-        trx.raw('count(*) filter (where address = ?) as by_address', [address]),
-      )
+      .select(trx.raw('count(*) filter (where email = ?) as by_email', [email]), trx.raw('count(*) filter (where address = ?) as by_address', [address]))
       .first()) as { by_email: number | string; by_address: number | string } | undefined;
     return Number(row?.by_email ?? 0) >= loginThrottle.failures || Number(row?.by_address ?? 0) >= loginThrottle.failures;
   }

@@ -1,16 +1,10 @@
 import type { Knex } from 'knex';
-import { anyUserRights } from '../../../contracts/rights';
 import { GridportError } from '../../../contracts/errors';
 import { providerOrganizationId } from '../../../contracts/limits';
-import type {
-  OrganizationCreate,
-  OrganizationListQuery,
-  OrganizationUpdate,
-  OrganizationView,
-} from '../../../contracts/organization';
+import type { OrganizationCreate, OrganizationListQuery, OrganizationUpdate, OrganizationView } from '../../../contracts/organization';
 import type { Page } from '../../../contracts/pagination';
 import type { Actor } from '../../common/context';
-import { isStaff, requireRights } from '../../common/context';
+import { authorize, isStaff } from '../../common/context';
 import { pageById } from '../../common/cursor';
 import { diffObjects, type FieldTypes } from '../../common/diff';
 import type { HashIds } from '../../common/hash-ids';
@@ -83,7 +77,7 @@ export class OrganizationService {
 
   /** Many organisations at once, as `get` shows them; those the actor may not see are missing. One query, or two for a customer. */
   async visibleByIds(actor: Actor, ids: readonly number[]): Promise<Map<number, OrganizationView>> {
-    requireRights(actor, anyUserRights);
+    authorize(actor, 'organization.read', 'organization.readOwn');
     const wanted = [...new Set(ids)];
     const rows = wanted.length === 0 ? [] : await OrganizationModel.query(this.db).whereIn('id', wanted);
     if (isStaff(actor)) {
@@ -130,10 +124,8 @@ export class OrganizationService {
   }
 
   async list(actor: Actor, query: OrganizationListQuery): Promise<Page<OrganizationView>> {
-    requireRights(actor, ['gridport.employee']);
-    const builder = OrganizationModel.query(this.db)
-      .modify('matching', query.filter)
-      ;
+    authorize(actor, 'organization.list');
+    const builder = OrganizationModel.query(this.db).modify('matching', query.filter);
     if (query.type) {
       void builder.where('type', query.type);
     }
@@ -141,7 +133,7 @@ export class OrganizationService {
   }
 
   async create(actor: Actor, input: OrganizationCreate): Promise<OrganizationView> {
-    requireRights(actor, ['gridport.ops', 'gridport.developer', 'gridport.sales']);
+    authorize(actor, 'organization.create');
     return write(this.db, actor, async (w) => {
       const organization = await OrganizationModel.query(w.trx).insertAndFetch({
         name: input.name,
@@ -165,7 +157,7 @@ export class OrganizationService {
   }
 
   async update(actor: Actor, hashId: string, patch: OrganizationUpdate): Promise<OrganizationView> {
-    requireRights(actor, ['gridport.ops', 'gridport.developer', 'gridport.sales']);
+    authorize(actor, 'organization.update');
     const id = this.idOf(hashId);
     return write(this.db, actor, async (w) => {
       const before = await OrganizationModel.query(w.trx).findById(id).forUpdate();

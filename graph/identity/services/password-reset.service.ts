@@ -16,7 +16,7 @@ const hashCode = (code: string) => createHash('sha256').update(code).digest();
 
 /**
  * Password reset (console.md section 7): a code sent by mail, valid for an hour and once; at
- * most 3 per email per hour. A reset ends every session of the user. Users with two-factor on
+ * most 3 requests per email per hour, counted alike for emails without an account. A reset ends every session of the user. Users with two-factor on
  * also give a recovery code.
  */
 export class PasswordResetService {
@@ -30,16 +30,31 @@ export class PasswordResetService {
     return UserModel.query(db).modify('withEmail', email).first();
   }
 
-  /** Mails a reset link. An unknown email is answered the same way and mails nothing. */
+  /**
+   * Mails a reset link. An unknown email is answered the same way and mails nothing; the hourly
+   * allowance counts requests per email whether or not it has an account, so a 429 tells nothing
+   * either. Requests for one email are counted one at a time (an advisory lock).
+   */
   async request(email: string): Promise<void> {
+    const emailHash = createHash('sha256').update(email.toLowerCase()).digest('hex');
+    const allowed = await this.db.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`password-reset:${emailHash}`]);
+      const since = new Date(Date.now() - 60 * 60_000);
+      await trx('password_reset_requests').where('created_at', '<=', since).delete();
+      const row = (await trx('password_reset_requests').where('email_hash', emailHash).where('created_at', '>', since).count({ count: '*' }).first()) as
+        { count: number | string } | undefined;
+      if (Number(row?.count ?? 0) >= passwordReset.perHour) {
+        return false;
+      }
+      await trx('password_reset_requests').insert({ email_hash: emailHash });
+      return true;
+    });
+    if (!allowed) {
+      throw new GridportError('rate_limit_exceeded_for_password_reset', { perHour: passwordReset.perHour });
+    }
     const user = await this.findUser(this.db, email);
     if (!user) {
       return;
-    }
-    const since = new Date(Date.now() - 60 * 60_000);
-    const recent = await PasswordResetModel.query(this.db).where('user_id', user.id).where('created_at', '>', since).resultSize();
-    if (recent >= passwordReset.perHour) {
-      throw new GridportError('rate_limit_exceeded_for_password_reset', { perHour: passwordReset.perHour });
     }
     const code = randomBytes(24).toString('base64url');
     await PasswordResetModel.query(this.db).insert({
@@ -56,59 +71,70 @@ export class PasswordResetService {
     });
   }
 
-  /** Whether a reset for this email is waiting: its expiry, or password_reset_expired / not_found. */
-  async status(email: string): Promise<{ expiresAt: string }> {
+  /**
+   * Whether the reset that this email and mailed code name is waiting: its expiry, or
+   * password_reset_expired. An unknown email, a wrong code and a used reset are all the same
+   * not_found, so without the mailbox nothing is learnt.
+   */
+  async status(email: string, code: string): Promise<{ expiresAt: string }> {
     const user = await this.findUser(this.db, email);
-    const latest = user ? await PasswordResetModel.query(this.db).where('user_id', user.id).whereNull('used_at').orderBy('id', 'desc').first() : undefined;
-    if (!latest) {
-      throw new GridportError('not_found', { email });
+    const resets = user ? await PasswordResetModel.query(this.db).where('user_id', user.id).whereNull('used_at') : [];
+    const given = hashCode(code);
+    const match = resets.find((reset) => timingSafeEqual(Buffer.from(reset.codeHash, 'hex'), given));
+    if (!match) {
+      throw new GridportError('not_found');
     }
-    if (latest.expiresAt.getTime() <= Date.now()) {
+    if (match.expiresAt.getTime() <= Date.now()) {
       throw new GridportError('password_reset_expired');
     }
-    return { expiresAt: latest.expiresAt.toISOString() };
+    return { expiresAt: match.expiresAt.toISOString() };
   }
 
   /** Sets the new password with the mailed code, and ends every session of the user. */
   async reset(email: string, input: { password: string; code: string; recoveryCode?: string }): Promise<void> {
     const user = await this.findUser(this.db, email);
+    // Hashed first, for an unknown email too, so that the answer takes as long either way.
+    const passwordHash = await hashPassword(input.password);
     if (!user) {
       throw new GridportError('invalid_code');
     }
-    const passwordHash = await hashPassword(input.password);
-    const failure = await write(this.db, { ...systemActor('password reset'), userId: user.id, name: user.name, kind: 'user', rights: user.rights, organizationId: user.organizationId }, async (w) => {
-      const resets = await PasswordResetModel.query(w.trx).where('user_id', user.id).whereNull('used_at').orderBy('id', 'desc').forUpdate();
-      const given = hashCode(input.code);
-      const match = resets.find((reset) => timingSafeEqual(Buffer.from(reset.codeHash, 'hex'), given));
-      if (!match) {
-        return new GridportError('invalid_code');
-      }
-      if (match.expiresAt.getTime() <= Date.now()) {
-        return new GridportError('password_reset_expired');
-      }
-      const locked = await UserModel.query(w.trx).findById(user.id).forUpdate();
-      if (!locked) {
-        return new GridportError('invalid_code');
-      }
-      if (locked.twoFactorSecret) {
-        // Only a recovery code: a mailbox and an unlocked phone are too often the same device.
-        const outcome = await proveSecondFactor(w.trx, this.box, locked, { recoveryCode: input.recoveryCode });
-        if (outcome !== 'accepted') {
-          return new GridportError(outcome);
+    const failure = await write(
+      this.db,
+      { ...systemActor('password reset'), userId: user.id, name: user.name, kind: 'user', rights: user.rights, organizationId: user.organizationId },
+      async (w) => {
+        const resets = await PasswordResetModel.query(w.trx).where('user_id', user.id).whereNull('used_at').orderBy('id', 'desc').forUpdate();
+        const given = hashCode(input.code);
+        const match = resets.find((reset) => timingSafeEqual(Buffer.from(reset.codeHash, 'hex'), given));
+        if (!match) {
+          return new GridportError('invalid_code');
         }
-      }
-      await UserModel.query(w.trx).patch({ passwordHash, updatedAt: new Date() }).where('id', user.id);
-      await PasswordResetModel.query(w.trx).patch({ usedAt: new Date() }).where('user_id', user.id).whereNull('used_at');
-      await SessionModel.query(w.trx).patch({ revokedAt: new Date() }).where('user_id', user.id).whereNull('revoked_at');
-      await w.audit({
-        objectType: 'users',
-        objectId: user.id,
-        organizationId: user.organizationId,
-        changeType: 'controllerUserPasswordReset',
-        diff: [{ type: 'hidden', name: 'passwordHash' }],
-      });
-      return null;
-    });
+        if (match.expiresAt.getTime() <= Date.now()) {
+          return new GridportError('password_reset_expired');
+        }
+        const locked = await UserModel.query(w.trx).findById(user.id).forUpdate();
+        if (!locked) {
+          return new GridportError('invalid_code');
+        }
+        if (locked.twoFactorSecret) {
+          // Only a recovery code: a mailbox and an unlocked phone are too often the same device.
+          const outcome = await proveSecondFactor(w.trx, this.box, locked, { recoveryCode: input.recoveryCode });
+          if (outcome !== 'accepted') {
+            return new GridportError(outcome);
+          }
+        }
+        await UserModel.query(w.trx).patch({ passwordHash, updatedAt: new Date() }).where('id', user.id);
+        await PasswordResetModel.query(w.trx).patch({ usedAt: new Date() }).where('user_id', user.id).whereNull('used_at');
+        await SessionModel.query(w.trx).patch({ revokedAt: new Date() }).where('user_id', user.id).whereNull('revoked_at');
+        await w.audit({
+          objectType: 'users',
+          objectId: user.id,
+          organizationId: user.organizationId,
+          changeType: 'controllerUserPasswordReset',
+          diff: [{ type: 'hidden', name: 'passwordHash' }],
+        });
+        return null;
+      },
+    );
     if (failure) {
       throw failure;
     }

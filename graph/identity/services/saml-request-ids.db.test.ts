@@ -33,7 +33,10 @@ describe('SAML request ids in the database', () => {
   it('forget an id after ten minutes, and sweep old ones when saving', async () => {
     const ids = new SamlRequestIds(database.db);
     await ids.saveAsync('_request-old', 'old');
-    await database.db('saml_requests').where('id', '_request-old').update({ created_at: new Date(Date.now() - 11 * 60_000) });
+    await database
+      .db('saml_requests')
+      .where('id', '_request-old')
+      .update({ created_at: new Date(Date.now() - 11 * 60_000) });
     expect(await ids.getAsync('_request-old')).toBeNull();
     await ids.saveAsync('_request-new', 'new');
     expect(await database.db('saml_requests').where('id', '_request-old').first()).toBeUndefined();

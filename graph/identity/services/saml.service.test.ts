@@ -17,7 +17,6 @@ describe('the SAML relay state', () => {
 describe('SAML settings from the environment', () => {
   const certificate = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 
-
   it('run the development identity provider by default, keeping its key in the data folder', () => {
     const cwd = freshDir();
     expect(loadConfig({}, cwd).saml).toEqual({
@@ -35,7 +34,12 @@ describe('SAML settings from the environment', () => {
     expect(loadConfig({ NODE_ENV: 'production', GRIDPORT_DEV_IDP: 'true' }, freshDir()).saml.devIdentityProvider).toBe(true);
     expect(loadConfig({ GRIDPORT_DEV_IDP: 'off' }, freshDir()).saml.devIdentityProvider).toBe(false);
     const configured = loadConfig(
-      { SAML_ENTRY_POINT: 'https://idp.example.com/sso', SAML_IDP_CERT: certificate.replace(/\n/g, '\\n'), GRIDPORT_DEV_IDP: 'true', SAML_ISSUER: 'gridport-test' },
+      {
+        SAML_ENTRY_POINT: 'https://idp.example.com/sso',
+        SAML_IDP_CERT: certificate.replace(/\n/g, '\\n'),
+        GRIDPORT_DEV_IDP: 'true',
+        SAML_ISSUER: 'gridport-test',
+      },
       freshDir(),
     ).saml;
     expect(configured).toMatchObject({ entryPoint: 'https://idp.example.com/sso', idpCert: certificate, issuer: 'gridport-test', devIdentityProvider: false });

@@ -62,7 +62,9 @@ export class SamlRequestIds implements CacheProvider {
 
   async saveAsync(key: string, value: string): Promise<CacheItem | null> {
     const createdAt = new Date();
-    await this.db('saml_requests').where('created_at', '<', new Date(createdAt.getTime() - requestLifetimeMs)).delete();
+    await this.db('saml_requests')
+      .where('created_at', '<', new Date(createdAt.getTime() - requestLifetimeMs))
+      .delete();
     const saved = await this.db('saml_requests').insert({ id: key, value, created_at: createdAt }).onConflict('id').ignore().returning('id');
     return saved.length === 0 ? null : { value, createdAt: createdAt.getTime() };
   }
@@ -81,6 +83,42 @@ export class SamlRequestIds implements CacheProvider {
     }
     const [row] = (await this.db('saml_requests').where('id', key).delete().returning('value')) as { value: string }[];
     return row?.value ?? null;
+  }
+
+  /**
+   * The ids as one sign-in sees them: its first look at an id takes it out of the table (one
+   * delete), and later looks of the same sign-in find it in memory. So of two posts of one
+   * response, at once and on any nodes, only one finds its request; node-saml's own get-then-remove
+   * would let both through.
+   */
+  forSignIn(): CacheProvider {
+    const taken = new Map<string, string>();
+    return {
+      saveAsync: (key, value) => this.saveAsync(key, value),
+      getAsync: async (key) => {
+        const known = taken.get(key);
+        if (known !== undefined) {
+          return known;
+        }
+        const [row] = (await this.db('saml_requests')
+          .where('id', key)
+          .where('created_at', '>=', new Date(Date.now() - requestLifetimeMs))
+          .delete()
+          .returning('value')) as { value: string }[];
+        if (row === undefined) {
+          return null;
+        }
+        taken.set(key, row.value);
+        return row.value;
+      },
+      removeAsync: async (key) => {
+        const known = key === null ? undefined : taken.get(key);
+        if (key !== null) {
+          taken.delete(key);
+        }
+        return known ?? (await this.removeAsync(key));
+      },
+    };
   }
 }
 
@@ -123,7 +161,7 @@ export class SamlService {
     return this.settings.callbackUrl ?? `${origin}${samlPaths.acs}`;
   }
 
-  private saml(origin: string, key: 'saml2_redirect_validation_failed' | 'saml2_post_validation_failed'): SAML {
+  private saml(origin: string, key: 'saml2_redirect_validation_failed' | 'saml2_post_validation_failed', requestIds: CacheProvider = this.requestIds): SAML {
     const entryPoint = this.settings.entryPoint ?? (this.settings.devIdentityProvider ? `${origin}${samlPaths.devIdentityProvider}` : null);
     if (entryPoint === null || this.idpCert === null) {
       throw new GridportError(key, { reason: 'no identity provider is configured' });
@@ -141,7 +179,7 @@ export class SamlService {
       acceptedClockSkewMs: clockSkewMs,
       validateInResponseTo: ValidateInResponseTo.always,
       requestIdExpirationPeriodMs: requestLifetimeMs,
-      cacheProvider: this.requestIds,
+      cacheProvider: requestIds,
       disableRequestedAuthnContext: true,
       identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
     });
@@ -166,7 +204,7 @@ export class SamlService {
     if (typeof samlResponse !== 'string' || samlResponse.trim() === '') {
       throw new GridportError('saml2_data_missing', { field: 'SAMLResponse' });
     }
-    const saml = this.saml(origin, 'saml2_post_validation_failed');
+    const saml = this.saml(origin, 'saml2_post_validation_failed', this.requestIds.forSignIn());
     let profile: Profile | null;
     try {
       ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse }));

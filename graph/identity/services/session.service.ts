@@ -66,11 +66,13 @@ export class SessionService {
       const expired = error instanceof TokenError && error.code === TokenError.codes.expired;
       return { ...anonymousActor, rejection: expired ? 'jwt_expired' : 'unauthorized' };
     }
-    if (!Number.isSafeInteger(claims.sid)) {
+    if (!Number.isSafeInteger(claims.sid) || typeof claims.sub !== 'string') {
       return { ...anonymousActor, rejection: 'unauthorized' };
     }
     const session = await SessionModel.query(this.db).findById(claims.sid).withGraphJoined('user');
-    if (!session?.user || session.revokedAt !== null) {
+    // Every claim must agree with the row: a token naming a session of another user (a token from
+    // another database, or forged with a leaked secret for a guessed number) is not that session.
+    if (!session?.user || session.revokedAt !== null || claims.sub !== this.hashIds.encode('user', session.userId)) {
       return { ...anonymousActor, rejection: 'unauthorized' };
     }
     if (session.expiresAt.getTime() <= Date.now()) {

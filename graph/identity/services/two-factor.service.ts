@@ -2,14 +2,12 @@ import type { Knex } from 'knex';
 import { GridportError } from '../../../contracts/errors';
 import { twoFactorChallengeMinutes } from '../../../contracts/login';
 import type { Actor } from '../../common/context';
-import { requireRights } from '../../common/context';
+import { authorize } from '../../common/context';
 import type { SecretBox } from '../../common/secret-box';
 import { write, type Write } from '../../common/write';
 import { UserModel } from '../models/user.model';
 import { proveSecondFactor } from './second-factor';
 import { acceptedTwoFactorStep, newRecoveryCodes, newTwoFactorSecret, twoFactorKeyUri } from './two-factor';
-
-const customerRights = ['customer.read', 'customer.write'] as const;
 
 /**
  * Two-factor settings of the customer console (console.md section 7): a new authenticator app
@@ -24,7 +22,7 @@ export class TwoFactorService {
   ) {}
 
   private async user(w: Write, actor: Actor): Promise<UserModel> {
-    requireRights(actor, customerRights);
+    authorize(actor, 'twoFactor.manage');
     if (actor.kind !== 'user' || actor.userId === null) {
       throw new GridportError('forbidden', { reason: 'two-factor settings belong to a signed-in user' });
     }

@@ -6,10 +6,10 @@ import { providerOrganizationId } from '../../../contracts/limits';
 import { twoFactorChallengeMinutes } from '../../../contracts/login';
 import type { Page } from '../../../contracts/pagination';
 import type { Right } from '../../../contracts/rights';
-import { anyUserRights, isStaffRight } from '../../../contracts/rights';
+import { isStaffRight } from '../../../contracts/rights';
 import { userInvite, type UserInviteCreate, type UserInviteListQuery, type UserInviteView } from '../../../contracts/user-invite';
 import type { Actor } from '../../common/context';
-import { requireRights, systemActor } from '../../common/context';
+import { authorize, systemActor } from '../../common/context';
 import { pageById } from '../../common/cursor';
 import type { HashIds } from '../../common/hash-ids';
 import { containsPattern } from '../../common/like';
@@ -51,7 +51,7 @@ export class UserInviteService {
 
   /** Invites every email; refuses the whole request when one already has a user or an open invite. */
   async create(actor: Actor, input: UserInviteCreate): Promise<UserInviteView[]> {
-    requireRights(actor, ['gridport.ops']);
+    authorize(actor, 'userInvite.create');
     const organizationId = this.hashIds.decode('organization', input.organizationHashId);
     if (organizationId === null) {
       throw new GridportError('not_found', { organizationHashId: input.organizationHashId });
@@ -60,7 +60,12 @@ export class UserInviteService {
     const rights: Right[] = input.rights ?? (isProvider ? ['gridport.employee'] : ['customer.read']);
     const wrong = rights.filter((right) => isStaffRight(right) !== isProvider);
     if (wrong.length > 0) {
-      throw new GridportError('payload_invalid', [{ path: 'rights', message: `${isProvider ? 'Staff' : 'Customer'} invites carry ${isProvider ? 'staff' : 'customer'} rights only, not ${wrong.join(', ')}` }]);
+      throw new GridportError('payload_invalid', [
+        {
+          path: 'rights',
+          message: `${isProvider ? 'Staff' : 'Customer'} invites carry ${isProvider ? 'staff' : 'customer'} rights only, not ${wrong.join(', ')}`,
+        },
+      ]);
     }
     const emails = input.emails.filter((email, index) => input.emails.findIndex((other) => other.toLowerCase() === email.toLowerCase()) === index);
     const sent: { invite: UserInviteModel; code: string }[] = [];
@@ -75,7 +80,11 @@ export class UserInviteService {
       if (users.length > 0) {
         throw new GridportError('user_exists', { emails: users.map((user) => user.email) });
       }
-      const invited = await UserInviteModel.query(w.trx).modify('open').whereRaw('lower(email) = any(?)', [lower]).where('expires_at', '>', new Date()).select('email');
+      const invited = await UserInviteModel.query(w.trx)
+        .modify('open')
+        .whereRaw('lower(email) = any(?)', [lower])
+        .where('expires_at', '>', new Date())
+        .select('email');
       if (invited.length > 0) {
         throw new GridportError('has_invite', { emails: invited.map((invite) => invite.email) });
       }
@@ -113,7 +122,7 @@ export class UserInviteService {
 
   /** Open invites, newest first: staff see every organisation's (or one's), customers their own. */
   async list(actor: Actor, query: UserInviteListQuery): Promise<Page<UserInviteView>> {
-    requireRights(actor, anyUserRights);
+    authorize(actor, 'userInvite.list', 'userInvite.listOwn');
     const builder = UserInviteModel.query(this.db).withGraphJoined('organization').modify('open');
     const organizationId = listOrganizationScope(actor, this.hashIds, query.organizationHashId);
     if (organizationId !== null) {
@@ -126,7 +135,7 @@ export class UserInviteService {
   }
 
   async revoke(actor: Actor, hashId: string): Promise<void> {
-    requireRights(actor, ['gridport.ops']);
+    authorize(actor, 'userInvite.revoke');
     const id = this.hashIds.decode('userInvite', hashId);
     await write(this.db, actor, async (w) => {
       const invite = id === null ? undefined : await UserInviteModel.query(w.trx).modify('open').findById(id).forUpdate();
@@ -147,7 +156,11 @@ export class UserInviteService {
   /** The open invite behind a link: not_found, invalid_code for a wrong code, secret_expired after 7 days. */
   private async byLink(db: Knex, hashId: string, code: string): Promise<UserInviteModel & { organization: OrganizationModel }> {
     const id = this.hashIds.decode('userInvite', hashId);
-    const invite = await UserInviteModel.query(db).withGraphJoined('organization').modify('open').where('user_invites.id', id ?? -1).first();
+    const invite = await UserInviteModel.query(db)
+      .withGraphJoined('organization')
+      .modify('open')
+      .where('user_invites.id', id ?? -1)
+      .first();
     if (!invite?.organization) {
       throw new GridportError('not_found', { userInviteHashId: hashId });
     }
@@ -176,11 +189,17 @@ export class UserInviteService {
   }
 
   /** Turns the invite into a user with two-factor on, and signs them in. */
-  async convert(hashId: string, code: string, input: { name: string; password: string; twoFactorCode: string }): Promise<{ session: MintedSession; recoveryCodes: string[] }> {
+  async convert(
+    hashId: string,
+    code: string,
+    input: { name: string; password: string; twoFactorCode: string },
+  ): Promise<{ session: MintedSession; recoveryCodes: string[] }> {
     const passwordHash = await hashPassword(input.password);
     const created = await this.db.transaction(async (trx) => {
       // One conversion at a time per invite.
-      await UserInviteModel.query(trx).findById(this.hashIds.decode('userInvite', hashId) ?? -1).forUpdate();
+      await UserInviteModel.query(trx)
+        .findById(this.hashIds.decode('userInvite', hashId) ?? -1)
+        .forUpdate();
       const invite = await this.byLink(trx, hashId, code);
       if (!invite.pendingTwoFactorSecret || !invite.pendingTwoFactorExpiresAt) {
         throw new GridportError('2fa_code_required', { reason: 'create a two-factor challenge first' });
@@ -210,7 +229,10 @@ export class UserInviteService {
         twoFactorLastStep: created.step,
         recoveryCodeHashes: created.hashes,
       });
-      const converted = await UserInviteModel.query(w.trx).patch({ convertedAt: new Date(), userId: inserted.id, pendingTwoFactorSecret: null }).where('id', created.invite.id).whereNull('converted_at');
+      const converted = await UserInviteModel.query(w.trx)
+        .patch({ convertedAt: new Date(), userId: inserted.id, pendingTwoFactorSecret: null })
+        .where('id', created.invite.id)
+        .whereNull('converted_at');
       if (converted === 0) {
         throw new GridportError('not_found', { userInviteHashId: hashId });
       }

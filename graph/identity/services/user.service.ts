@@ -2,13 +2,13 @@ import { listOrganizationScope } from '../../common/tenancy';
 import type { Knex } from 'knex';
 import { GridportError } from '../../../contracts/errors';
 import { providerOrganizationId } from '../../../contracts/limits';
-import { anyUserRights, isStaffRight, type Right } from '../../../contracts/rights';
+import { checkRightsFitOrganization, type Right } from '../../../contracts/rights';
 import type { UserCreate, UserListQuery, UserView } from '../../../contracts/user';
 import type { Page } from '../../../contracts/pagination';
 import { pageById } from '../../common/cursor';
 import { containsPattern } from '../../common/like';
 import type { Actor } from '../../common/context';
-import { isStaff, requireRights } from '../../common/context';
+import { authorize, isStaff, requireRights } from '../../common/context';
 import { diffObjects, type FieldTypes } from '../../common/diff';
 import type { HashIds } from '../../common/hash-ids';
 import { write } from '../../common/write';
@@ -29,17 +29,7 @@ const auditedFields: FieldTypes<UserModel> = {
  */
 function rightsFor(organizationId: number, requested: readonly Right[]): Right[] {
   const isProvider = organizationId === providerOrganizationId;
-  const wrong = requested.filter((right) => isStaffRight(right) !== isProvider);
-  if (wrong.length > 0) {
-    throw new GridportError('payload_invalid', [
-      {
-        path: 'rights',
-        message: isProvider
-          ? `Users of the provider organisation hold staff rights only, not ${wrong.join(', ')}`
-          : `Customer users hold customer rights only, not ${wrong.join(', ')}`,
-      },
-    ]);
-  }
+  checkRightsFitOrganization(requested, isProvider, 'user');
   const unique = [...new Set(requested)];
   return isProvider || unique.includes('customer.read') ? unique : ['customer.read', ...unique];
 }
@@ -62,7 +52,7 @@ export class UserService {
 
   /** Staff see every user; a customer sees the users of their own organisation (another's are not_found). */
   async get(actor: Actor, hashId: string): Promise<UserView> {
-    requireRights(actor, anyUserRights);
+    authorize(actor, 'user.read', 'user.listOwn');
     const id = this.hashIds.decode('user', hashId);
     const user = id === null ? undefined : await UserModel.query(this.db).findById(id).withGraphJoined('organization');
     if (!user?.organization || (!isStaff(actor) && user.organizationId !== actor.organizationId)) {
@@ -73,7 +63,7 @@ export class UserService {
 
   /** Users, newest first: staff across organisations (or one), customers within their own. */
   async list(actor: Actor, query: UserListQuery): Promise<Page<UserView>> {
-    requireRights(actor, anyUserRights);
+    authorize(actor, 'user.list', 'user.listOwn');
     const builder = UserModel.query(this.db).withGraphJoined('organization');
     const organizationId = listOrganizationScope(actor, this.hashIds, query.organizationHashId);
     if (organizationId !== null) {

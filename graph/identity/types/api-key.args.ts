@@ -9,7 +9,7 @@ export class ApiKeyListArgs {
   @Field(() => String, { nullable: true })
   organizationHashId?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'gridport (the provider\'s keys) or customer.' })
+  @Field(() => String, { nullable: true, description: "gridport (the provider's keys) or customer." })
   organization?: string | null;
 
   @Field(() => String, { nullable: true })

@@ -1,5 +1,4 @@
-import { Field, ID, InputType, ObjectType } from 'type-graphql';
-import type { ApiKeySecretView } from '../../../contracts/api-key';
+import { Field, ID, InputType } from 'type-graphql';
 
 /* The GraphQL shape of an API key's body; the rules are apiKeyCreateSchema's and apiKeyUpdateSchema's (contracts/api-key.ts). */
 
@@ -28,13 +27,4 @@ export class ApiKeyUpdateInput {
 
   @Field(() => String, { nullable: true })
   publicKey?: string | null;
-}
-
-@ObjectType('ApiKeySecret', { description: 'A key with its secret, shown this once: send it as Authorization: Bearer <apiKey>.' })
-export class ApiKeySecret implements ApiKeySecretView {
-  @Field(() => ID)
-  hashId!: string;
-
-  @Field(() => String)
-  apiKey!: string;
 }

@@ -1,7 +1,7 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import type { ApiKeyRowView, ApiKeyUserView, ApiKeyView } from '../../../contracts/api-key';
-import type { Page } from '../../../contracts/pagination';
+import type { ApiKeyRowView, ApiKeySecretView, ApiKeyUserView, ApiKeyView } from '../../../contracts/api-key';
 import type { Right } from '../../../contracts/rights';
+import { nextPageOffsetDescription, pageOf } from '../../common/graphql-page';
 
 @ObjectType('ApiKeyUser', { description: 'The user who created an API key.' })
 export class ApiKeyUser implements ApiKeyUserView {
@@ -42,11 +42,13 @@ export class ApiKey extends ApiKeyDetail implements ApiKeyRowView {
   organizationName!: string;
 }
 
-@ObjectType('ApiKeyPage')
-export class ApiKeyPage implements Page<ApiKeyRowView> {
-  @Field(() => [ApiKey])
-  rows!: ApiKeyRowView[];
+export const ApiKeyPage = pageOf<ApiKeyRowView>(ApiKey, 'ApiKeyPage', { nextPageOffset: nextPageOffsetDescription });
 
-  @Field(() => String, { nullable: true, description: 'Pass as offset for the next page; null on the last.' })
-  nextPageOffset!: string | null;
+@ObjectType('ApiKeySecret', { description: 'A key with its secret, shown this once: send it as Authorization: Bearer <apiKey>.' })
+export class ApiKeySecret implements ApiKeySecretView {
+  @Field(() => ID)
+  hashId!: string;
+
+  @Field(() => String)
+  apiKey!: string;
 }

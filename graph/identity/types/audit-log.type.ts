@@ -1,11 +1,12 @@
 import { GraphQLDateTimeISO, GraphQLJSON } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
 import type { AuditChangeType, AuditLogRowView, AuditObjectType, DiffEntry } from '../../../contracts/audit-log';
-import type { Page } from '../../../contracts/pagination';
+import type { NamedReference } from '../../../contracts/references';
+import { pageOf } from '../../common/graphql-page';
 import { AuditChangeTypeEnum, AuditObjectTypeEnum } from './audit-log.enum';
 
 @ObjectType('AuditLogUser', { description: 'The user who made a change.' })
-export class AuditLogUser {
+export class AuditLogUser implements NamedReference {
   @Field(() => ID)
   hashId!: string;
 
@@ -45,11 +46,7 @@ export class AuditLogRow implements AuditLogRowView {
   createdAt!: string;
 }
 
-@ObjectType('AuditLogPage', { description: 'A page of audit log rows, newest first.' })
-export class AuditLogPage implements Page<AuditLogRowView> {
-  @Field(() => [AuditLogRow])
-  rows!: AuditLogRowView[];
-
-  @Field(() => String, { nullable: true, description: 'The offset of the next page; null on the last page.' })
-  nextPageOffset!: string | null;
-}
+export const AuditLogPage = pageOf<AuditLogRowView>(AuditLogRow, 'AuditLogPage', {
+  description: 'A page of audit log rows, newest first.',
+  nextPageOffset: 'The offset of the next page; null on the last page.',
+});

@@ -1,13 +1,8 @@
 import { GraphQLDateTimeISO, GraphQLJSON } from 'graphql-scalars';
 import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
-import type {
-  InvoiceFrequency,
-  OrganizationType,
-  OrganizationView,
-  SubscriptionDefaults as SubscriptionDefaultsView,
-} from '../../../contracts/organization';
-import type { Page } from '../../../contracts/pagination';
+import type { InvoiceFrequency, OrganizationType, OrganizationView, SubscriptionDefaults as SubscriptionDefaultsView } from '../../../contracts/organization';
 import type { Pricing } from '../../../contracts/pricing';
+import { pageOf } from '../../common/graphql-page';
 import { InvoiceFrequencyEnum, OrganizationTypeEnum } from './organization.enum';
 
 @ObjectType('SubscriptionDefaults', { description: 'The subscription terms new devices of an organisation start with.' })
@@ -59,11 +54,7 @@ export class Organization implements OrganizationView {
   updatedAt!: string;
 }
 
-@ObjectType('OrganizationPage', { description: 'A page of organisations, newest first.' })
-export class OrganizationPage implements Page<OrganizationView> {
-  @Field(() => [Organization])
-  rows!: OrganizationView[];
-
-  @Field(() => String, { nullable: true, description: 'The offset of the next page; null on the last page.' })
-  nextPageOffset!: string | null;
-}
+export const OrganizationPage = pageOf<OrganizationView>(Organization, 'OrganizationPage', {
+  description: 'A page of organisations, newest first.',
+  nextPageOffset: 'The offset of the next page; null on the last page.',
+});

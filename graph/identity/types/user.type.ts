@@ -1,12 +1,12 @@
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
-import type { Page } from '../../../contracts/pagination';
-import type { Right } from '../../../contracts/rights';
+import { rights, type Right } from '../../../contracts/rights';
 import type { UserView } from '../../../contracts/user';
+import { nextPageOffsetDescription, pageOf } from '../../common/graphql-page';
 import { Organization } from './organization.type';
 
 @ObjectType('User', { description: 'A person who signs in to the console.' })
 @Directive('@key(fields: "hashId")')
-export class User {
+export class User implements UserView {
   @Field(() => ID)
   hashId!: string;
 
@@ -16,7 +16,7 @@ export class User {
   @Field(() => String)
   email!: string;
 
-  @Field(() => [String], { description: 'gridport.admin, gridport.ops, gridport.developer, gridport.sales, gridport.employee, customer.read, customer.write' })
+  @Field(() => [String], { description: rights.join(', ') })
   rights!: Right[];
 
   /** Resolved by UserResolver from the user's organisation hash id. */
@@ -24,14 +24,4 @@ export class User {
   organization!: Organization;
 }
 
-/** What the user service answers; the organisation is resolved in full on request. */
-export type UserSource = UserView;
-
-@ObjectType('UserPage')
-export class UserPage implements Page<UserSource> {
-  @Field(() => [User])
-  rows!: UserSource[];
-
-  @Field(() => String, { nullable: true, description: 'Pass as offset for the next page; null on the last.' })
-  nextPageOffset!: string | null;
-}
+export const UserPage = pageOf<UserView>(User, 'UserPage', { nextPageOffset: nextPageOffsetDescription });

@@ -3,7 +3,7 @@ import { createTransport, type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Mail, MailReceipt } from '../../../contracts/mail';
 import type { Actor } from '../../common/context';
-import { requireRights } from '../../common/context';
+import { authorize } from '../../common/context';
 import type { HashIds } from '../../common/hash-ids';
 import { MailModel } from '../models/mail.model';
 
@@ -69,7 +69,7 @@ export class MailService {
 
   /** POST /console-admin/v1/mail: a test mail from an operator. */
   async sendTest(actor: Actor, mail: Mail): Promise<MailReceipt> {
-    requireRights(actor, ['gridport.ops', 'gridport.developer']);
+    authorize(actor, 'mail.sendTest');
     return this.send(mail);
   }
 

@@ -15,7 +15,7 @@ export const adminMessages = {
   'users.title': 'Users',
   'userInvites.title': 'User invites',
   'issues.title': 'Issues',
-  'comingSoon': 'This screen is being built.',
+  comingSoon: 'This screen is being built.',
   ...adminDeviceMessages,
 } as const;
 

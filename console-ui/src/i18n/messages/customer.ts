@@ -14,7 +14,7 @@ export const customerMessages = {
   'accessManagement.myPartnerships': 'My partnerships',
   'accessManagement.acceptedPartnerships': 'Accepted partnerships',
   'settings.title': 'Settings',
-  'comingSoon': 'This screen is being built.',
+  comingSoon: 'This screen is being built.',
   ...customerDeviceMessages,
   ...accessMessages,
   ...settingsMessages,

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { profile, renderConsole, type FakeHandler } from '../../../test-support/render';
-import { withListViewport } from '../../customer/devices/device-test-support';
+import { withListViewport } from '../../../test-support/devices';
 
 withListViewport();
 
@@ -38,7 +38,18 @@ describe('the admin device list', () => {
     const harness = renderConsole('/admin/devices', staff);
     // The first screen waits for the route check and the area's texts: a busy machine may take seconds.
     expect(await screen.findByText('Harbour battery', {}, { timeout: 10_000 })).toBeInTheDocument();
-    const labels = ['Name or identifier', 'Hash id', 'Group (hash id, any or none)', 'Organisation hash id', 'Asset type', 'Asset identifier', 'ICCID', 'IMSI', 'Active control type', 'Active control identifier'];
+    const labels = [
+      'Name or identifier',
+      'Hash id',
+      'Group (hash id, any or none)',
+      'Organisation hash id',
+      'Asset type',
+      'Asset identifier',
+      'ICCID',
+      'IMSI',
+      'Active control type',
+      'Active control identifier',
+    ];
     for (const label of labels) {
       expect(screen.getByLabelText(label)).toBeInTheDocument();
     }

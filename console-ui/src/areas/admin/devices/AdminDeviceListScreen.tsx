@@ -4,12 +4,12 @@ import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { Button } from '../../../components/Button';
 import { formatPower } from '../../../format/power';
-import { AdminDeviceListDocument, type AdminDeviceListQueryVariables, type AdminDeviceRowFragment } from '../../../graphql/operations';
+import { AdminDeviceListDocument, type AdminDeviceListQueryVariables, type AdminDeviceListScreen_DeviceFragment } from '../../../graphql/operations';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
-import { pageSizeAt } from '../../customer/devices/DeviceListScreen';
+import { pageSizeAt } from '../../../devices/device-page-size';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { usePagedRows } from '../../customer/devices/usePagedRows';
-import { OnlineState, VirtualDeviceList, type DeviceColumn } from '../../customer/devices/VirtualDeviceList';
+import { usePagedRows } from '../../../devices/usePagedRows';
+import { OnlineState, VirtualDeviceList, type DeviceColumn } from '../../../devices/VirtualDeviceList';
 
 /** Every filter of the admin device list (console.md section 7), as named in GraphQL and in the address. */
 export const adminDeviceFilters = [
@@ -57,7 +57,7 @@ export function AdminDeviceListScreen() {
     },
     [client, key],
   );
-  const list = usePagedRows<AdminDeviceRowFragment>(key, loadPage);
+  const list = usePagedRows<AdminDeviceListScreen_DeviceFragment>(key, loadPage);
   useEffect(() => {
     if (list.error !== null) {
       showError(list.error);
@@ -65,7 +65,7 @@ export function AdminDeviceListScreen() {
   }, [list.error, showError]);
 
   const yesNo = useCallback((value: boolean) => t(value ? 'device.yes' : 'device.no'), [t]);
-  const columns = useMemo<DeviceColumn<AdminDeviceRowFragment>[]>(
+  const columns = useMemo<DeviceColumn<AdminDeviceListScreen_DeviceFragment>[]>(
     () => [
       { header: t('device.list.name'), width: 'minmax(140px, 2fr)', cell: (row) => row.name },
       { header: t('device.list.identifier'), width: 'minmax(120px, 2fr)', cell: (row) => row.identifier, optional: true },

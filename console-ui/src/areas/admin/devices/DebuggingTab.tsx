@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import styled from 'styled-components';
 import { hasAnyRight } from '../../../../../contracts/rights';
 import { Button } from '../../../components/Button';
@@ -8,10 +8,10 @@ import { useErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { useMessages } from '../../../i18n/messages';
 import { useSession } from '../../../session/useSession';
 import { useConsoleServices } from '../../../shell/console-services';
-import { Panel } from '../../customer/devices/DeviceFrame';
-import { deviceWriters } from '../../customer/devices/device-rights';
+import { Panel } from '../../../devices/DeviceFrame';
+import { deviceWriters } from '../../../devices/device-rights';
 import { DeviceTimeline } from './DeviceTimeline';
-import { sendDeviceMessage } from './send-message';
+import { deviceMessageApi } from './device-message-api';
 
 /** The message the form starts with: a ping the device echoes in its ack. */
 export const defaultDebugMessage = JSON.stringify({ type: 'debugPing', payload: 'ping from the console' }, null, 2);
@@ -21,6 +21,7 @@ export function DebuggingTab({ hashId }: { hashId: string }) {
   const t = useMessages();
   const id = useId();
   const { rest } = useConsoleServices();
+  const api = useMemo(() => deviceMessageApi(rest), [rest]);
   const { profile } = useSession();
   const snackbar = useSnackbar();
   const notice = useAllowanceNotice();
@@ -37,7 +38,7 @@ export function DebuggingTab({ hashId }: { hashId: string }) {
   const send = async () => {
     setSending(true);
     try {
-      const sent = await sendDeviceMessage(rest, hashId, message);
+      const sent = await api.send(hashId, { message });
       snackbar.show({ tone: 'info', message: t('device.debug.sent', { messageId: sent.messageId }) });
       if (sent.remainingAllowance !== null) {
         notice(sent.remainingAllowance);
@@ -58,7 +59,12 @@ export function DebuggingTab({ hashId }: { hashId: string }) {
           <textarea id={id} value={text} spellCheck={false} onChange={(event) => setText(event.target.value)} aria-invalid={message === undefined} />
           {message === undefined && <Invalid role="alert">{t('device.debug.notJson')}</Invalid>}
           <div>
-            <Button permitted={hasAnyRight(profile?.user.rights ?? [], deviceWriters)} disabled={message === undefined} loading={sending} onClick={() => void send()}>
+            <Button
+              permitted={hasAnyRight(profile?.user.rights ?? [], deviceWriters)}
+              disabled={message === undefined}
+              loading={sending}
+              onClick={() => void send()}
+            >
               {t('device.debug.send')}
             </Button>
           </div>

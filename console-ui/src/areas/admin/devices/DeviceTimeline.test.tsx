@@ -1,6 +1,6 @@
 import { MockSubscriptionLink } from '@apollo/client/testing';
 import { act, screen, waitFor } from '@testing-library/react';
-import { renderWithApollo, reportEvent } from '../../customer/devices/device-test-support';
+import { renderWithApollo, reportEvent } from '../../../test-support/devices';
 import { DeviceTimeline } from './DeviceTimeline';
 
 describe('the device timeline', () => {

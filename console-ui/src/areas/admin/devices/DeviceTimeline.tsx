@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import { useMessages } from '../../../i18n/messages';
-import { useDeviceReports, type DeviceReport } from '../../customer/devices/useDeviceReports';
+import { useDeviceReports, type DeviceReport } from '../../../devices/useDeviceReports';
 
 /** How many reports the timeline keeps: the newest, so a page left open stays light. */
 export const timelineLimit = 200;

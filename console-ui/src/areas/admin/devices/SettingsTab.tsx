@@ -1,16 +1,16 @@
 import { useId, useState } from 'react';
 import styled from 'styled-components';
+import type { ValidationIssue } from '../../../../../contracts/errors';
 import { hasAnyRight } from '../../../../../contracts/rights';
 import { Button } from '../../../components/Button';
 import { useSnackbar } from '../../../components/Snackbars';
-import type { DeviceSettingsFragment, DeviceUpdateInput } from '../../../graphql/operations';
+import type { SettingsTab_DeviceFragment, DeviceUpdateInput } from '../../../graphql/operations';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
 import { useSession } from '../../../session/useSession';
-import type { ConfigIssue } from '../../customer/devices/config-issues';
-import { LazyConfigEditor } from '../../customer/devices/LazyConfigEditor';
-import { issuesOfRefusal } from '../../customer/devices/refusals';
-import { Panel } from '../../customer/devices/DeviceFrame';
-import { deviceWriters } from '../../customer/devices/device-rights';
+import { LazyConfigEditor } from '../../../devices/LazyConfigEditor';
+import { issuesOfRefusal } from '../../../devices/refusals';
+import { Panel } from '../../../devices/DeviceFrame';
+import { deviceWriters } from '../../../devices/device-rights';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { useUpdateDeviceSettings } from './useUpdateDeviceSettings';
 
@@ -19,7 +19,7 @@ const switches = ['inProduction', 'isExposedToCustomer', 'monitorConnectivity', 
 type Switch = (typeof switches)[number];
 type Draft = { name: string } & Record<Switch, boolean>;
 
-function draftOf(device: DeviceSettingsFragment): Draft {
+function draftOf(device: SettingsTab_DeviceFragment): Draft {
   return {
     name: device.name,
     inProduction: device.inProduction,
@@ -49,7 +49,7 @@ export function changesOf(saved: Draft, draft: Draft): DeviceUpdateInput {
  * server's; their refusals (in_production, no_valid_config, not_all_assets_have_identifier,
  * asset_identifiers_are_not_unique) show here with the catalogue's texts.
  */
-export function SettingsTab({ device }: { device: DeviceSettingsFragment }) {
+export function SettingsTab({ device }: { device: SettingsTab_DeviceFragment }) {
   const t = useMessages();
   const nameId = useId();
   const { profile } = useSession();
@@ -58,7 +58,7 @@ export function SettingsTab({ device }: { device: DeviceSettingsFragment }) {
   const [save, { loading }] = useUpdateDeviceSettings();
   const [saved, setSaved] = useState(() => draftOf(device));
   const [draft, setDraft] = useState(saved);
-  const [refusals, setRefusals] = useState<ConfigIssue[]>([]);
+  const [refusals, setRefusals] = useState<ValidationIssue[]>([]);
   const canSave = hasAnyRight(profile?.user.rights ?? [], deviceWriters);
   const changes = changesOf(saved, draft);
 

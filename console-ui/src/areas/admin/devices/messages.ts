@@ -1,4 +1,4 @@
-import { deviceMessages } from '../../customer/devices/messages';
+import { deviceMessages } from '../../../devices/messages';
 
 /** Texts of the admin device screens. */
 export const adminDeviceMessages = {

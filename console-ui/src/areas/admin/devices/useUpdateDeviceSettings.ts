@@ -1,9 +1,9 @@
 import { useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
-import { UpdateDeviceSettingsDocument, type DeviceSettingsFragment, type DeviceUpdateInput } from '../../../graphql/operations';
+import { UpdateDeviceSettingsDocument, type SettingsTab_DeviceFragment, type DeviceUpdateInput } from '../../../graphql/operations';
 
 /** Saves a device's fields (updateDevice with the fields given); answers the device as saved. */
-export function useUpdateDeviceSettings(): [(hashId: string, input: DeviceUpdateInput) => Promise<DeviceSettingsFragment | null>, { loading: boolean }] {
+export function useUpdateDeviceSettings(): [(hashId: string, input: DeviceUpdateInput) => Promise<SettingsTab_DeviceFragment | null>, { loading: boolean }] {
   const [mutate, { loading }] = useMutation(UpdateDeviceSettingsDocument);
   const save = useCallback(
     async (hashId: string, input: DeviceUpdateInput) => {

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { profile, renderConsole, type FakeHandler, type SeenCall } from '../../../test-support/render';
-import { partnershipPageSize } from './PartnershipList';
+import { partnershipPageSize } from './usePartnerships';
 
 interface GraphqlBody {
   operationName?: string;
@@ -24,7 +24,10 @@ function partnership(hashId: string, owner: string, partner: string, role: 'VIEW
   };
 }
 
-const own = [partnership('p1', 'Solar Farms Ltd', 'Grid Traders', 'OPERATOR', 'all'), partnership('p2', 'Solar Farms Ltd', 'Meter Data Co', 'VIEWER', ['d7', 'd9'])];
+const own = [
+  partnership('p1', 'Solar Farms Ltd', 'Grid Traders', 'OPERATOR', 'all'),
+  partnership('p2', 'Solar Farms Ltd', 'Meter Data Co', 'VIEWER', ['d7', 'd9']),
+];
 const accepted = [partnership('p3', 'Wind Park AG', 'Solar Farms Ltd', 'VIEWER', ['d20'])];
 
 /** The customer's session and the GraphQL answers of access management; partnerships paged by `pageRows`. */
@@ -42,7 +45,13 @@ function server(rights: Right[], pageRows = partnershipPageSize): FakeHandler {
         status: 200,
         body: {
           data: {
-            me: { __typename: 'Actor', kind: 'USER', name: 'Casey Customer', rights, organization: { __typename: 'Organization', hashId: 'o1', name: 'Solar Farms Ltd', type: 'ASSET_OWNER' } },
+            me: {
+              __typename: 'Actor',
+              kind: 'USER',
+              name: 'Casey Customer',
+              rights,
+              organization: { __typename: 'Organization', hashId: 'o1', name: 'Solar Farms Ltd', type: 'ASSET_OWNER' },
+            },
           },
         },
       };
@@ -56,7 +65,9 @@ function server(rights: Right[], pageRows = partnershipPageSize): FakeHandler {
       const end = start + pageRows;
       return {
         status: 200,
-        body: { data: { partnerships: { __typename: 'PartnershipPage', rows: rows.slice(start, end), nextPageOffset: end < rows.length ? String(end) : null } } },
+        body: {
+          data: { partnerships: { __typename: 'PartnershipPage', rows: rows.slice(start, end), nextPageOffset: end < rows.length ? String(end) : null } },
+        },
       };
     }
     return undefined;
@@ -64,7 +75,9 @@ function server(rights: Right[], pageRows = partnershipPageSize): FakeHandler {
 }
 
 function partnershipCalls(calls: SeenCall[]): GraphqlBody['variables'][] {
-  return calls.filter((call) => call.path === '/graphql' && (call.body as GraphqlBody).operationName === 'CustomerPartnerships').map((call) => (call.body as GraphqlBody).variables);
+  return calls
+    .filter((call) => call.path === '/graphql' && (call.body as GraphqlBody).operationName === 'CustomerPartnerships')
+    .map((call) => (call.body as GraphqlBody).variables);
 }
 
 /** The text of every body row's cells. */
@@ -73,7 +86,11 @@ function tableRows(name: string): string[][] {
   return within(table)
     .getAllByRole('row')
     .slice(1)
-    .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent ?? ''));
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent ?? ''),
+    );
 }
 
 describe('access management', () => {
@@ -82,7 +99,11 @@ describe('access management', () => {
     expect(await screen.findByTestId('organization-name')).toHaveTextContent('Solar Farms Ltd');
     expect(harness.router.state.location.pathname).toBe('/access-management/my-organization');
     expect(screen.getByTestId('organization-type')).toHaveTextContent('Asset owner');
-    expect(within(screen.getByTestId('rights')).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+    expect(
+      within(screen.getByTestId('rights'))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
       'See your organisation’s teleports, issues and partnerships, and the teleports partners share with you.',
       'Change what your organisation may change: device outage contacts and issue subscriptions.',
     ]);
@@ -92,7 +113,11 @@ describe('access management', () => {
   it('tells a read-only user that they may look but not change', async () => {
     renderConsole('/access-management/my-organization', server(['CUSTOMER_READ']));
     const rights = await screen.findByTestId('rights');
-    expect(within(rights).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+    expect(
+      within(rights)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
       'See your organisation’s teleports, issues and partnerships, and the teleports partners share with you.',
       'You may look but not change anything.',
     ]);

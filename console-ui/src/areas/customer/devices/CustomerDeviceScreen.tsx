@@ -1,22 +1,17 @@
-import { useQuery, useSubscription } from '@apollo/client/react';
+import { useQuery } from '@apollo/client/react';
 import { useParams } from 'react-router-dom';
 import { hasAnyRight } from '../../../../../contracts/rights';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { DevicePresenceDocument, DeviceScreenDocument } from '../../../graphql/operations';
+import { DeviceScreenDocument } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
 import { useSession } from '../../../session/useSession';
-import { DeviceFrame, Panel } from './DeviceFrame';
+import { DeviceFrame, Panel } from '../../../devices/DeviceFrame';
 import { GeneralTab } from './GeneralTab';
-import { LazyConfigEditor } from './LazyConfigEditor';
-import { deviceWriters } from './device-rights';
+import { LazyConfigEditor } from '../../../devices/LazyConfigEditor';
+import { deviceWriters } from '../../../devices/device-rights';
+import { useOnline } from '../../../devices/useOnline';
 
 export type CustomerDeviceTab = 'general' | 'configuration';
-
-/** Whether the device's gateway is connected: as loaded, then as its presence events say. */
-export function useOnline(hashId: string, loaded: boolean | undefined): boolean {
-  const presence = useSubscription(DevicePresenceDocument, { variables: { hashId } });
-  return presence.data?.devicePresence.online ?? loaded ?? false;
-}
 
 /** A device in the customer area (/teleports/{hashId}/general and /configuration). */
 export function CustomerDeviceScreen({ tab }: { tab: CustomerDeviceTab }) {

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { profile, renderConsole, type FakeHandler, type SeenCall } from '../../../test-support/render';
-import { withListViewport } from './device-test-support';
+import { withListViewport } from '../../../test-support/devices';
 
 type Status = 'OPERATIONAL' | 'NON_OPERATIONAL';
 
@@ -40,7 +40,11 @@ function server(devices: ReturnType<typeof fleet>): FakeHandler {
       const operational = devices.filter((device) => device.status === 'OPERATIONAL').length;
       return {
         status: 200,
-        body: { data: { deviceCount: { __typename: 'DeviceCount', totalCount: devices.length, operationalCount: operational, inactiveCount: devices.length - operational } } },
+        body: {
+          data: {
+            deviceCount: { __typename: 'DeviceCount', totalCount: devices.length, operationalCount: operational, inactiveCount: devices.length - operational },
+          },
+        },
       };
     }
     if (operationName === 'CustomerDeviceList') {
@@ -66,7 +70,9 @@ function server(devices: ReturnType<typeof fleet>): FakeHandler {
 }
 
 function listCalls(calls: SeenCall[]): GraphqlBody['variables'][] {
-  return calls.filter((call) => call.path === '/graphql' && (call.body as GraphqlBody).operationName === 'CustomerDeviceList').map((call) => (call.body as GraphqlBody).variables);
+  return calls
+    .filter((call) => call.path === '/graphql' && (call.body as GraphqlBody).operationName === 'CustomerDeviceList')
+    .map((call) => (call.body as GraphqlBody).variables);
 }
 
 withListViewport();

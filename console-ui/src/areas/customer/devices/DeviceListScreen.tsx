@@ -4,10 +4,11 @@ import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { formatPower } from '../../../format/power';
-import { CustomerDeviceListDocument, DeviceCountsDocument, type DeviceListRowFragment, type DeviceStatus } from '../../../graphql/operations';
+import { CustomerDeviceListDocument, DeviceCountsDocument, type DeviceListScreen_DeviceFragment, type DeviceStatus } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
-import { usePagedRows } from './usePagedRows';
-import { OnlineState, VirtualDeviceList, type DeviceColumn } from './VirtualDeviceList';
+import { pageSizeAt } from '../../../devices/device-page-size';
+import { usePagedRows } from '../../../devices/usePagedRows';
+import { OnlineState, VirtualDeviceList, type DeviceColumn } from '../../../devices/VirtualDeviceList';
 
 /** The status filter as it reads in the address (console.md section 7) and in GraphQL. */
 const statuses = {
@@ -19,16 +20,6 @@ type StatusParam = keyof typeof statuses;
 
 function isStatusParam(value: string | null): value is StatusParam {
   return value !== null && value in statuses;
-}
-
-/**
- * Rows per page asked of the API: a first page just over a tall screen's worth, so the first
- * rows show soon, then the API's most (500), so a long list takes few calls.
- */
-export const devicePageSize = { first: 100, next: 500 } as const;
-
-export function pageSizeAt(offset: string | null): number {
-  return offset === null ? devicePageSize.first : devicePageSize.next;
 }
 
 /** The customer's device list (/teleports): a status filter with the counts, the devices virtualised. */
@@ -55,14 +46,14 @@ export function DeviceListScreen() {
     },
     [client, status],
   );
-  const list = usePagedRows<DeviceListRowFragment>(status ?? 'all', loadPage);
+  const list = usePagedRows<DeviceListScreen_DeviceFragment>(status ?? 'all', loadPage);
   useEffect(() => {
     if (list.error !== null) {
       showError(list.error);
     }
   }, [list.error, showError]);
 
-  const columns = useMemo<DeviceColumn<DeviceListRowFragment>[]>(
+  const columns = useMemo<DeviceColumn<DeviceListScreen_DeviceFragment>[]>(
     () => [
       { header: t('device.list.name'), width: 'minmax(140px, 2fr)', cell: (row) => row.name },
       { header: t('device.list.identifier'), width: 'minmax(120px, 2fr)', cell: (row) => row.identifier, optional: true },

@@ -2,7 +2,7 @@ import { useQuery } from '@apollo/client/react';
 import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
 import styled from 'styled-components';
 import { extendSeries, type SeriesPoint } from '../../../charts/series';
-import { PowerChartDocument, type LiveValuesFragment } from '../../../graphql/operations';
+import { PowerChartDocument, type DevicePowerChart_DeviceFragment } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
 import { assetLabel } from './LiveValues';
 import { powerReportType } from './power-reports';
@@ -19,7 +19,7 @@ const historyPoints = 360;
 const liveLimit = 10_000;
 
 /** The power of one asset over the last hours: history aggregated by the server, extended by live reports. */
-export function DevicePowerChart({ device, readings }: { device: LiveValuesFragment; readings: ReadonlyMap<number, LiveReading> }) {
+export function DevicePowerChart({ device, readings }: { device: DevicePowerChart_DeviceFragment; readings: ReadonlyMap<number, LiveReading> }) {
   const t = useMessages();
   const selectId = useId();
   const charted = device.assets.filter((asset) => powerReportType(asset.category) !== null);

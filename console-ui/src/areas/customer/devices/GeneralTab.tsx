@@ -1,12 +1,12 @@
 import { useMessages } from '../../../i18n/messages';
-import type { LiveValuesFragment } from '../../../graphql/operations';
-import { Panel } from './DeviceFrame';
+import type { GeneralTab_DeviceFragment } from '../../../graphql/operations';
+import { Panel } from '../../../devices/DeviceFrame';
 import { chartHours, DevicePowerChart } from './DevicePowerChart';
 import { LiveValues } from './LiveValues';
 import { useLivePower } from './useLivePower';
 
 /** The general tab: the live power of each asset, and a chart of the last hours kept live. */
-export function GeneralTab({ device }: { device: LiveValuesFragment }) {
+export function GeneralTab({ device }: { device: GeneralTab_DeviceFragment }) {
   const t = useMessages();
   const readings = useLivePower(device.hashId);
   return (

@@ -1,11 +1,11 @@
 import { MockSubscriptionLink } from '@apollo/client/testing';
 import { act, screen } from '@testing-library/react';
-import type { LiveValuesFragment } from '../../../graphql/operations';
-import { renderWithApollo, reportEvent } from './device-test-support';
+import type { LiveValues_DeviceFragment } from '../../../graphql/operations';
+import { renderWithApollo, reportEvent } from '../../../test-support/devices';
 import { LiveValues } from './LiveValues';
 import { useLivePower } from './useLivePower';
 
-const device: LiveValuesFragment = {
+const device: LiveValues_DeviceFragment = {
   hashId: 'd1',
   assets: [
     { index: 0, category: 'solar', type: 'demo-solar', identifier: 'pv-roof', nominalActivePower: 100_000 },

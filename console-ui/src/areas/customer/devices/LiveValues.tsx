@@ -1,16 +1,16 @@
 import styled from 'styled-components';
 import { formatPower } from '../../../format/power';
-import type { LiveValuesFragment } from '../../../graphql/operations';
+import type { LiveValues_DeviceFragment } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
 import type { LiveReading } from './useLivePower';
 
 /** How an asset is named on screen: its identifier, else its type and index. */
-export function assetLabel(asset: LiveValuesFragment['assets'][number]): string {
+export function assetLabel(asset: Pick<LiveValues_DeviceFragment['assets'][number], 'identifier' | 'type' | 'index'>): string {
   return asset.identifier ?? `${asset.type} #${asset.index}`;
 }
 
 /** The latest power of each asset of the device, as its live reports bring it. */
-export function LiveValues({ device, readings }: { device: LiveValuesFragment; readings: ReadonlyMap<number, LiveReading> }) {
+export function LiveValues({ device, readings }: { device: LiveValues_DeviceFragment; readings: ReadonlyMap<number, LiveReading> }) {
   const t = useMessages();
   if (device.assets.length === 0) {
     return <p>{t('device.live.noAssets')}</p>;

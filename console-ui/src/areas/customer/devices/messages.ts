@@ -1,37 +1,4 @@
-/** Texts of the device screens that both areas show (the list, the live values, the config editor). */
-export const deviceMessages = {
-  'device.list.empty': 'No devices match.',
-  'device.list.loading': 'Loading devices…',
-  'device.list.name': 'Name',
-  'device.list.identifier': 'Identifier',
-  'device.list.organization': 'Organisation',
-  'device.list.power': 'Nominal power',
-  'device.list.state': 'State',
-  'device.online': 'Online',
-  'device.offline': 'Offline',
-  'device.tab.general': 'General',
-  'device.tab.configuration': 'Configuration',
-  'device.live.title': 'Live values',
-  'device.live.waiting': 'Waiting for the next report…',
-  'device.live.asset': 'Asset',
-  'device.live.power': 'Power',
-  'device.live.at': 'At',
-  'device.live.noAssets': 'This device has no assets configured.',
-  'device.chart.title': 'Power of the last {hours} hours',
-  'device.chart.asset': 'Asset',
-  'device.chart.noData': 'No power figures yet.',
-  'device.config.title': 'Configuration',
-  'device.config.help': 'The configuration (version 2) as JSON; it is checked as you type.',
-  'device.config.notJson': 'This is not valid JSON: {reason}',
-  'device.config.valid': 'The configuration is valid.',
-  'device.config.issues': 'The configuration has {count} issues:',
-  'device.config.serverIssues': 'The server refused the configuration:',
-  'device.config.save': 'Save configuration',
-  'device.config.reset': 'Undo changes',
-  'device.config.saved': 'The configuration was saved.',
-  'device.config.none': 'This device has no configuration yet.',
-  'device.config.credentialsWithheld': 'The VPN credentials are not shown here (credentials: null).',
-} as const;
+import { deviceMessages } from '../../../devices/messages';
 
 /** Texts of the customer device screens. */
 export const customerDeviceMessages = {

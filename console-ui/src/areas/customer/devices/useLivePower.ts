@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { activePowerOf } from './power-reports';
-import { useDeviceReports } from './useDeviceReports';
+import { useDeviceReports } from '../../../devices/useDeviceReports';
 
 /** The latest activePower of an asset, W, and when it was measured (ms since the epoch). */
 export interface LiveReading {

@@ -132,7 +132,9 @@ describe('customer settings', () => {
       '/settings',
       server({
         'generate-challenge': (call) =>
-          call.body !== null && typeof call.body === 'object' && 'recoveryCode' in call.body ? { status: 200, body: challenge } : { status: 401, body: { key: '2fa_code_required' } },
+          call.body !== null && typeof call.body === 'object' && 'recoveryCode' in call.body
+            ? { status: 200, body: challenge }
+            : { status: 401, body: { key: '2fa_code_required' } },
       }),
     );
     await userEvent.click(await screen.findByRole('button', { name: 'Turn on two-factor' }));

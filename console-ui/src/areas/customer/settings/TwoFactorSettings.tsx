@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
-import { twoFactorChallengeMinutes, twoFactorChallengeSchema, twoFactorChangeAppSchema } from '../../../../../contracts/login';
+import { twoFactorChallengeMinutes, twoFactorChallengeSchema, twoFactorChangeAppSchema, type TwoFactorChallengeView } from '../../../../../contracts/login';
 import { isApiError } from '../../../api/api-error';
 import { Button } from '../../../components/Button';
 import { useConfirm } from '../../../components/ConfirmDialog';
@@ -11,8 +11,9 @@ import { TextField } from '../../../components/TextField';
 import { useErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { useMessages } from '../../../i18n/messages';
 import { useConsoleServices } from '../../../shell/console-services';
-import { twoFactorApi, type TwoFactorChallenge } from './two-factor-api';
-import { TwoFactorSecret, RecoveryCodeList } from '../../../components/two-factor';
+import { twoFactorApi } from './two-factor-api';
+import { RecoveryCodeList } from '../../../components/RecoveryCodeList';
+import { TwoFactorSecret } from '../../../components/TwoFactorSecret';
 
 /**
  * Where the two-factor set-up stands: proving the current app (once two-factor is on), adding
@@ -21,7 +22,7 @@ import { TwoFactorSecret, RecoveryCodeList } from '../../../components/two-facto
 type Step =
   | { kind: 'idle' }
   | { kind: 'prove'; alreadyOn: boolean }
-  | { kind: 'confirm'; challenge: TwoFactorChallenge }
+  | { kind: 'confirm'; challenge: TwoFactorChallengeView }
   | { kind: 'codes'; recoveryCodes: readonly string[] };
 
 /**
@@ -121,7 +122,14 @@ export function TwoFactorSettings() {
             <>
               {step.alreadyOn && <Notice role="note">{t('settings.twoFactor.alreadyOn')}</Notice>}
               <p>{t('settings.twoFactor.proveHelp')}</p>
-              <TextField name="twoFactorCode" label={t('settings.twoFactor.currentCode')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
+              <TextField
+                name="twoFactorCode"
+                label={t('settings.twoFactor.currentCode')}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                autoFocus
+              />
               <TextField name="recoveryCode" label={t('settings.twoFactor.recoveryCode')} autoComplete="off" />
             </>
           )}

@@ -17,14 +17,16 @@ export const settingsMessages = {
   'settings.twoFactor.proofRequired': 'Enter a code or a recovery code.',
   'settings.twoFactor.next': 'Next',
   'settings.twoFactor.confirmTitle': 'Add the key to your authenticator app',
-  'settings.twoFactor.confirmHelp': 'Add this key to your authenticator app (or open the link on this device), then enter the 6-digit code it shows. The key works for {minutes} minutes.',
+  'settings.twoFactor.confirmHelp':
+    'Add this key to your authenticator app (or open the link on this device), then enter the 6-digit code it shows. The key works for {minutes} minutes.',
   'settings.twoFactor.secret': 'Key',
   'settings.twoFactor.openApp': 'Open in authenticator app',
   'settings.twoFactor.code': 'Code from the new app',
   'settings.twoFactor.confirm': 'Confirm',
   'settings.twoFactor.expired': 'The key has expired. Start again for a new one.',
   'settings.twoFactor.codesTitle': 'Your new recovery codes',
-  'settings.twoFactor.codesWarning': 'These codes are shown only now. Keep them somewhere safe: each signs you in once when you cannot use your authenticator app. Your earlier codes no longer work.',
+  'settings.twoFactor.codesWarning':
+    'These codes are shown only now. Keep them somewhere safe: each signs you in once when you cannot use your authenticator app. Your earlier codes no longer work.',
   'settings.twoFactor.codesDone': 'I have kept them',
   'settings.twoFactor.newCodesTitle': 'Replace your recovery codes?',
   'settings.twoFactor.newCodesMessage': 'Your current recovery codes stop working and new ones are shown once.',

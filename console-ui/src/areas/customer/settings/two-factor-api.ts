@@ -1,24 +1,15 @@
+import type { RecoveryCodesView, TwoFactorChallengeView, TwoFactorChangeApp, TwoFactorProof } from '../../../../../contracts/login';
 import type { RestClient } from '../../../api/rest';
-
-/** A new two-factor secret and its otpauth:// key URI, to add to an authenticator app. */
-export interface TwoFactorChallenge {
-  secret: string;
-  keyuri: string;
-}
-
-/** The proof of the current app asked before a new secret, once two-factor is on. */
-export interface TwoFactorProof {
-  twoFactorCode?: string;
-  recoveryCode?: string;
-}
 
 const base = '/console/v1/settings/two-factor';
 
-/** The two-factor settings calls (console.md section 7; server/rest/two-factor.routes.ts). */
+/** The two-factor settings calls (console.md section 7; shapes from contracts/login.ts). */
 export function twoFactorApi(rest: RestClient) {
   return {
-    generateChallenge: (proof: TwoFactorProof) => rest.request<TwoFactorChallenge>(`${base}/generate-challenge`, { method: 'POST', body: proof }),
-    changeApp: (twoFactorCode: string) => rest.request<{ recoveryCodes: string[] }>(`${base}/change-app`, { method: 'POST', body: { twoFactorCode } }),
-    newRecoveryCodes: () => rest.request<{ recoveryCodes: string[] }>(`${base}/new-recovery-codes`, { method: 'POST' }),
+    /** A new secret; once two-factor is on, the current app's code or a recovery code proves the user. */
+    generateChallenge: (proof: TwoFactorProof) => rest.request<TwoFactorChallengeView>(`${base}/generate-challenge`, { method: 'POST', body: proof }),
+    changeApp: (twoFactorCode: TwoFactorChangeApp['twoFactorCode']) =>
+      rest.request<RecoveryCodesView>(`${base}/change-app`, { method: 'POST', body: { twoFactorCode } satisfies TwoFactorChangeApp }),
+    newRecoveryCodes: () => rest.request<RecoveryCodesView>(`${base}/new-recovery-codes`, { method: 'POST' }),
   };
 }

@@ -1,0 +1,26 @@
+import { toJson, agentErrorCodes } from '../reporter';
+import { errorText } from '../journal';
+import { defaultDeviceConfig } from '../runtime';
+import type { MessageHandlers } from './context';
+
+/** setConfig: runs a valid config, stores and reports it; one that cannot run is answered with config_not_applied and the previous one runs again. */
+export const configHandlers: Pick<MessageHandlers, 'setConfig'> = {
+  setConfig: async ({ id, message: { config }, agent }) => {
+    const previous = agent.runtime()?.config ?? defaultDeviceConfig;
+    try {
+      await agent.run(config);
+    } catch (error) {
+      const reason = errorText(error);
+      agent.log('error', 'a config could not be run; the previous one runs again', { error: reason });
+      await agent.run(previous);
+      await agent.reporter.send(
+        agent.reporter.error(agentErrorCodes.configNotApplied, `The config could not be run: ${reason}`, { messageId: id, messageType: 'setConfig' }),
+      );
+      return true;
+    }
+    await agent.state.writeConfig(config);
+    await agent.reporter.send({ type: 'config', at: agent.reporter.at(), observations: { messageId: id, source: 'cloud', config: toJson(config) } });
+    agent.log('info', 'config from the cloud applied', { assets: config.assets.length, loops: config.activeControl.length });
+    return true;
+  },
+};

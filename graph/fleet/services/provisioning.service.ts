@@ -1,0 +1,176 @@
+import { secretHash } from '../../common/secret-hash';
+import type { Knex } from 'knex';
+import { anonymousActor, type Actor } from '../../common/context';
+import { GridportError } from '../../../contracts/errors';
+import type { ProvisionCertificateBody, ProvisionCertificateResponse } from '../../../contracts/provisioning';
+import type { EncryptedSecret, SecretBox } from '../../common/secret-box';
+import { write } from '../../common/write';
+import {
+  CertificateAuthority,
+  certificateFingerprint,
+  generateAuthority,
+  parseCertificate,
+  readCertificateRequest,
+  verifyingKeyOf,
+  type CryptoKey,
+} from './certificate-authority';
+
+/** The one row of certificate_authorities. */
+const authorityRowId = 1;
+
+/** Who provisioning acts as in the audit log: the device itself, proved only by its token. */
+const provisioningActor: Actor = { ...anonymousActor, name: 'device provisioning' };
+
+/** A gateway the hub may let in: whom its certificate names, and the key to check its challenge with. */
+export interface VerifiedDevice {
+  identifier: string;
+  deviceId: number;
+  publicKey: CryptoKey;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+/**
+ * Device certificates (spec README "Certificates", api.md sections 5-8): the platform CA, kept
+ * in the database so that every node signs with the same one, the one-time exchange of a
+ * shipped device's token and CSR for a certificate, and the check the hub makes of it.
+ */
+export class ProvisioningService {
+  private loading: Promise<CertificateAuthority> | null = null;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly box: SecretBox,
+  ) {}
+
+  /**
+   * The platform CA, created on first use. Nodes starting together each insert a candidate with
+   * `on conflict do nothing` and then all read the row that won, so there is only ever one.
+   */
+  authority(): Promise<CertificateAuthority> {
+    if (!this.loading) {
+      this.loading = this.loadAuthority().catch((error: unknown) => {
+        this.loading = null;
+        throw error;
+      });
+    }
+    return this.loading;
+  }
+
+  private async loadAuthority(): Promise<CertificateAuthority> {
+    const existing = await this.readAuthority();
+    if (existing) {
+      return existing;
+    }
+    const created = await generateAuthority();
+    await this.db('certificate_authorities')
+      .insert({ id: authorityRowId, certificate: created.certificatePem, private_key: JSON.stringify(this.box.seal(created.privateKeyPem)) })
+      .onConflict('id')
+      .ignore();
+    const stored = await this.readAuthority();
+    if (!stored) {
+      throw new GridportError('internal_server_error', { reason: 'the certificate authority row is missing right after it was inserted' });
+    }
+    return stored;
+  }
+
+  private async readAuthority(): Promise<CertificateAuthority | null> {
+    const row = (await this.db('certificate_authorities').where({ id: authorityRowId }).first()) as
+      { certificate: string; private_key: EncryptedSecret | string } | undefined;
+    if (!row) {
+      return null;
+    }
+    const sealed = typeof row.private_key === 'string' ? (JSON.parse(row.private_key) as EncryptedSecret) : row.private_key;
+    return CertificateAuthority.load(row.certificate, this.box.open(sealed));
+  }
+
+  /** The CA certificate, PEM: what gateways pin. */
+  async caCertificatePem(): Promise<string> {
+    return (await this.authority()).certificatePem;
+  }
+
+  /**
+   * POST /v1/device/provision/cert. The CSR is checked first (payload_invalid,
+   * invalid_csr_subject_o, csr_subject_ou_invalid); then, in one transaction, the token is spent
+   * by an update that only matches while it is unspent: of requests racing with one token, the
+   * first takes the row lock and the others find no row once it commits (401 unauthorized). An
+   * identifier held by another device rolls everything back (csr_subject_ou_already_exists),
+   * leaving the token unspent.
+   */
+  async provision(body: ProvisionCertificateBody): Promise<ProvisionCertificateResponse> {
+    const request = await readCertificateRequest(body.csr);
+    const authority = await this.authority();
+    const tokenHash = secretHash(body.token);
+    return write(this.db, provisioningActor, async (w) => {
+      const claimed = (await w
+        .trx('devices')
+        .where({ provisioning_token_hash: tokenHash, open_for_provisioning: true })
+        .update({ open_for_provisioning: false, provisioning_token_hash: null, updated_at: w.trx.fn.now() })
+        .returning(['id', 'organization_id', 'identifier'])) as { id: number | string; organization_id: number | string | null; identifier: string | null }[];
+      const device = claimed[0];
+      if (!device) {
+        throw new GridportError('unauthorized', { reason: 'the provisioning token is unknown or already used' });
+      }
+      const deviceId = Number(device.id);
+      const holder = await w.trx('devices').where({ identifier: request.identifier }).whereNot({ id: deviceId }).first('id');
+      if (holder) {
+        throw new GridportError('csr_subject_ou_already_exists', { organizationalUnit: request.identifier });
+      }
+      const issued = await authority.issue({ identifier: request.identifier, publicKey: request.publicKey });
+      try {
+        await w.trx('devices').where({ id: deviceId }).update({
+          identifier: request.identifier,
+          certificate_fingerprint: issued.fingerprint,
+          certificate_serial: issued.serial,
+          certificate_not_after: issued.notAfter,
+        });
+      } catch (error) {
+        // Another device took the identifier between the check and this update.
+        if (isUniqueViolation(error)) {
+          throw new GridportError('csr_subject_ou_already_exists', { organizationalUnit: request.identifier });
+        }
+        throw error;
+      }
+      await w.audit({
+        objectType: 'devices',
+        objectId: deviceId,
+        organizationId: device.organization_id === null ? null : Number(device.organization_id),
+        changeType: 'controllerUpdate',
+        diff: [
+          { type: 'string', name: 'identifier', oldValue: device.identifier, newValue: request.identifier },
+          { type: 'boolean', name: 'openForProvisioning', oldValue: true, newValue: false },
+          { type: 'hidden', name: 'provisioningTokenHash' },
+          { type: 'string', name: 'certificateSerial', oldValue: null, newValue: issued.serial },
+          { type: 'date', name: 'certificateNotAfter', oldValue: null, newValue: issued.notAfter.toISOString() },
+        ],
+      });
+      return { cert: issued.pem, caCertificate: authority.certificatePem };
+    });
+  }
+
+  /**
+   * The device a certificate proves, or null: it must be signed by the platform CA, be within
+   * its validity at `at`, and be the certificate last issued to a device (its fingerprint is
+   * the one recorded), so a re-provisioned device's older certificate no longer works.
+   */
+  async verifyDeviceCertificate(pem: string, at = new Date()): Promise<VerifiedDevice | null> {
+    const certificate = parseCertificate(pem);
+    if (!certificate) {
+      return null;
+    }
+    const authority = await this.authority();
+    if (!(await authority.vouchesFor(certificate, at))) {
+      return null;
+    }
+    const identifier = certificate.subjectName.getField('OU')[0];
+    const row = (await this.db('devices')
+      .where({ certificate_fingerprint: certificateFingerprint(certificate) })
+      .first('id', 'identifier')) as { id: number | string; identifier: string | null } | undefined;
+    if (!row || identifier === undefined || row.identifier !== identifier) {
+      return null;
+    }
+    return { identifier, deviceId: Number(row.id), publicKey: await verifyingKeyOf(certificate) };
+  }
+}

@@ -1,0 +1,211 @@
+import { isObjectType } from 'graphql';
+import type { Actor } from '../graph/common/context';
+import { systemActor } from '../graph/common/context';
+import { anOrganization, buildApiKey, buildDeviceGroup, buildPartnership, buildUser } from '../test-support/factories';
+import { seedDevices } from '../test-support/fleet';
+import { customerActor, testGraph, type TestGraph } from '../test-support/graphql';
+
+/**
+ * Tenant isolation over every root field of the composed graph: a customer of organisation B
+ * (as a console user and as an API key) probes organisation A's rows through each field. Each
+ * probe must be refused, or answer data in which nothing of A appears; afterwards A's rows are
+ * as they were. A new root field fails this test until it has a probe.
+ */
+describe('tenant isolation in GraphQL', () => {
+  let g: TestGraph;
+  const a = {
+    organizationHashId: '',
+    organizationName: 'Victim Energy BV',
+    userHashId: '',
+    userEmail: 'victim.user@example.com',
+    inviteHashId: '',
+    inviteEmail: 'victim.invitee@example.com',
+    apiKeyHashId: '',
+    apiKeyName: 'Victim trading key',
+    deviceHashId: '',
+    deviceName: 'Victim Seeded 1',
+    groupHashId: '',
+    groupName: 'Victim group',
+    partnershipHashId: '',
+  };
+  let b: { id: number; hashId: string };
+  let actors: { name: string; actor: Actor }[];
+
+  beforeAll(async () => {
+    g = await testGraph();
+    const victim = await anOrganization(g.services, { name: a.organizationName });
+    a.organizationHashId = victim.hashId;
+    a.userHashId = (
+      await buildUser(g.services, { organizationHashId: victim.hashId, name: 'Victim User', email: a.userEmail, rights: ['customer.write'] })
+    ).hashId;
+    const ops = { ...systemActor('test'), rights: ['gridport.ops' as const], userId: null };
+    const [invite] = await g.services.userInvites.create(ops, { organizationHashId: victim.hashId, emails: [a.inviteEmail] });
+    a.inviteHashId = invite?.hashId ?? '';
+    a.apiKeyHashId = (await buildApiKey(g.services, { organizationHashId: victim.hashId, name: a.apiKeyName })).hashId;
+
+    const group = await buildDeviceGroup(g.services, { name: a.groupName, organizationHashId: victim.hashId });
+    a.groupHashId = group.hashId;
+    // Seeded with SQL, as a running device is: its config is in place, with nothing queued for it (the test checks A's outbox stays empty).
+    const [deviceId] = await seedDevices(g.database.db, victim.id, 1, { deviceGroupId: group.id, namePrefix: 'Victim Seeded' });
+    a.deviceHashId = g.hashIds.encode('device', deviceId ?? 0);
+    const third = await anOrganization(g.services, { name: 'Third Party BV' });
+    a.partnershipHashId = (
+      await buildPartnership(g.services, {
+        ownerOrganizationHashId: victim.hashId,
+        partnerOrganizationHashId: third.hashId,
+        role: 'operator',
+        allDevices: true,
+      })
+    ).hashId;
+    const prober = await anOrganization(g.services, { name: 'Prober BV' });
+    b = { id: g.hashIds.decode('organization', prober.hashId) ?? 0, hashId: prober.hashId };
+    actors = [
+      { name: 'a console user of B', actor: customerActor(b.id, ['customer.read', 'customer.write']) },
+      { name: 'an API key of B', actor: { kind: 'apiKey', userId: null, apiKeyId: 999, organizationId: b.id, rights: ['customer.write'], name: 'API key B' } },
+    ];
+  });
+
+  afterAll(async () => {
+    await g.close();
+  });
+
+  /** One probe per root field, aimed at A. */
+  function probes(): Record<string, { query: string; variables?: Record<string, unknown> }> {
+    return {
+      apiKey: { query: 'query($h: ID!) { apiKey(hashId: $h) { hashId name } }', variables: { h: a.apiKeyHashId } },
+      apiKeys: {
+        query: 'query($o: String) { apiKeys(organizationHashId: $o) { rows { hashId name organizationName } } }',
+        variables: { o: a.organizationHashId },
+      },
+      auditLog: { query: '{ auditLog { rows { objectHashId diff } } }' },
+      me: { query: '{ me { name organization { hashId name } } }' },
+      organization: { query: 'query($h: ID!) { organization(hashId: $h) { hashId name } }', variables: { h: a.organizationHashId } },
+      organizations: { query: '{ organizations { rows { hashId name } } }' },
+      user: { query: 'query($h: ID!) { user(hashId: $h) { hashId email } }', variables: { h: a.userHashId } },
+      users: { query: 'query($o: String) { users(organizationHashId: $o) { rows { hashId email } } }', variables: { o: a.organizationHashId } },
+      userInvites: { query: 'query($o: String) { userInvites(organizationHashId: $o) { rows { hashId email } } }', variables: { o: a.organizationHashId } },
+      createApiKey: {
+        query: 'mutation($o: ID!) { createApiKey(input: { organizationHashId: $o, name: "Stolen" }) { hashId apiKey } }',
+        variables: { o: a.organizationHashId },
+      },
+      resetApiKey: { query: 'mutation($h: ID!) { resetApiKey(hashId: $h) { hashId apiKey } }', variables: { h: a.apiKeyHashId } },
+      updateApiKey: { query: 'mutation($h: ID!) { updateApiKey(hashId: $h, input: { name: "Hijacked" }) }', variables: { h: a.apiKeyHashId } },
+      deleteApiKey: { query: 'mutation($h: ID!) { deleteApiKey(hashId: $h) }', variables: { h: a.apiKeyHashId } },
+      createOrganization: { query: 'mutation { createOrganization(input: { name: "Squatter", type: INSTALLER }) { hashId } }' },
+      updateOrganization: {
+        query: 'mutation($h: ID!) { updateOrganization(hashId: $h, input: { name: "Hijacked" }) { hashId name } }',
+        variables: { h: a.organizationHashId },
+      },
+      login: { query: `mutation { login(input: { email: "${a.userEmail}", password: "not the password" }) { name } }` },
+      logout: { query: 'mutation { logout }' },
+      inviteUsers: {
+        query: 'mutation($o: ID!) { inviteUsers(input: { organizationHashId: $o, emails: ["intruder@example.com"] }) { hashId } }',
+        variables: { o: a.organizationHashId },
+      },
+      revokeUserInvite: { query: 'mutation($h: ID!) { revokeUserInvite(hashId: $h) }', variables: { h: a.inviteHashId } },
+      device: { query: 'query($h: ID!) { device(hashId: $h) { hashId name } }', variables: { h: a.deviceHashId } },
+      devices: { query: '{ devices { count rows { hashId name organization { name } } } }' },
+      deviceCount: { query: '{ deviceCount { totalCount } }' },
+      deviceGroup: { query: 'query($h: ID!) { deviceGroup(hashId: $h) { hashId name } }', variables: { h: a.groupHashId } },
+      deviceGroups: { query: 'query($o: String) { deviceGroups(organizationHashId: $o) { rows { hashId name } } }', variables: { o: a.organizationHashId } },
+      partnerships: { query: '{ partnerships { rows { hashId owner { name } } } }' },
+      updateDevice: { query: 'mutation($h: ID!) { updateDevice(hashId: $h, input: { name: "Hijacked" }) { name } }', variables: { h: a.deviceHashId } },
+      updateDeviceOutageContacts: {
+        query: 'mutation($h: ID!) { updateDeviceOutageContacts(hashId: $h, input: { outageEmails: ["spy@example.com"] }) { name } }',
+        variables: { h: a.deviceHashId },
+      },
+      setSchedule: { query: 'mutation { setSchedule(input: { assetIdentifiers: ["pv-roof"], schedule: [] }) { deviceHashIds } }' },
+      setParameters: {
+        query: 'mutation { setParameters(input: { assetIdentifiers: ["furnace"], parameters: { type: "sagerFurnace", schedule: [] } }) { deviceHashIds } }',
+      },
+      createDeviceGroup: {
+        query: 'mutation($o: ID!) { createDeviceGroup(input: { name: "Squat", organizationHashId: $o }) { hashId } }',
+        variables: { o: a.organizationHashId },
+      },
+      updateDeviceGroup: {
+        query: 'mutation($h: ID!) { updateDeviceGroup(hashId: $h, input: { name: "Hijacked" }) { name } }',
+        variables: { h: a.groupHashId },
+      },
+      deleteDeviceGroup: { query: 'mutation($h: ID!) { deleteDeviceGroup(hashId: $h) }', variables: { h: a.groupHashId } },
+      linkDeviceGroupApiKey: {
+        query: 'mutation($g: ID!, $k: ID!) { linkDeviceGroupApiKey(deviceGroupHashId: $g, apiKeyHashId: $k) }',
+        variables: { g: a.groupHashId, k: a.apiKeyHashId },
+      },
+      unlinkDeviceGroupApiKey: {
+        query: 'mutation($g: ID!, $k: ID!) { unlinkDeviceGroupApiKey(deviceGroupHashId: $g, apiKeyHashId: $k) }',
+        variables: { g: a.groupHashId, k: a.apiKeyHashId },
+      },
+      createPartnership: {
+        query:
+          'mutation($o: ID!, $p: ID!) { createPartnership(input: { ownerOrganizationHashId: $o, partnerOrganizationHashId: $p, role: OPERATOR, allDevices: true }) { hashId } }',
+        variables: { o: a.organizationHashId, p: b.hashId },
+      },
+      updatePartnership: {
+        query: 'mutation($h: ID!) { updatePartnership(hashId: $h, input: { role: VIEWER }) { hashId } }',
+        variables: { h: a.partnershipHashId },
+      },
+      deviceMeasurements: {
+        query:
+          'query($h: ID!) { deviceMeasurements(hashId: $h, field: "activePower", reportType: "meterPower", assetIndex: 2, from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z") { at avg } }',
+        variables: { h: a.deviceHashId },
+      },
+      deletePartnership: { query: 'mutation($h: ID!) { deletePartnership(hashId: $h) }', variables: { h: a.partnershipHashId } },
+    };
+  }
+
+  it('has a probe for every root field of the graph', () => {
+    const roots = [g.graphql.schema.getQueryType(), g.graphql.schema.getMutationType(), g.graphql.schema.getSubscriptionType()];
+    const fields = roots.flatMap((root) => (root && isObjectType(root) ? Object.keys(root.getFields()) : []));
+    expect(fields.filter((field) => !(field in probes()))).toEqual([]);
+  });
+
+  it('refuses each probe or answers nothing of A, for a console user and an API key of B', async () => {
+    const markers = [
+      a.organizationHashId,
+      a.organizationName,
+      a.userHashId,
+      a.userEmail,
+      a.inviteHashId,
+      a.inviteEmail,
+      a.apiKeyHashId,
+      a.apiKeyName,
+      a.deviceHashId,
+      a.deviceName,
+      a.groupHashId,
+      a.groupName,
+      a.partnershipHashId,
+    ];
+    const refusals = new Set(['forbidden', 'not_found', 'forbidden_organization', 'unauthorized', 'invalid_credentials', 'unknown_identifier']);
+    for (const { name, actor } of actors) {
+      for (const [field, probe] of Object.entries(probes())) {
+        const result = await g.execute(actor, probe.query, probe.variables);
+        const codes = (result.errors ?? []).map((error) => String(error.extensions?.code));
+        const leaked = markers.filter((marker) => JSON.stringify(result.data ?? null).includes(marker));
+        expect({ actor: name, field, leaked, unexpected: codes.filter((code) => !refusals.has(code)) }).toEqual({
+          actor: name,
+          field,
+          leaked: [],
+          unexpected: [],
+        });
+      }
+    }
+  });
+
+  it('leaves A as it was', async () => {
+    const staff = { ...systemActor('test'), rights: ['gridport.admin' as const] };
+    expect((await g.services.organizations.get(staff, a.organizationHashId)).name).toBe(a.organizationName);
+    expect((await g.services.apiKeys.get({ ...staff, kind: 'user', userId: 1 }, a.apiKeyHashId)).name).toBe(a.apiKeyName);
+    const invites = await g.services.userInvites.list(staff, { organizationHashId: a.organizationHashId, filter: '', rowsPerPage: 500 });
+    expect(invites.rows.map((row) => row.email)).toEqual([a.inviteEmail]);
+    const users = await g.services.users.list(staff, { organizationHashId: a.organizationHashId, filter: '', rowsPerPage: 500 });
+    expect(users.rows.map((row) => row.email)).toEqual([a.userEmail]);
+    const organizations = await g.services.organizations.list(staff, { filter: '', rowsPerPage: 500 });
+    expect(organizations.rows.map((row) => row.name)).not.toContain('Squatter');
+    const device = await g.services.devices.get(staff, a.deviceHashId);
+    expect({ name: device.name, outageEmails: device.outageEmails }).toEqual({ name: a.deviceName, outageEmails: [] });
+    expect(await g.services.deviceOutbox.pending(g.hashIds.decode('device', a.deviceHashId) ?? 0)).toEqual([]);
+    expect((await g.services.deviceGroups.get(staff, a.groupHashId)).name).toBe(a.groupName);
+    const partnerships = await g.services.partnerships.list(staff, { filter: '', organizationHashId: a.organizationHashId, rowsPerPage: 50 });
+    expect(partnerships.rows.map((row) => [row.hashId, row.role, row.partner.name])).toEqual([[a.partnershipHashId, 'operator', 'Third Party BV']]);
+  });
+});

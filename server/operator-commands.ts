@@ -1,0 +1,229 @@
+import { parseArgs } from 'node:util';
+import * as yup from 'yup';
+import { organizationCreateSchema, organizationListQuerySchema, type OrganizationView } from '../contracts/organization';
+import { emailSchema, userCreateSchema } from '../contracts/user';
+import { apiKeyCreateSchema } from '../contracts/api-key';
+import { deviceShipSchema } from '../contracts/fleet';
+import { rights } from '../contracts/rights';
+import { sessionCookieName } from '../graph/identity/services/session.service';
+import { validate } from '../contracts/validation';
+import { GridportError } from '../contracts/errors';
+import { systemActor } from '../graph/common/context';
+import type { Services } from '../graph/services';
+
+/**
+ * The operator commands that work on the database. The command line runs them on the database it
+ * opens, or hands them to the running embedded server (server/operator-socket.ts), which runs
+ * them here with its own services: one set of commands, whichever process carries them out.
+ */
+export const usage = `Usage: gridport <command> [options]
+
+Commands:
+  migrate                                   run every pending database migration
+  org create --name <name> --type <type>    create an organisation
+                                            (type: energy-trader, data-receiver, asset-owner, installer)
+  org provider                              print the provider organisation
+  org list [--name <text>]                  list the organisations (whose name contains <text>)
+  user create --org <hashId> --email <email> --name <name> --rights <a,b> [--password <password>]
+                                            create a user (rights: gridport.admin, gridport.ops,
+                                            gridport.developer, gridport.sales, gridport.employee,
+                                            customer.read, customer.write)
+  session create --email <email>            start a console session for a user and print the
+                                            Cookie header value that carries it
+  api-key create --org <hashId> --name <name> [--rights <a,b>] [--ip-ranges <cidr,cidr>]
+                                            create an API key and print its secret (shown once);
+                                            a provider key needs --rights (staff rights), a
+                                            customer key carries customer.read and customer.write
+  device ship --org <hashId> --name <name> [--group <hashId>]
+                                            create a device record open for provisioning and print
+                                            its hash id and one-time provisioning token
+  edge --hub <url> --state <dir> [--token <token>] [--identifier <id>]
+                                            run the gateway agent (docs/edge.md): provisions with
+                                            the token at the first start (the key stays in
+                                            <dir>), then connects to the hub and runs until
+                                            SIGTERM or SIGINT; needs no database
+
+Options:
+  --json    print one JSON object instead of text
+  --help    print this help
+
+The database is the one the server uses: DATABASE_URL, or PGlite in GRIDPORT_DATA_DIR. While
+the server runs on PGlite, the commands are carried out by the server itself.`;
+
+export const databaseCommands = [
+  'migrate',
+  'org create',
+  'org provider',
+  'org list',
+  'user create',
+  'session create',
+  'api-key create',
+  'device ship',
+] as const;
+export type DatabaseCommand = (typeof databaseCommands)[number];
+export type Command = DatabaseCommand | 'edge';
+
+const options = {
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+  name: { type: 'string' },
+  type: { type: 'string' },
+  org: { type: 'string' },
+  email: { type: 'string' },
+  rights: { type: 'string' },
+  password: { type: 'string' },
+  'ip-ranges': { type: 'string' },
+  group: { type: 'string' },
+  hub: { type: 'string' },
+  token: { type: 'string' },
+  state: { type: 'string' },
+  identifier: { type: 'string' },
+} as const;
+
+export interface CommandValues {
+  json: boolean;
+  help: boolean;
+  name?: string;
+  type?: string;
+  org?: string;
+  email?: string;
+  rights?: string;
+  password?: string;
+  'ip-ranges'?: string;
+  group?: string;
+  hub?: string;
+  token?: string;
+  state?: string;
+  identifier?: string;
+}
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export type ParsedCommand = { kind: 'run'; command: Command; values: CommandValues } | { kind: 'exit'; code: number };
+
+/** Reads argv; usage and unknown commands are answered here (exit 0 for --help, 2 otherwise). Throws TypeError on an unknown option. */
+export function parseCommand(argv: string[], io: CliIo): ParsedCommand {
+  const parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options });
+  const values: CommandValues = parsed.values;
+  const command = parsed.positionals.join(' ');
+  if (values.help || command === '') {
+    io.out(usage);
+    return { kind: 'exit', code: values.help ? 0 : 2 };
+  }
+  if (command !== 'edge' && !(databaseCommands as readonly string[]).includes(command)) {
+    io.err(`gridport: unknown command "${command}"\n\n${usage}`);
+    return { kind: 'exit', code: 2 };
+  }
+  return { kind: 'run', command: command as Command, values };
+}
+
+function describeOrganization(organization: OrganizationView): string {
+  return `${organization.name} (${organization.type ?? 'provider'}), hash id ${organization.hashId}`;
+}
+
+/** Prints a refusal the way the command line does: its catalogue key and issues, or the error body with --json. */
+export function printRefusal(error: unknown, json: boolean, io: CliIo): boolean {
+  if (error instanceof GridportError) {
+    const details = Array.isArray(error.details)
+      ? (error.details as { path: string; message: string }[]).map((issue) => `  - ${issue.path}: ${issue.message}`).join('\n')
+      : '';
+    io.err(json ? JSON.stringify(error.toBody()) : `gridport: ${error.key}: ${error.message}${details ? `\n${details}` : ''}`);
+    return true;
+  }
+  if (error instanceof yup.ValidationError) {
+    io.err(`gridport: ${error.errors.join('; ')}`);
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Carries out one database command with `services`; `applied` are the migrations this process
+ * applied before. Resolves to the exit code; a refusal is printed and gives 1.
+ */
+export async function runDatabaseCommand(command: DatabaseCommand, values: CommandValues, services: Services, applied: string[], io: CliIo): Promise<number> {
+  const print = (json: object, text: string) => io.out(values.json ? JSON.stringify(json) : text);
+  const actor = systemActor('gridport command line');
+  const list = (text: string | undefined) =>
+    text
+      ?.split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+  try {
+    switch (command) {
+      case 'migrate':
+        print({ applied }, applied.length === 0 ? 'The database is up to date.' : `Applied ${applied.length} migration(s):\n${applied.join('\n')}`);
+        return 0;
+      case 'org create': {
+        const input = validate(organizationCreateSchema, { name: values.name, type: values.type }, 'payload_invalid');
+        const organization = await services.organizations.create(actor, input);
+        print({ hashId: organization.hashId }, `Created organisation ${describeOrganization(organization)}`);
+        return 0;
+      }
+      case 'org provider': {
+        const organization = await services.organizations.provider();
+        print({ hashId: organization.hashId, name: organization.name }, `Provider organisation: ${describeOrganization(organization)}`);
+        return 0;
+      }
+      case 'org list': {
+        const found: OrganizationView[] = [];
+        let offset: string | undefined;
+        do {
+          const query = validate(organizationListQuerySchema, { filter: values.name, rowsPerPage: 500, offset }, 'query_invalid');
+          const page = await services.organizations.list(actor, query);
+          found.push(...page.rows);
+          offset = page.nextPageOffset ?? undefined;
+        } while (offset !== undefined);
+        const rows = found.map(({ hashId, name, type }) => ({ hashId, name, type }));
+        print({ rows }, rows.length === 0 ? 'No organisation matches.' : found.map(describeOrganization).join('\n'));
+        return 0;
+      }
+      case 'user create': {
+        const input = validate(
+          userCreateSchema,
+          { organizationHashId: values.org, email: values.email, name: values.name, rights: list(values.rights), password: values.password },
+          'payload_invalid',
+        );
+        const user = await services.users.create(actor, input);
+        print({ hashId: user.hashId }, `Created user ${user.name} <${user.email}> in ${user.organization.name}, hash id ${user.hashId}`);
+        return 0;
+      }
+      case 'session create': {
+        const { email } = validate(yup.object({ email: emailSchema.required() }), { email: values.email }, 'payload_invalid');
+        const user = await services.users.findByEmail(email);
+        if (!user) {
+          throw new GridportError('not_found', { email });
+        }
+        const session = await services.sessions.mint(user.id, 'command line');
+        const cookie = `${sessionCookieName}=${session.token}`;
+        print({ hashId: session.sessionHashId, cookie, expiresAt: session.expiresAt.toISOString() }, cookie);
+        return 0;
+      }
+      case 'api-key create': {
+        const input = validate(
+          apiKeyCreateSchema,
+          { organizationHashId: values.org, name: values.name, ipRanges: list(values['ip-ranges']) },
+          'payload_invalid',
+        );
+        const rightsGiven = validate(yup.array(yup.string().oneOf(rights).required()).optional(), list(values.rights), 'payload_invalid');
+        const key = await services.apiKeys.create(actor, input, rightsGiven);
+        print({ hashId: key.hashId, apiKey: key.apiKey }, `Created API key ${input.name}, hash id ${key.hashId}. Its secret, shown only now:\n${key.apiKey}`);
+        return 0;
+      }
+      case 'device ship': {
+        const input = validate(deviceShipSchema, { organizationHashId: values.org, name: values.name, deviceGroupHashId: values.group }, 'payload_invalid');
+        const shipped = await services.devices.ship(actor, input);
+        print(shipped, `Shipped device ${input.name}, hash id ${shipped.hashId}. Its provisioning token, shown only now:\n${shipped.provisioningToken}`);
+        return 0;
+      }
+    }
+  } catch (error) {
+    if (printRefusal(error, values.json, io)) {
+      return 1;
+    }
+    throw error;
+  }
+}
