@@ -152,6 +152,31 @@ export const accessRules = {
   'partnership.delete': staffWriters,
   'partnership.listOwn': consoleUsers(employee, customerRead, customerWrite),
 
+  // Issues, alarms and their messages (console.md sections 6 and 7): staff manage them (Employee); customers read the
+  // issues of devices they may see, post messages and subscribe.
+  'issue.list': consoleUsers(employee),
+  'issue.read': consoleUsers(employee),
+  'issue.update': consoleUsers(employee),
+  'issue.resolve': consoleUsers(employee),
+  'issue.reopen': consoleUsers(employee),
+  'issue.manageSubscribers': consoleUsers(employee),
+  'issueMessage.create': consoleUsers(employee),
+  'issueMessage.update': consoleUsers(employee),
+  'issue.listVisible': consoleUsers(employee, customerRead, customerWrite),
+  'issue.countVisible': consoleUsers(employee, customerRead, customerWrite),
+  'issue.readVisible': consoleUsers(employee, customerRead, customerWrite),
+  'issue.subscribe': consoleUsers(employee, customerRead, customerWrite),
+  'issueMessage.listVisible': consoleUsers(employee, customerRead, customerWrite),
+  'issueMessage.createVisible': consoleUsers(employee, customerRead, customerWrite),
+  // Files: anyone signed in may read what they may see; the upload limit by role decides who may upload (customers: 0).
+  'file.upload': consoleUsers(employee, customerRead, customerWrite),
+  'file.read': consoleUsers(employee, customerRead, customerWrite),
+  // On-call and telephony: only Ops changes the on-call ops user; Twilio's requests are checked by their signature.
+  'onCall.read': consoleUsers(employee),
+  'onCall.update': consoleUsers(ops),
+  'onCall.grafana': consoleUsers(employee),
+  'telephony.call': anyone,
+
   // The public steering API and developer access (api.md section 6).
   'steering.listDevices': apiKeys(customerWrite),
   'steering.setSchedule': apiKeys(customerWrite),

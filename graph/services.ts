@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
 import { MailService, type MailSettings } from './operations/services/mail.service';
+import { IssueJournal } from './operations/services/issue-journal';
 import type { HashIds } from './common/hash-ids';
 import { InProcessPubSub, type PubSub } from './common/pubsub';
 import { AuditLogService } from './identity/services/audit-log.service';
@@ -85,6 +86,8 @@ export interface Services {
   samlRequests: SamlRequestIds;
   /** The platform CA and device certificates. */
   provisioning: ProvisioningService;
+  /** The one writer of issues and their timelines (users, monitors, mail, phone calls). */
+  issueJournal: IssueJournal;
 }
 
 export function createServices({
@@ -140,5 +143,6 @@ export function createServices({
     deviceMessages: new DeviceMessageService(db, devices, deviceOutbox, dangerousActions),
     deviceTickets: new DeviceTicketService(devices, hubspot),
     provisioning: new ProvisioningService(db, box),
+    issueJournal: new IssueJournal(pubsub),
   };
 }

@@ -18,6 +18,7 @@ import * as reportRollups from './20261122004000_report_rollups';
 import * as deviceConnection from './20261122005000_device_connection';
 import * as hubNodes from './20261124100000_hub_nodes';
 import * as passwordResetRequests from './20261124110000_password_reset_requests';
+import * as operations from './20261125000000_operations';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -45,6 +46,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122005000_device_connection', deviceConnection],
   ['20261124100000_hub_nodes', hubNodes],
   ['20261124110000_password_reset_requests', passwordResetRequests],
+  ['20261125000000_operations', operations],
 ];
 
 /** Knex reads migrations from this list rather than the file system, so compiled and test runs agree. */

@@ -19,6 +19,8 @@ export const channels = {
   reports: (deviceId: number) => `device-reports:${deviceId}`,
   /** A device came online or went offline: `{ deviceId, online, networkInterface }`. */
   presence: 'device-presence',
+  /** An issue's timeline changed (a message added or edited, an audit entry, a state change): `issue-timeline:<issueId>`, `{ issueId }`. */
+  issueTimeline: (issueId: number) => `issue-timeline:${issueId}`,
 } as const;
 
 /** The pub/sub of one process. A handler that throws does not stop the others. */

@@ -1,0 +1,39 @@
+import { BaseModel } from '../../common/base.model';
+
+/** Message sources (console.md section 3). */
+export const messageSources = ['monitoring', 'cloud', 'user', 'incoming-email', 'github'] as const;
+export type MessageSource = (typeof messageSources)[number];
+
+/** The headers of a mail that became a message. */
+export interface EmailHeaders {
+  from: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  messageId: string | null;
+  inReplyTo: string | null;
+  references: string[];
+  date: string | null;
+}
+
+export type MailState = 'none' | 'pending' | 'sent' | 'failed';
+
+export class IssueMessageModel extends BaseModel {
+  static override tableName = 'issue_messages';
+  static override jsonAttributes = ['to', 'cc', 'emailHeaders'];
+
+  id!: number;
+  issueId!: number;
+  source!: MessageSource;
+  userId!: number | null;
+  message!: string;
+  isInternal!: boolean;
+  to!: string[];
+  cc!: string[];
+  emailHeaders!: EmailHeaders | null;
+  mailMessageId!: string | null;
+  mailState!: MailState;
+  subscribersNotifiedAt!: Date | null;
+  createdAt!: Date;
+  updatedAt!: Date;
+}
