@@ -9,6 +9,8 @@ export interface PagedRows<Row> {
   count: number | null;
   loading: boolean;
   error: unknown;
+  /** Whether a page is left to load. */
+  hasMore: boolean;
   /** Loads the next page, unless one is loading or the last one came. */
   loadMore: () => void;
 }
@@ -79,5 +81,5 @@ export function usePagedRows<Row>(key: string, loadPage: (offset: string | null)
     load(state.key, state.next, true);
   }, [load, state.done, state.key, state.loading, state.next]);
 
-  return { rows: state.rows, count: state.count, loading: state.loading, error: state.error, loadMore };
+  return { rows: state.rows, count: state.count, loading: state.loading, error: state.error, hasMore: !state.done && state.next !== null, loadMore };
 }

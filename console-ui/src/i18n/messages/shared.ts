@@ -1,4 +1,5 @@
 import { loginMessages } from '../../areas/public/login/messages';
+import { timelineMessages } from '../../components/messages';
 import { passwordResetMessages } from '../../areas/public/password-reset/messages';
 import { userInviteMessages } from '../../areas/public/user-invite/messages';
 
@@ -30,6 +31,7 @@ export const sharedMessages = {
   'notice.allowance': 'Saved. Remaining allowance for dangerous actions in the last 24 hours: {allowance}.',
   backToLogin: 'Back to sign in',
   loading: 'Loading…',
+  ...timelineMessages,
   ...loginMessages,
   ...passwordResetMessages,
   ...userInviteMessages,

@@ -1,11 +1,14 @@
 import { useQuery } from '@apollo/client/react';
 import { useParams } from 'react-router-dom';
+import styled from 'styled-components';
 import { AdminDeviceSettingsDocument } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
 import { useOnline } from '../../../devices/useOnline';
 import { DeviceFrame, Panel } from '../../../devices/DeviceFrame';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
+import { up } from '../../../theme/theme';
 import { DebuggingTab } from './DebuggingTab';
+import { DeviceAuditLog } from './DeviceAuditLog';
 import { DeviceTimeline } from './DeviceTimeline';
 import { SettingsTab } from './SettingsTab';
 
@@ -37,13 +40,30 @@ export function AdminDeviceScreen({ tab }: { tab: AdminDeviceTab }) {
       ]}
     >
       {tab === 'timeline' && (
-        <Panel>
-          <h2>{t('device.timeline.title')}</h2>
-          <DeviceTimeline hashId={hashId} />
-        </Panel>
+        <Columns>
+          <Panel>
+            <h2>{t('device.history.title')}</h2>
+            <DeviceAuditLog hashId={hashId} />
+          </Panel>
+          <Panel>
+            <h2>{t('device.timeline.title')}</h2>
+            <DeviceTimeline hashId={hashId} />
+          </Panel>
+        </Columns>
       )}
       {tab === 'settings' && <SettingsTab device={device} />}
       {tab === 'debugging' && <DebuggingTab hashId={hashId} />}
     </DeviceFrame>
   );
 }
+
+/** The history beside the live reports on a wide screen, one above the other on a narrow one. */
+const Columns = styled.div`
+  display: grid;
+  grid-template-columns: minmax(0, 1fr);
+  gap: 0 16px;
+  ${up('lg')} {
+    grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
+    align-items: start;
+  }
+`;

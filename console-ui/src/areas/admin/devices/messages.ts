@@ -22,6 +22,7 @@ export const adminDeviceMessages = {
   'device.tab.settings': 'Settings',
   'device.tab.debugging': 'Debugging',
   'device.tab.billing': 'Billing',
+  'device.history.title': 'History',
   'device.timeline.title': 'Live reports',
   'device.timeline.waiting': 'No reports since this page opened; they appear here as they arrive.',
   'device.timeline.kept': 'The newest {count} reports are kept.',

@@ -1,0 +1,100 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { profile, renderConsole, type SeenCall } from '../../../test-support/render';
+
+interface GraphqlBody {
+  operationName?: string;
+  variables?: { hashId?: string; offset?: string | null; rowsPerPage?: number };
+}
+
+const device = {
+  __typename: 'Device',
+  hashId: 'd7',
+  name: 'Harbour battery',
+  identifier: 'gw-7',
+  isOnline: false,
+  inProduction: false,
+  isExposedToCustomer: false,
+  monitorConnectivity: true,
+  exportMessages: false,
+  openForProvisioning: false,
+  cloudApi: 'OFF',
+  iccid: null,
+  imsi: null,
+  balenaUuid: null,
+  config: null,
+  assets: [],
+};
+
+const row = (hashId: string, changeType: string, diff: unknown[], createdAt: string) => ({
+  __typename: 'AuditLogRow',
+  hashId,
+  changeType,
+  diff,
+  user: changeType === 'CONTROLLER_UPDATE' ? { __typename: 'AuditLogUser', hashId: 'u1', name: 'Olivia Ops' } : null,
+  actorName: changeType === 'CONTROLLER_UPDATE' ? 'Olivia Ops' : 'Gridport',
+  createdAt,
+});
+
+const pages: Record<string, { rows: unknown[]; nextPageOffset: string | null }> = {
+  first: {
+    rows: [
+      row('a3', 'CONTROLLER_UPDATE', [{ type: 'boolean', name: 'inProduction', oldValue: false, newValue: true }], '2026-11-22T07:00:00.000Z'),
+      row('a2', 'MESSAGE_FROM_DEVICE', [{ type: 'json', name: 'alarm', oldValue: null, newValue: { code: 'loop_crashed' } }], '2026-11-22T06:00:00.000Z'),
+    ],
+    nextPageOffset: 'p2',
+  },
+  p2: {
+    rows: [
+      row(
+        'a1',
+        'CONTROLLER_DEVICE_SHIPPED',
+        [{ type: 'link', name: 'organization', objectType: 'organizations', oldHashId: null, newHashId: 'o1' }],
+        '2026-11-22T05:00:00.000Z',
+      ),
+    ],
+    nextPageOffset: null,
+  },
+};
+
+function server(call: SeenCall) {
+  if (call.path === '/console-shared/v1/authentication/whoami') {
+    return { status: 200, body: profile(['gridport.ops'], 'Olivia Ops') };
+  }
+  const { operationName, variables } = (call.body ?? {}) as GraphqlBody;
+  if (operationName === 'AdminDeviceSettings') {
+    return { status: 200, body: { data: { device } } };
+  }
+  if (operationName === 'DeviceAuditLog') {
+    return { status: 200, body: { data: { auditLog: { __typename: 'AuditLogPage', ...pages[variables?.offset ?? 'first'] } } } };
+  }
+  return undefined;
+}
+
+describe('the admin device timeline', () => {
+  it("shows the device's audit entries with their diffs beside the live reports, a page at a time", async () => {
+    const harness = renderConsole('/admin/devices/d7/timeline', server);
+    await screen.findByRole('heading', { name: 'History' }, { timeout: 10_000 });
+    expect(screen.getByRole('heading', { name: 'Live reports' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByTestId('audit-entry')).toHaveLength(2));
+    const [updated, fromDevice] = screen.getAllByTestId('audit-entry');
+    expect(updated).toHaveTextContent('Updated');
+    expect(updated).toHaveTextContent('by Olivia Ops');
+    expect(updated).toHaveTextContent('inProduction:No→Yes');
+    expect(fromDevice).toHaveTextContent('Message from the device');
+    expect(fromDevice).toHaveTextContent('alarm:none→{"code":"loop_crashed"}');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(screen.getAllByTestId('audit-entry')).toHaveLength(3));
+    const shipped = screen.getAllByTestId('audit-entry')[2];
+    expect(shipped).toHaveTextContent('Device shipped');
+    expect(screen.getByRole('link', { name: 'o1' })).toHaveAttribute('href', '/admin/organizations/o1');
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+
+    const asked = harness.calls.filter((call) => (call.body as GraphqlBody | undefined)?.operationName === 'DeviceAuditLog');
+    expect(asked.map((call) => (call.body as GraphqlBody).variables)).toEqual([
+      { hashId: 'd7', offset: null, rowsPerPage: 25 },
+      { hashId: 'd7', offset: 'p2', rowsPerPage: 25 },
+    ]);
+  });
+});
