@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
 import { MailService, type MailSettings } from './operations/services/mail.service';
 import { IssueJournal } from './operations/services/issue-journal';
+import { IssueService } from './operations/services/issue.service';
 import type { HashIds } from './common/hash-ids';
 import { InProcessPubSub, type PubSub } from './common/pubsub';
 import { AuditLogService } from './identity/services/audit-log.service';
@@ -88,6 +89,8 @@ export interface Services {
   provisioning: ProvisioningService;
   /** The one writer of issues and their timelines (users, monitors, mail, phone calls). */
   issueJournal: IssueJournal;
+  /** Issues, their timelines, messages and subscribers (console.md section 7). */
+  issues: IssueService;
 }
 
 export function createServices({
@@ -110,6 +113,8 @@ export function createServices({
   const directory = new IdentityDirectory();
   const devices = new DeviceService(db, hashIds, deviceOutbox, directory);
   const dangerousActions = new DangerousActionService();
+  const auditLog = new AuditLogService(db, hashIds);
+  const issueJournal = new IssueJournal(pubsub);
   const mailService = new MailService(
     db,
     hashIds,
@@ -120,7 +125,7 @@ export function createServices({
     pubsub,
     hashIds,
     organizations,
-    auditLog: new AuditLogService(db, hashIds),
+    auditLog,
     users: new UserService(db, hashIds),
     sessions,
     logins: new LoginService(db, sessions, box),
@@ -143,6 +148,7 @@ export function createServices({
     deviceMessages: new DeviceMessageService(db, devices, deviceOutbox, dangerousActions),
     deviceTickets: new DeviceTicketService(devices, hubspot),
     provisioning: new ProvisioningService(db, box),
-    issueJournal: new IssueJournal(pubsub),
+    issueJournal,
+    issues: new IssueService(db, hashIds, issueJournal, devices, directory, auditLog, pubsub),
   };
 }

@@ -12,12 +12,13 @@ import type { Actor } from '../graph/common/context';
 import { createGraphqlContext, type GraphqlContext, type GraphqlTransport } from './graphql-context';
 import { buildFleetSubgraph } from './fleet/schema';
 import { buildIdentitySubgraph } from './identity/schema';
+import { buildOperationsSubgraph } from './operations/schema';
 import type { Services } from '../graph/services';
 import type { Subgraph } from './subgraph';
 
 /** Every subgraph Gridport serves; each is composed into the one graph clients see. */
 export function buildSubgraphs(log: Logger): Promise<Subgraph[]> {
-  return Promise.all([buildIdentitySubgraph(log), buildFleetSubgraph(log)]);
+  return Promise.all([buildIdentitySubgraph(log), buildFleetSubgraph(log), buildOperationsSubgraph(log)]);
 }
 
 export class GraphCompositionError extends Error {

@@ -29,6 +29,7 @@ import { deviceRoutes } from './rest/device.routes';
 import { deviceOperationRoutes } from './rest/device-operations.routes';
 import { partnershipRoutes } from './rest/partnership.routes';
 import { deviceGroupRoutes } from './rest/device-group.routes';
+import { issueRoutes } from './rest/issue.routes';
 import { steeringRoutes } from './rest/steering.routes';
 import { deviceLiveRoutes } from './rest/device-live.routes';
 import { provisioningRoutes } from './rest/provisioning.routes';
@@ -215,6 +216,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   deviceOperationRoutes(app, options.services);
   partnershipRoutes(app, options.services);
   deviceGroupRoutes(app, options.services);
+  issueRoutes(app, options.services);
   steeringRoutes(app, options.services);
   deviceLiveRoutes(app, options.services);
   provisioningRoutes(app, options.services);

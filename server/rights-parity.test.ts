@@ -121,6 +121,44 @@ const correspondence: Record<string, { query: string; rest: string[] } | { query
     query: `subscription { devicePresence(hashId: "${placeholder}") { online } }`,
     rest: ['GET /console-admin/v1/device/:hashId/server-sent-events', 'GET /console/v1/device/:hashId'],
   },
+  issues: { query: '{ issues { rows { hashId } } }', rest: ['GET /console-admin/v1/issue', 'GET /console/v1/issue'] },
+  issue: { query: `{ issue(hashId: "${placeholder}") { hashId } }`, rest: ['GET /console-admin/v1/issue/:hashId', 'GET /console/v1/issue/:hashId'] },
+  issueTimeline: {
+    query: `{ issueTimeline(hashId: "${placeholder}") { rows { kind } } }`,
+    rest: ['GET /console-admin/v1/issue/:hashId/timeline', 'GET /console/v1/issue/:hashId/timeline', 'GET /console/v1/issue/:issueHashId/message'],
+  },
+  issueCount: { query: '{ issueCount { openCount } }', rest: ['GET /console/v1/issue/count'] },
+  updateIssue: {
+    query: `mutation { updateIssue(hashId: "${placeholder}", input: { title: "Parity" }) { hashId } }`,
+    rest: ['PUT /console-admin/v1/issue/:hashId'],
+  },
+  resolveIssue: { query: `mutation { resolveIssue(hashId: "${placeholder}") { hashId } }`, rest: ['PUT /console-admin/v1/issue/:hashId/resolve'] },
+  reopenIssue: { query: `mutation { reopenIssue(hashId: "${placeholder}") { hashId } }`, rest: ['PUT /console-admin/v1/issue/:hashId/reopen'] },
+  addIssueMessage: {
+    query: `mutation { addIssueMessage(input: { issueHashId: "${placeholder}", message: "Parity" }) { hashId } }`,
+    rest: ['POST /console-admin/v1/issue-messages', 'POST /console/v1/issue/:issueHashId/message'],
+  },
+  updateIssueMessage: {
+    query: `mutation { updateIssueMessage(hashId: "${placeholder}", message: "Parity") { hashId } }`,
+    rest: ['PUT /console-admin/v1/issue-messages/:hashId'],
+  },
+  subscribeToIssue: { query: `mutation { subscribeToIssue(hashId: "${placeholder}") { hashId } }`, rest: ['PUT /console/v1/issue/:issueHashId/subscribe'] },
+  unsubscribeFromIssue: {
+    query: `mutation { unsubscribeFromIssue(hashId: "${placeholder}") { hashId } }`,
+    rest: ['DELETE /console/v1/issue/:issueHashId/unsubscribe'],
+  },
+  addIssueSubscribers: {
+    query: `mutation { addIssueSubscribers(hashId: "${placeholder}", userHashIds: ["${placeholder}"]) { hashId } }`,
+    rest: ['POST /console-admin/v1/issue/:hashId/subscriber'],
+  },
+  removeIssueSubscribers: {
+    query: `mutation { removeIssueSubscribers(hashId: "${placeholder}", userHashIds: ["${placeholder}"]) { hashId } }`,
+    rest: ['DELETE /console-admin/v1/issue/:hashId/subscriber'],
+  },
+  issueTimelineLive: {
+    query: `subscription { issueTimeline(hashId: "${placeholder}") { kind } }`,
+    rest: ['GET /console-admin/v1/issue/:hashId/timeline', 'GET /console/v1/issue/:hashId/timeline'],
+  },
 };
 
 /** REST routes that no GraphQL field serves, and why. */

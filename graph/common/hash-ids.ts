@@ -19,6 +19,8 @@ export const entityTypes = [
   'billingLegalEntity',
   'mail',
   'contact',
+  'issueMessage',
+  'alarm',
 ] as const;
 export type EntityType = (typeof entityTypes)[number];
 

@@ -29,6 +29,30 @@ export type ActorKind =
   | 'SYSTEM'
   | 'USER';
 
+/** A monitor that fired (device-model.md 3.11). */
+export type Alarm = {
+  __typename?: 'Alarm';
+  assetIdentifier: Maybe<Scalars['String']['output']>;
+  closedAt: Maybe<Scalars['DateTimeISO']['output']>;
+  createdAt: Scalars['DateTimeISO']['output'];
+  customerMessage: Maybe<AlarmCustomerMessage>;
+  customerMessageSentAt: Maybe<Scalars['DateTimeISO']['output']>;
+  destinationHashId: Maybe<Scalars['ID']['output']>;
+  deviceHashId: Maybe<Scalars['ID']['output']>;
+  hashId: Scalars['ID']['output'];
+  /** The monitor kind, such as device.disconnect.duration. */
+  monitor: Scalars['String']['output'];
+  /** Since when its condition has been clear. */
+  recoveringSince: Maybe<Scalars['DateTimeISO']['output']>;
+};
+
+/** What an alarm's outage contacts are told. */
+export type AlarmCustomerMessage = {
+  __typename?: 'AlarmCustomerMessage';
+  markdown: Scalars['String']['output'];
+  to: Array<Scalars['String']['output']>;
+};
+
 /** An API key in a list, with its organisation; its secret is shown only when it is created or reset. */
 export type ApiKey = {
   __typename?: 'ApiKey';
@@ -359,10 +383,203 @@ export type DeviceUser = {
   name: Scalars['String']['output'];
 };
 
+/** The headers of a mail that became a message. */
+export type EmailHeaders = {
+  __typename?: 'EmailHeaders';
+  cc: Array<Scalars['String']['output']>;
+  date: Maybe<Scalars['String']['output']>;
+  from: Scalars['String']['output'];
+  inReplyTo: Maybe<Scalars['String']['output']>;
+  messageId: Maybe<Scalars['String']['output']>;
+  references: Array<Scalars['String']['output']>;
+  subject: Scalars['String']['output'];
+  to: Array<Scalars['String']['output']>;
+};
+
 /** How often an organisation is invoiced. */
 export type InvoiceFrequency =
   | 'DAILY'
   | 'MONTHLY';
+
+export type Issue = {
+  __typename?: 'Issue';
+  alarms: Array<Alarm>;
+  assignedEmail: Maybe<Scalars['String']['output']>;
+  assignedUser: Maybe<IssueUser>;
+  /** Resolves itself when all its alarms have closed. */
+  autoClose: Scalars['Boolean']['output'];
+  /** Reopened by an alarm within 24 hours after it closed itself. */
+  canReopen: Scalars['Boolean']['output'];
+  closedAt: Maybe<Scalars['DateTimeISO']['output']>;
+  createdAt: Scalars['DateTimeISO']['output'];
+  device: Maybe<IssueReference>;
+  /** True when the provider handles the issue, false when the customer does. */
+  gridportIssueOwner: Scalars['Boolean']['output'];
+  hashId: Scalars['ID']['output'];
+  /** Seen by staff only. */
+  internal: Scalars['Boolean']['output'];
+  /** Messages the caller may read (internal ones are not counted for a customer). */
+  messageCount: Scalars['Int']['output'];
+  nextActivityDueAt: Maybe<Scalars['DateTimeISO']['output']>;
+  nonUserParticipants: Array<NonUserParticipant>;
+  organization: Maybe<IssueReference>;
+  replyHeaders: ReplyHeaders;
+  /** How it began: monitoring, user, incoming-email, telephony, cloud. */
+  source: Scalars['String']['output'];
+  status: IssueStatus;
+  /** A customer sees the subscribers of their own organisation. */
+  subscribers: Array<IssueUser>;
+  title: Scalars['String']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+};
+
+/** A change to an issue, as the audit log records it. */
+export type IssueAuditEntry = {
+  __typename?: 'IssueAuditEntry';
+  actorName: Scalars['String']['output'];
+  changeType: AuditChangeType;
+  createdAt: Scalars['DateTimeISO']['output'];
+  /** The fields that changed, each { type, name, ... } as in the audit log. */
+  diff: Array<Scalars['JSON']['output']>;
+  hashId: Scalars['ID']['output'];
+  objectHashId: Scalars['ID']['output'];
+  objectType: AuditObjectType;
+  transactionIdentifier: Scalars['String']['output'];
+  /** Null when Gridport itself, an API key or the command line made the change. */
+  user: Maybe<IssueReference>;
+};
+
+/** The open issues the caller sees, those assigned to them, and to their organisation. */
+export type IssueCount = {
+  __typename?: 'IssueCount';
+  assignedToMeCount: Scalars['Int']['output'];
+  assignedToMyOrganizationCount: Scalars['Int']['output'];
+  openCount: Scalars['Int']['output'];
+};
+
+/** A file attached to a message; url serves it to who may see the issue. */
+export type IssueFile = {
+  __typename?: 'IssueFile';
+  contentType: Scalars['String']['output'];
+  identifier: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  /** Bytes. */
+  size: Scalars['Float']['output'];
+  url: Scalars['String']['output'];
+};
+
+/** A message of an issue timeline. */
+export type IssueMessage = {
+  __typename?: 'IssueMessage';
+  cc: Array<Scalars['String']['output']>;
+  createdAt: Scalars['DateTimeISO']['output'];
+  emailHeaders: Maybe<EmailHeaders>;
+  files: Array<IssueFile>;
+  hashId: Scalars['ID']['output'];
+  /** Seen by staff only; only internal messages can be edited. */
+  isInternal: Scalars['Boolean']['output'];
+  issueHashId: Scalars['ID']['output'];
+  message: Scalars['String']['output'];
+  source: IssueMessageSource;
+  to: Array<Scalars['String']['output']>;
+  updatedAt: Scalars['DateTimeISO']['output'];
+  /** Who wrote it; null for Gridport itself or a mail from outside. */
+  user: Maybe<IssueUser>;
+};
+
+/** A message to an issue. Staff may make it internal, mail it (to, cc) and assign the issue; a customer sends the message and files only. */
+export type IssueMessageInput = {
+  assignedEmail?: InputMaybe<Scalars['String']['input']>;
+  assignedUserHashId?: InputMaybe<Scalars['ID']['input']>;
+  cc?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Identifiers of your own uploads (POST /console/v1/file/upload), at most 10. */
+  fileIdentifiers?: InputMaybe<Array<Scalars['String']['input']>>;
+  isInternal?: InputMaybe<Scalars['Boolean']['input']>;
+  issueHashId: Scalars['ID']['input'];
+  message: Scalars['String']['input'];
+  to?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+/** Where a timeline message came from. */
+export type IssueMessageSource =
+  | 'CLOUD'
+  | 'GITHUB'
+  | 'INCOMING_EMAIL'
+  | 'MONITORING'
+  | 'USER';
+
+/** Who handles an issue: the provider (gridportIssueOwner) or the customer. */
+export type IssueOwner =
+  | 'CUSTOMER'
+  | 'GRIDPORT';
+
+/** A page of issues in the order asked for. */
+export type IssuePage = {
+  __typename?: 'IssuePage';
+  /** The offset of the next page; null on the last page. */
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<Issue>;
+};
+
+/** An organisation, device or user as an issue names it. */
+export type IssueReference = {
+  __typename?: 'IssueReference';
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
+/** Creation order either way, or the next activity due first (issues without one last). */
+export type IssueSort =
+  | 'CREATED_AT_ASC'
+  | 'CREATED_AT_DESC'
+  | 'NEXT_ACTIVITY_DUE_AT';
+
+/** Open, or resolved (closedAt set). */
+export type IssueStatus =
+  | 'OPEN'
+  | 'RESOLVED';
+
+/** A message or an audit log entry of an issue; the one its kind names is set. */
+export type IssueTimelineItem = {
+  __typename?: 'IssueTimelineItem';
+  auditEntry: Maybe<IssueAuditEntry>;
+  createdAt: Scalars['DateTimeISO']['output'];
+  kind: IssueTimelineItemKind;
+  message: Maybe<IssueMessage>;
+};
+
+/** A message, or an audit log entry of the issue. */
+export type IssueTimelineItemKind =
+  | 'AUDIT'
+  | 'MESSAGE';
+
+/** A page of an issue's timeline, oldest first. */
+export type IssueTimelinePage = {
+  __typename?: 'IssueTimelinePage';
+  /** The offset of the next page; null on the last page. */
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<IssueTimelineItem>;
+};
+
+/** Only the fields given change; null clears the assignee or the next activity. */
+export type IssueUpdateInput = {
+  assignedEmail?: InputMaybe<Scalars['String']['input']>;
+  assignedUserHashId?: InputMaybe<Scalars['ID']['input']>;
+  autoClose?: InputMaybe<Scalars['Boolean']['input']>;
+  canReopen?: InputMaybe<Scalars['Boolean']['input']>;
+  gridportIssueOwner?: InputMaybe<Scalars['Boolean']['input']>;
+  internal?: InputMaybe<Scalars['Boolean']['input']>;
+  nextActivityDueAt?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  title?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A user as an issue names them: a subscriber, the assignee, the author of a message. */
+export type IssueUser = {
+  __typename?: 'IssueUser';
+  email: Scalars['String']['output'];
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
 
 export type LoginInput = {
   /** The current two-factor code, when two-factor is on. */
@@ -389,6 +606,10 @@ export type MeasurementPoint = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Posts a message. Staff: internal or not, mailed to to and cc, assigning the issue. Customers: the message and their uploads only. */
+  addIssueMessage: IssueMessage;
+  /** Subscribes users to the issue; each must be able to see it. */
+  addIssueSubscribers: Issue;
   /** Creates a key; its secret is in the answer and nowhere else. */
   createApiKey: ApiKeySecret;
   createDeviceGroup: DeviceGroup;
@@ -406,23 +627,45 @@ export type Mutation = {
   login: Actor;
   /** Ends the console session of this request and clears its cookie. */
   logout: Scalars['Boolean']['output'];
+  removeIssueSubscribers: Issue;
+  /** Reopens a resolved issue (already_open otherwise); silent leaves no timeline message. */
+  reopenIssue: Issue;
   /** Gives the key a new secret; the old one stops working at once. */
   resetApiKey: ApiKeySecret;
+  /** Resolves an open issue (already_resolved otherwise); silent leaves no timeline message. */
+  resolveIssue: Issue;
   /** Revokes an open invite; its link stops working (Ops). */
   revokeUserInvite: Scalars['Boolean']['output'];
   /** As PUT /v1/parameters. */
   setParameters: SteeringResult;
   /** As PUT /v2/schedule: replaces the schedule of the assets or controllers with these identifiers. */
   setSchedule: SteeringResult;
+  /** The caller follows the issue: its messages are mailed to them. */
+  subscribeToIssue: Issue;
   unlinkDeviceGroupApiKey: Scalars['Boolean']['output'];
+  unsubscribeFromIssue: Issue;
   updateApiKey: Scalars['Boolean']['output'];
   /** As PUT /console-admin/v1/device/{hashId} (Ops and Developer). */
   updateDevice: Device;
   updateDeviceGroup: DeviceGroup;
   /** As PUT /console/v1/device/{hashId}. */
   updateDeviceOutageContacts: Device;
+  updateIssue: Issue;
+  /** Edits an internal message (only_internal_message_updates for any other). */
+  updateIssueMessage: IssueMessage;
   updateOrganization: Organization;
   updatePartnership: Partnership;
+};
+
+
+export type MutationAddIssueMessageArgs = {
+  input: IssueMessageInput;
+};
+
+
+export type MutationAddIssueSubscribersArgs = {
+  hashId: Scalars['ID']['input'];
+  userHashIds: Array<Scalars['ID']['input']>;
 };
 
 
@@ -477,8 +720,26 @@ export type MutationLoginArgs = {
 };
 
 
+export type MutationRemoveIssueSubscribersArgs = {
+  hashId: Scalars['ID']['input'];
+  userHashIds: Array<Scalars['ID']['input']>;
+};
+
+
+export type MutationReopenIssueArgs = {
+  hashId: Scalars['ID']['input'];
+  silent: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
 export type MutationResetApiKeyArgs = {
   hashId: Scalars['ID']['input'];
+};
+
+
+export type MutationResolveIssueArgs = {
+  hashId: Scalars['ID']['input'];
+  silent: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
@@ -497,9 +758,19 @@ export type MutationSetScheduleArgs = {
 };
 
 
+export type MutationSubscribeToIssueArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
 export type MutationUnlinkDeviceGroupApiKeyArgs = {
   apiKeyHashId: Scalars['ID']['input'];
   deviceGroupHashId: Scalars['ID']['input'];
+};
+
+
+export type MutationUnsubscribeFromIssueArgs = {
+  hashId: Scalars['ID']['input'];
 };
 
 
@@ -527,6 +798,18 @@ export type MutationUpdateDeviceOutageContactsArgs = {
 };
 
 
+export type MutationUpdateIssueArgs = {
+  hashId: Scalars['ID']['input'];
+  input: IssueUpdateInput;
+};
+
+
+export type MutationUpdateIssueMessageArgs = {
+  hashId: Scalars['ID']['input'];
+  message: Scalars['String']['input'];
+};
+
+
 export type MutationUpdateOrganizationArgs = {
   hashId: Scalars['ID']['input'];
   input: OrganizationUpdateInput;
@@ -536,6 +819,13 @@ export type MutationUpdateOrganizationArgs = {
 export type MutationUpdatePartnershipArgs = {
   hashId: Scalars['ID']['input'];
   input: PartnershipUpdateInput;
+};
+
+/** Someone outside every user list who takes part (a mail's sender). */
+export type NonUserParticipant = {
+  __typename?: 'NonUserParticipant';
+  email: Scalars['String']['output'];
+  name: Maybe<Scalars['String']['output']>;
 };
 
 /** A customer organisation, or the provider itself. */
@@ -664,6 +954,13 @@ export type Query = {
   deviceMeasurements: Array<MeasurementPoint>;
   /** Staff: every device, newest first, with the admin filters. Customers: the devices they may see, with status and a count. */
   devices: DevicePage;
+  issue: Issue;
+  /** The open issues the caller sees, those assigned to them, and to their organisation. */
+  issueCount: IssueCount;
+  /** The issue's messages and audit entries merged, oldest first (a customer never sees internal messages). */
+  issueTimeline: IssueTimelinePage;
+  /** Staff: every issue with the admin filters and sorts. Customers: the issues they may see. */
+  issues: IssuePage;
   /** The one acting on this request; null when nobody is signed in. */
   me: Maybe<Actor>;
   /** One organisation: staff see any, customers their own. */
@@ -751,6 +1048,30 @@ export type QueryDevicesArgs = {
 };
 
 
+export type QueryIssueArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type QueryIssueTimelineArgs = {
+  hashId: Scalars['ID']['input'];
+  offset: InputMaybe<Scalars['String']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryIssuesArgs = {
+  assignee: InputMaybe<Scalars['String']['input']>;
+  deviceHashId: InputMaybe<Scalars['ID']['input']>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  owner: InputMaybe<IssueOwner>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
+  sortBy: InputMaybe<IssueSort>;
+  status: InputMaybe<IssueStatus>;
+  subscriber: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type QueryOrganizationArgs = {
   hashId: Scalars['ID']['input'];
 };
@@ -793,6 +1114,13 @@ export type QueryUsersArgs = {
   rowsPerPage: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** The threading headers of the issue's mail. */
+export type ReplyHeaders = {
+  __typename?: 'ReplyHeaders';
+  messageId: Maybe<Scalars['String']['output']>;
+  references: Array<Scalars['String']['output']>;
+};
+
 /** A right an actor holds. */
 export type Right =
   | 'CUSTOMER_READ'
@@ -827,6 +1155,8 @@ export type Subscription = {
   devicePresence: DevicePresenceEvent;
   /** The device's reports as they are stored, optionally of some types only. */
   deviceReports: DeviceReportEvent;
+  /** The items added to the issue's timeline from now on (a customer never gets internal messages). */
+  issueTimeline: IssueTimelineItem;
 };
 
 
@@ -838,6 +1168,11 @@ export type SubscriptionDevicePresenceArgs = {
 export type SubscriptionDeviceReportsArgs = {
   hashId: Scalars['ID']['input'];
   types: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
+export type SubscriptionIssueTimelineArgs = {
+  hashId: Scalars['ID']['input'];
 };
 
 /** The subscription terms new devices of an organisation start with. */
