@@ -10,6 +10,8 @@ import { NodePresence } from './presence';
 import { ReportHistoryJob } from './rollups';
 import { defaultHistorySettings, type HistorySettings } from '../contracts/history';
 import { TunnelServer } from './tunnels';
+import { MonitorEvaluator } from '../graph/operations/services/monitor-evaluator';
+import { defaultMonitorSweepSettings, MonitorSweep, type MonitorSweepSettings } from '../graph/operations/services/monitor-sweep';
 
 /** The device hub of one node: gateway connections, report ingest, and delivery from the outbox. */
 export interface DeviceHub {
@@ -21,6 +23,8 @@ export interface DeviceHub {
   node: NodePresence;
   /** Report partitions, roll-ups and retention, in the background. */
   history: ReportHistoryJob;
+  /** The monitors: reports evaluated as their batches commit, and the leased sweep of time-based conditions; null when off. */
+  monitors: { evaluator: MonitorEvaluator; sweep: MonitorSweep } | null;
   /** Serves gateways on this HTTP server. */
   attach(server: Server): void;
   /** Closes the gateway connections, then writes what the ingest holds, then stops the history job. */
@@ -33,6 +37,7 @@ export function createDeviceHub({
   log,
   history = defaultHistorySettings,
   presence = defaultPresenceSettings,
+  monitors = defaultMonitorSweepSettings,
 }: {
   db: Knex;
   services: Services;
@@ -40,11 +45,16 @@ export function createDeviceHub({
   history?: HistorySettings;
   /** Node lease and heartbeat (HUB_LEASE_SECONDS, HUB_HEARTBEAT_SECONDS). */
   presence?: PresenceSettings;
+  /** The monitors' sweep (MONITOR_SWEEP_SECONDS); false runs no monitors on this hub (benchmarks measure both). */
+  monitors?: MonitorSweepSettings | false;
 }): DeviceHub {
   const historyJob = new ReportHistoryJob(db, history, log);
   // The first round (this month's partitions first) runs now, in the background; it logs its own failures.
   void historyJob.start();
-  const ingest = new ReportIngest(db, services.pubsub);
+  const evaluator = monitors === false ? null : new MonitorEvaluator(db, services.alarms, log);
+  const sweep = monitors === false ? null : new MonitorSweep(db, services.alarms, monitors, log);
+  sweep?.start();
+  const ingest = new ReportIngest(db, services.pubsub, evaluator ? (reports) => evaluator.evaluate(reports) : undefined);
   // The lease is taken at once; a lease found run out takes the sessions held here back.
   const node: NodePresence = new NodePresence(services.devicePresence, presence, log, () => gateways.retakeAll());
   const gateways: GatewayServer = new GatewayServer({
@@ -64,6 +74,7 @@ export function createDeviceHub({
     ingest,
     node,
     history: historyJob,
+    monitors: evaluator && sweep ? { evaluator, sweep } : null,
     attach: (server) => {
       node.attach(server);
       gateways.attach(server);
@@ -74,6 +85,8 @@ export function createDeviceHub({
       await node.stop();
       await tunnels.close();
       await ingest.close();
+      await evaluator?.close();
+      await sweep?.stop();
       await historyJob.stop();
     },
   };

@@ -41,6 +41,8 @@ export class ReportIngest {
   constructor(
     private readonly db: Knex,
     private readonly pubsub: PubSub,
+    /** Handed each committed batch's newly stored reports, on this node (the monitors' evaluator); must return at once. */
+    private readonly onStored?: (reports: StoredReport[]) => void,
   ) {}
 
   /** Resolves once the report is committed (or was stored before); rejects when the write fails. */
@@ -109,6 +111,7 @@ export class ReportIngest {
       for (const waiting of batch) {
         waiting.resolve();
       }
+      const storedReports: StoredReport[] = [];
       for (const report of rows) {
         if (stored.has(`${report.deviceId}/${report.at.getTime()}/${report.reportId}`)) {
           const message: StoredReport = {
@@ -121,6 +124,14 @@ export class ReportIngest {
             body: report.body,
           };
           this.pubsub.publish(channels.reports(report.deviceId), message);
+          storedReports.push(message);
+        }
+      }
+      if (this.onStored && storedReports.length > 0) {
+        try {
+          this.onStored(storedReports);
+        } catch {
+          // The listener logs its own failures; the batch is stored and acknowledged all the same.
         }
       }
     } catch (error) {

@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
 import { MailService, type MailSettings } from './operations/services/mail.service';
 import { IssueJournal } from './operations/services/issue-journal';
+import { AlarmService, type AlarmSettings } from './operations/services/alarm.service';
+import { defaultAlarmRecoverySeconds } from '../contracts/monitors';
 import { IssueService } from './operations/services/issue.service';
 import type { HashIds } from './common/hash-ids';
 import { InProcessPubSub, type PubSub } from './common/pubsub';
@@ -52,6 +54,8 @@ export interface Dependencies {
   pubsub?: PubSub;
   /** Retention of reports and roll-ups, which the history query reads from; the defaults without it. */
   history?: HistorySettings;
+  /** Alarm recovery (ALARM_RECOVERY_SECONDS); the documented default without it. */
+  alarms?: AlarmSettings;
 }
 
 /** Every service, built once per process and shared by REST routes, resolvers, the hub and the CLI. */
@@ -89,6 +93,8 @@ export interface Services {
   provisioning: ProvisioningService;
   /** The one writer of issues and their timelines (users, monitors, mail, phone calls). */
   issueJournal: IssueJournal;
+  /** The one writer of alarms and the issues they make (the monitors: graph/operations/services/monitor-*.ts). */
+  alarms: AlarmService;
   /** Issues, their timelines, messages and subscribers (console.md section 7). */
   issues: IssueService;
 }
@@ -104,6 +110,7 @@ export function createServices({
   hubspot,
   pubsub: givenPubsub,
   history,
+  alarms,
 }: Dependencies): Services {
   const pubsub = givenPubsub ?? new InProcessPubSub((error, channel) => log.error({ err: error, channel }, 'a pub/sub handler failed'));
   const organizations = new OrganizationService(db, hashIds);
@@ -149,6 +156,7 @@ export function createServices({
     deviceTickets: new DeviceTicketService(devices, hubspot),
     provisioning: new ProvisioningService(db, box),
     issueJournal,
+    alarms: new AlarmService(db, issueJournal, mailService, directory, alarms ?? { recoverySeconds: defaultAlarmRecoverySeconds }, log),
     issues: new IssueService(db, hashIds, issueJournal, devices, directory, auditLog, pubsub),
   };
 }

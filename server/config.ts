@@ -10,6 +10,8 @@ import type { HubspotSettings } from '../graph/fleet/services/device-message.ser
 import { defaultHistorySettings, type HistorySettings } from '../contracts/history';
 import { defaultHttpBounds, type HttpBounds } from './http-bounds';
 import { defaultPresenceSettings, type PresenceSettings } from '../graph/fleet/services/device-presence.service';
+import { defaultAlarmRecoverySeconds } from '../contracts/monitors';
+import { defaultMonitorSweepSettings } from '../graph/operations/services/monitor-sweep';
 
 /**
  * Gridport's configuration, read once at start-up from the environment and validated.
@@ -44,6 +46,8 @@ export interface Config {
   history: HistorySettings;
   /** Device presence across crashes: HUB_HEARTBEAT_SECONDS, HUB_LEASE_SECONDS (docs/operations.md, "Presence"). */
   presence: PresenceSettings;
+  /** Monitors and alarms: ALARM_RECOVERY_SECONDS, MONITOR_SWEEP_SECONDS (docs/operations.md, "Monitors and alarms"). */
+  monitors: { recoverySeconds: number; sweepSeconds: number };
   /** HTTPS on the server itself (TLS_CERT_FILE, TLS_KEY_FILE, PEM); gateways then prove themselves by mutual TLS. Null: plain HTTP (TLS ends at a proxy). */
   tls: { certificatePem: string; privateKeyPem: string } | null;
   /** How long the HTTP server waits for a client: HTTP_HEADERS_TIMEOUT_SECONDS, HTTP_REQUEST_TIMEOUT_SECONDS, HTTP_KEEP_ALIVE_TIMEOUT_SECONDS. */
@@ -172,6 +176,20 @@ const environmentSchema = yup.object({
     .min(1, 'REPORT_ROLLUP_INTERVAL_SECONDS must be at least 1')
     .max(3600, 'REPORT_ROLLUP_INTERVAL_SECONDS must be at most 3600')
     .default(defaultHistorySettings.rollupIntervalSeconds),
+  ALARM_RECOVERY_SECONDS: yup
+    .number()
+    .typeError('ALARM_RECOVERY_SECONDS must be a number of seconds')
+    .integer('ALARM_RECOVERY_SECONDS must be a whole number of seconds')
+    .min(0, 'ALARM_RECOVERY_SECONDS must be at least 0')
+    .max(7 * 24 * 3600, 'ALARM_RECOVERY_SECONDS must be at most 604800 (a week)')
+    .default(defaultAlarmRecoverySeconds),
+  MONITOR_SWEEP_SECONDS: yup
+    .number()
+    .typeError('MONITOR_SWEEP_SECONDS must be a number of seconds')
+    .integer('MONITOR_SWEEP_SECONDS must be a whole number of seconds')
+    .min(1, 'MONITOR_SWEEP_SECONDS must be at least 1')
+    .max(600, 'MONITOR_SWEEP_SECONDS must be at most 600')
+    .default(defaultMonitorSweepSettings.sweepSeconds),
   HUB_HEARTBEAT_SECONDS: yup
     .number()
     .typeError('HUB_HEARTBEAT_SECONDS must be a number of seconds')
@@ -380,6 +398,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       rollupIntervalSeconds: parsed.REPORT_ROLLUP_INTERVAL_SECONDS,
     },
     presence: { heartbeatSeconds: parsed.HUB_HEARTBEAT_SECONDS, leaseSeconds: parsed.HUB_LEASE_SECONDS },
+    monitors: { recoverySeconds: parsed.ALARM_RECOVERY_SECONDS, sweepSeconds: parsed.MONITOR_SWEEP_SECONDS },
     tls,
     http: {
       headersTimeoutMs: parsed.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,

@@ -111,6 +111,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       hubspot: config.hubspot,
       pubsub,
       history: config.history,
+      alarms: { recoverySeconds: config.monitors.recoverySeconds },
     });
     if (lock?.holder.socketPath) {
       operatorSocket = await serveOperatorSocket(lock.holder.socketPath, services, log);
@@ -134,7 +135,14 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       databaseAnswers: () => databaseAnswers(database.db),
       register: (instance) => registerGraphql(instance, { server: graphql.server, services }),
     });
-    const hub = createDeviceHub({ db: database.db, services, log, history: config.history, presence: config.presence });
+    const hub = createDeviceHub({
+      db: database.db,
+      services,
+      log,
+      history: config.history,
+      presence: config.presence,
+      monitors: { sweepSeconds: config.monitors.sweepSeconds },
+    });
     hub.attach(app.server);
     const graphqlWs = await attachGraphqlWs(app.server, { services, log, trustedProxies: config.trustedProxies, graphql: graphql.server });
     const developerChannel = attachDeveloperChannel(app.server, { services, log, trustedProxies: config.trustedProxies });

@@ -126,6 +126,7 @@ export class DevicePresenceService {
         ...(session.version ? { version: session.version } : {}),
       })
       .returning('config')) as { config: { cloudKeepAliveIntervalInSec?: unknown } | null }[];
+    await this.recordEvents([{ deviceId: session.deviceId, kind: 'connected', networkInterface: session.networkInterface }]);
     this.pubsub.publish(channels.presence, {
       deviceId: session.deviceId,
       online: true,
@@ -169,6 +170,7 @@ export class DevicePresenceService {
     if (retaken === 0) {
       return 'lost';
     }
+    await this.recordEvents([{ deviceId: session.deviceId, kind: 'connected', networkInterface: session.networkInterface }]);
     this.pubsub.publish(channels.presence, {
       deviceId: session.deviceId,
       online: true,
@@ -185,17 +187,44 @@ export class DevicePresenceService {
   }
 
   /**
+   * The connection events the device monitors count (disconnect frequency per interface, time
+   * offline; docs/operations.md, "Monitors and alarms"): one row per session opened or closed,
+   * written where the session opens and closes, so sweeps of dead nodes' sessions count too.
+   */
+  private async recordEvents(events: { deviceId: number; kind: 'connected' | 'disconnected'; networkInterface: string | null; at?: Date }[]): Promise<void> {
+    if (events.length === 0) {
+      return;
+    }
+    await this.db('device_connection_events').insert(
+      events.map((event) => ({
+        device_id: event.deviceId,
+        kind: event.kind,
+        network_interface: event.networkInterface,
+        ...(event.at ? { at: event.at } : {}),
+      })),
+    );
+  }
+
+  /**
    * Closes the sessions matching `where`, each once, as a disconnect does: offline, no
    * connection, last seen at `lastSeen` (an SQL expression); and tells the presence channel.
    */
   private async closeSessions(where: Knex.Raw, lastSeen: string): Promise<number[]> {
     const result = (await this.db.raw(
-      `update devices set online = false, hub_connection_id = null, hub_node_id = null, last_seen_at = ${lastSeen} where online and ? returning id`,
+      `update devices set online = false, hub_connection_id = null, hub_node_id = null, last_seen_at = ${lastSeen} where online and ? returning id, network_interface, last_seen_at`,
       [where],
     )) as {
-      rows: { id: string | number }[];
+      rows: { id: string | number; network_interface: string | null; last_seen_at: Date | null }[];
     };
     const ids = result.rows.map((row) => Number(row.id));
+    await this.recordEvents(
+      result.rows.map((row) => ({
+        deviceId: Number(row.id),
+        kind: 'disconnected',
+        networkInterface: row.network_interface,
+        at: row.last_seen_at ?? undefined,
+      })),
+    );
     for (const deviceId of ids) {
       this.pubsub.publish(channels.presence, { deviceId, online: false, networkInterface: null });
     }

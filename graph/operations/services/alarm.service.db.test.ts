@@ -1,0 +1,325 @@
+import pino from 'pino';
+import type { StoredReport } from '../../../contracts/hub/reports';
+import { testSecrets } from '../../../test-support/app';
+import { testDatabase, type TestDatabase } from '../../../test-support/database';
+import { buildDeviceGroup, buildOrganization, buildUser, insertDeviceRow } from '../../../test-support/factories';
+import { HashIds } from '../../common/hash-ids';
+import { createServices, type Services } from '../../services';
+import { DevicePresenceService } from '../../fleet/services/device-presence.service';
+import { InProcessPubSub } from '../../common/pubsub';
+import { MonitorEvaluator } from './monitor-evaluator';
+import { MonitorSweep } from './monitor-sweep';
+
+/** Alarms, the issues they make, the evaluator and the sweep, on the database (spec README "Alarms", "Issues from alarms"). */
+describe('monitors and alarms in the database', () => {
+  let database: TestDatabase;
+  let services: Services;
+  const log = pino({ level: 'silent' });
+  let organizationId = 0;
+
+  const servicesOn = (recoverySeconds: number) =>
+    createServices({
+      db: database.db,
+      hashIds: new HashIds(testSecrets.hashIdSecret),
+      sessionSecret: testSecrets.sessionSecret,
+      encryptionKey: testSecrets.encryptionKey,
+      alarms: { recoverySeconds },
+    });
+
+  beforeAll(async () => {
+    database = await testDatabase();
+    services = servicesOn(0);
+    organizationId = (await buildOrganization(services)).id;
+  });
+
+  afterAll(async () => {
+    await database.close();
+  });
+
+  const config = {
+    version: 2,
+    assets: [
+      { type: 'demo-battery', identifier: 'BAT-1' },
+      { type: 'demo-meter', identifier: 'MTR-1' },
+    ],
+    activeControl: [{ type: 'powerLimiter', identifier: 'limiter-1' }],
+  };
+  const aDevice = (columns: Record<string, unknown> = {}) =>
+    insertDeviceRow(database.db, { organization_id: organizationId, config: JSON.stringify(config), ...columns });
+
+  const alarmsOf = (deviceId: number) =>
+    database.db('alarms').where('device_id', deviceId).orderBy('id') as Promise<
+      {
+        id: string;
+        monitor: string;
+        asset_identifier: string | null;
+        issue_id: string | null;
+        recovering_since: Date | null;
+        closed_at: Date | null;
+        customer_message: { to: string[]; markdown: string } | null;
+        customer_message_sent_at: Date | null;
+      }[]
+    >;
+  const issuesOf = (deviceId: number) =>
+    database.db('issues').where('device_id', deviceId).orderBy('id') as Promise<
+      {
+        id: string;
+        title: string;
+        source: string;
+        auto_close: boolean;
+        can_reopen: boolean;
+        gridport_issue_owner: boolean;
+        closed_at: Date | null;
+        closed_automatically: boolean;
+        organization_id: string;
+      }[]
+    >;
+  const messagesOf = async (issueId: string | number) =>
+    ((await database.db('issue_messages').where('issue_id', issueId).orderBy('id')) as { source: string; message: string }[]).map(
+      (row) => `${row.source}: ${row.message}`,
+    );
+
+  let reportNumber = 0;
+  const report = (deviceId: number, type: string, observations: Record<string, unknown>, extra: { asset?: number; controller?: number } = {}): StoredReport => {
+    reportNumber += 1;
+    const at = new Date(Date.now() - 60_000 + reportNumber).toISOString();
+    return {
+      deviceId,
+      reportId: `r${reportNumber}`,
+      type,
+      at,
+      assetIndex: extra.asset ?? null,
+      controllerIndex: extra.controller ?? null,
+      body: { type, at, ...extra, observations },
+    };
+  };
+  const statistics = (success: number, timeout: number) => ({
+    connectionStatistics: { success, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout, responseError: 0 },
+  });
+
+  it('opens one alarm with its issue, customer message and timeline; recovers; closes after the recovery time; the issue closes itself', async () => {
+    const outageUser = await buildUser(services, { organizationHashId: services.hashIds.encode('organization', organizationId), rights: ['customer.read'] });
+    const group = await buildDeviceGroup(services, {
+      organizationHashId: services.hashIds.encode('organization', organizationId),
+      deviceOutageEmails: ['group-contact@example.com'],
+    });
+    const deviceId = await aDevice({
+      name: 'Windpark Noord',
+      device_group_id: group.id,
+      outage_emails: JSON.stringify(['site@example.com', 'SITE@example.com']),
+      outage_user_ids: JSON.stringify([outageUser.id]),
+    });
+    const key = { monitor: 'device.disconnect.duration' as const, deviceId, assetIdentifier: null };
+
+    expect(await services.alarms.fire(key, { lastSeenAt: null })).toBe('opened');
+    expect(await services.alarms.fire(key)).toBe('open');
+    await services.alarms.settled();
+
+    const [alarm] = await alarmsOf(deviceId);
+    expect(alarm).toMatchObject({ monitor: 'device.disconnect.duration', asset_identifier: null, recovering_since: null, closed_at: null });
+    expect(alarm?.customer_message?.to).toEqual(['site@example.com', outageUser.email, 'group-contact@example.com']);
+    expect(alarm?.customer_message?.markdown).toContain('**Windpark Noord**');
+    expect(alarm?.customer_message_sent_at).toBeInstanceOf(Date);
+    const mails = (await database
+      .db('mails')
+      .whereRaw("subject like 'Gridport alarm:%'")
+      .whereRaw('"to" @> ?::jsonb', [JSON.stringify(['site@example.com'])])) as {
+      subject: string;
+      to: string[];
+    }[];
+    expect(mails).toEqual([
+      expect.objectContaining({ subject: 'Gridport alarm: Device offline', to: ['site@example.com', outageUser.email, 'group-contact@example.com'] }),
+    ]);
+
+    const [issue] = await issuesOf(deviceId);
+    expect(issue).toMatchObject({
+      title: 'Device offline',
+      source: 'monitoring',
+      auto_close: true,
+      can_reopen: true,
+      gridport_issue_owner: true,
+      closed_at: null,
+    });
+    expect(Number(issue?.organization_id)).toBe(organizationId);
+    expect(Number(alarm?.issue_id)).toBe(Number(issue?.id));
+
+    expect(await services.alarms.clear(key)).toBe(true);
+    expect(await services.alarms.clear(key)).toBe(false);
+    expect((await alarmsOf(deviceId))[0]?.recovering_since).toBeInstanceOf(Date);
+
+    // Recovery time 0 here: the next close pass closes it, and the issue, left without an open alarm, resolves itself.
+    expect(await services.alarms.closeRecovered()).toBeGreaterThanOrEqual(1);
+    expect((await alarmsOf(deviceId))[0]?.closed_at).toBeInstanceOf(Date);
+    expect((await issuesOf(deviceId))[0]).toMatchObject({ closed_automatically: true, closed_at: expect.any(Date) });
+    expect(await messagesOf(issue?.id ?? 0)).toEqual([
+      'monitoring: Alarm **Device offline** (`device.disconnect.duration`) opened.',
+      'monitoring: **Device offline** (`device.disconnect.duration`) cleared; the alarm closes if it stays clear.',
+      'monitoring: Alarm **Device offline** (`device.disconnect.duration`) closed: clear for 0 s.',
+      'monitoring: All alarms closed: the issue resolved itself.',
+    ]);
+    const audit = (await database.db('audit_log').where({ object_type: 'devices', object_id: deviceId, change_type: 'deviceGatewayMonitoring' })) as unknown[];
+    expect(audit).toHaveLength(3);
+
+    // Fires again later: a new alarm, on the same issue, reopened (within 24 hours of its auto-close).
+    expect(await services.alarms.fire(key)).toBe('opened');
+    const issues = await issuesOf(deviceId);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ closed_at: null, closed_automatically: false });
+    expect(await alarmsOf(deviceId)).toHaveLength(2);
+    expect((await messagesOf(issue?.id ?? 0)).slice(-2)).toEqual([
+      'monitoring: A new alarm within 24 hours: the issue reopened.',
+      'monitoring: Alarm **Device offline** (`device.disconnect.duration`) opened.',
+    ]);
+  });
+
+  it('groups the alarms of a device into its open monitoring issue, which closes only when all are closed', async () => {
+    const deviceId = await aDevice();
+    const other = await aDevice();
+    await services.alarms.fire({ monitor: 'asset.connectivity', deviceId, assetIdentifier: 'BAT-1' });
+    await services.alarms.fire({ monitor: 'asset.connectivity', deviceId, assetIdentifier: 'MTR-1' });
+    await services.alarms.fire({ monitor: 'device.restart', deviceId, assetIdentifier: null });
+    await services.alarms.fire({ monitor: 'device.restart', deviceId: other, assetIdentifier: null });
+    const issues = await issuesOf(deviceId);
+    expect(issues.map((issue) => issue.title)).toEqual(['Asset unreachable']);
+    expect(new Set((await alarmsOf(deviceId)).map((alarm) => Number(alarm.issue_id)))).toEqual(new Set([Number(issues[0]?.id)]));
+    expect((await issuesOf(other)).map((issue) => issue.title)).toEqual(['Device restarts often']);
+
+    await services.alarms.clear({ monitor: 'asset.connectivity', deviceId, assetIdentifier: 'BAT-1' });
+    await services.alarms.clear({ monitor: 'asset.connectivity', deviceId, assetIdentifier: 'MTR-1' });
+    await services.alarms.closeRecovered();
+    expect((await issuesOf(deviceId))[0]?.closed_at).toBeNull();
+    await services.alarms.clear({ monitor: 'device.restart', deviceId, assetIdentifier: null });
+    await services.alarms.closeRecovered();
+    expect((await issuesOf(deviceId))[0]).toMatchObject({ closed_automatically: true });
+  });
+
+  it('opens a new issue instead of reopening when the issue may not reopen, or closed itself more than 24 hours ago', async () => {
+    const key = (deviceId: number) => ({ monitor: 'device.restart' as const, deviceId, assetIdentifier: null });
+    const cycle = async (deviceId: number) => {
+      await services.alarms.fire(key(deviceId));
+      await services.alarms.clear(key(deviceId));
+      await services.alarms.closeRecovered();
+    };
+    const noReopen = await aDevice();
+    await cycle(noReopen);
+    await database.db('issues').where('device_id', noReopen).update({ can_reopen: false });
+    await services.alarms.fire(key(noReopen));
+    expect((await issuesOf(noReopen)).map((issue) => issue.closed_at === null)).toEqual([false, true]);
+
+    const longAgo = await aDevice();
+    await cycle(longAgo);
+    await database
+      .db('issues')
+      .where('device_id', longAgo)
+      .update({ closed_at: database.db.raw("now() - interval '25 hours'") });
+    await services.alarms.fire(key(longAgo));
+    expect((await issuesOf(longAgo)).map((issue) => issue.closed_at === null)).toEqual([false, true]);
+  });
+
+  it('makes one alarm and one issue when two evaluators (two nodes) fire the same alarm at once', async () => {
+    const deviceId = await aDevice({ outage_emails: JSON.stringify(['race@example.com']) });
+    const otherNode = servicesOn(0);
+    const key = { monitor: 'asset.powerUnresponsive' as const, deviceId, assetIdentifier: 'BAT-1' };
+    const outcomes = await Promise.all([services.alarms.fire(key), otherNode.alarms.fire(key), services.alarms.fire(key), otherNode.alarms.fire(key)]);
+    await Promise.all([services.alarms.settled(), otherNode.alarms.settled()]);
+    expect(outcomes.filter((outcome) => outcome === 'opened')).toHaveLength(1);
+    expect(await alarmsOf(deviceId)).toHaveLength(1);
+    expect(await issuesOf(deviceId)).toHaveLength(1);
+    const mails = (await database.db('mails').whereRaw('"to" @> ?::jsonb', [JSON.stringify(['race@example.com'])])) as unknown[];
+    expect(mails).toHaveLength(1);
+  });
+
+  it('leaves a monitor the device turned off alone, and closes its open alarms at once', async () => {
+    const deviceId = await aDevice();
+    await services.alarms.fire({ monitor: 'asset.connectivity', deviceId, assetIdentifier: 'BAT-1' });
+    await database
+      .db('devices')
+      .where('id', deviceId)
+      .update({ monitor_settings: JSON.stringify({ disabledMonitors: ['asset'] }) });
+    expect(await services.alarms.fire({ monitor: 'asset.connectivity', deviceId, assetIdentifier: 'MTR-1' })).toBe('disabled');
+    await services.alarms.closeRecovered();
+    expect((await alarmsOf(deviceId)).map((alarm) => alarm.closed_at !== null)).toEqual([true]);
+  });
+
+  it('evaluates reports: asset connectivity after more than acceptableBadConnectionCount bad reports, agent alarms by code; a restarted evaluator keeps the state', async () => {
+    const deviceId = await aDevice({ monitor_settings: JSON.stringify({ acceptableBadConnectionCount: 2, thresholdPercentage: 20 }) });
+    const evaluator = new MonitorEvaluator(database.db, services.alarms, log);
+    const bad = () => report(deviceId, 'batteryPower', { activePower: 0, ...statistics(5, 5) }, { asset: 0 });
+    const good = () => report(deviceId, 'batteryPower', { activePower: 0, ...statistics(10, 0) }, { asset: 0 });
+    evaluator.evaluate([bad(), bad()]);
+    await evaluator.idle();
+    expect(await alarmsOf(deviceId)).toEqual([]);
+    evaluator.evaluate([bad()]);
+    evaluator.evaluate([
+      report(deviceId, 'alarm', { code: 'activeControl.slowControlLoop', level: 'warning', active: true, description: 'control loop 0: 900 ms' }),
+      report(deviceId, 'alarm', { code: 'E042', level: 'fault', active: true }, { asset: 0 }),
+    ]);
+    await evaluator.idle();
+    expect((await alarmsOf(deviceId)).map((alarm) => [alarm.monitor, alarm.asset_identifier])).toEqual([
+      ['asset.connectivity', 'BAT-1'],
+      ['activeControl.slowControlLoop', 'limiter-1'],
+      ['battery.alarm', 'BAT-1'],
+    ]);
+    const fromDevice = (await database.db('audit_log').where({ object_type: 'devices', object_id: deviceId, change_type: 'messageFromDevice' })) as {
+      diff: { name: string }[];
+    }[];
+    expect(fromDevice.map((entry) => entry.diff[0]?.name)).toEqual(['alarm', 'alarm']);
+
+    // A new evaluator (the node restarted) takes up the open alarms: more bad reports open nothing new; good ones clear.
+    const restarted = new MonitorEvaluator(database.db, services.alarms, log);
+    restarted.evaluate([bad(), bad(), bad(), bad()]);
+    await restarted.idle();
+    expect(await alarmsOf(deviceId)).toHaveLength(3);
+    restarted.evaluate([
+      good(),
+      good(),
+      report(deviceId, 'alarm', { code: 'activeControl.slowControlLoop', level: 'info', active: false, description: 'control loop 0: ok' }),
+    ]);
+    await restarted.idle();
+    expect((await alarmsOf(deviceId)).map((alarm) => [alarm.monitor, alarm.recovering_since !== null])).toEqual([
+      ['asset.connectivity', true],
+      ['activeControl.slowControlLoop', true],
+      ['battery.alarm', false],
+    ]);
+    expect(restarted.stats.writes).toBeLessThan(10);
+    await restarted.close();
+    await evaluator.close();
+  });
+
+  it('records connection events where sessions open and close, and the sweep fires and clears disconnect duration under one lease', async () => {
+    const presence = new DevicePresenceService(database.db, new InProcessPubSub());
+    const deviceId = await aDevice({ monitor_settings: JSON.stringify({ disconnectIntervalSeconds: 1 }) });
+    await presence.startNode('node-a', { heartbeatSeconds: 1, leaseSeconds: 3 });
+    await presence.connected({ deviceId, nodeId: 'node-a', connectionId: 'c1', networkInterface: 'eth0', version: null });
+    await presence.disconnected(deviceId, 'c1');
+    expect(
+      ((await database.db('device_connection_events').where('device_id', deviceId).orderBy('id')) as { kind: string; network_interface: string }[]).map(
+        (row) => [row.kind, row.network_interface],
+      ),
+    ).toEqual([
+      ['connected', 'eth0'],
+      ['disconnected', 'eth0'],
+    ]);
+    await database
+      .db('devices')
+      .where('id', deviceId)
+      .update({ last_seen_at: database.db.raw("now() - interval '5 seconds'") });
+
+    const first = new MonitorSweep(database.db, services.alarms, { sweepSeconds: 60 }, log);
+    const second = new MonitorSweep(database.db, servicesOn(0).alarms, { sweepSeconds: 60 }, log);
+    const [a, b] = [await first.runOnce(), await second.runOnce()];
+    expect([a.leased, b.leased]).toEqual([true, false]);
+    expect((await alarmsOf(deviceId)).map((alarm) => alarm.monitor)).toContain('device.disconnect.duration');
+
+    await presence.connected({ deviceId, nodeId: 'node-a', connectionId: 'c2', networkInterface: 'eth0', version: null });
+    await first.runOnce();
+    // Recovery 0: cleared by this sweep, closed by the next one.
+    await first.runOnce();
+    const duration = (await alarmsOf(deviceId)).find((alarm) => alarm.monitor === 'device.disconnect.duration');
+    expect(duration?.closed_at).toBeInstanceOf(Date);
+    await first.stop();
+    // The lease given up, the other node sweeps.
+    expect((await second.runOnce()).leased).toBe(true);
+    await second.stop();
+  });
+});

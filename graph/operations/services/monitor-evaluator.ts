@@ -1,0 +1,495 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { categoryOfType } from '../../../contracts/device/asset-types';
+import type { StoredReport } from '../../../contracts/hub/reports';
+import {
+  assetAlarmCategories,
+  isMonitorKind,
+  monitorKinds,
+  monitorSettingsOf,
+  monitorWindows,
+  type AssetAlarmCategory,
+  type EffectiveMonitorSettings,
+  type MonitorKind,
+} from '../../../contracts/monitors';
+import { systemActor } from '../../common/context';
+import { write } from '../../common/write';
+import type { AlarmKey, AlarmService } from './alarm.service';
+import { countLocalConfigWrites, countRestarts } from './monitor-queries';
+
+/** Error report codes of the agent that mean its control loops did not start (edge/agent/reporter.ts agentErrorCodes). */
+const failedLoopCodes = new Set(['unsupported_control_loop', 'config_not_applied']);
+/** Production assets only fail their setpoint by producing more; the others by straying either way. */
+const productionCategories = new Set(['solar', 'wind', 'generator']);
+/** A device's settings and config are read again after this long, so console changes reach the evaluator. */
+const reloadAfterMs = 60_000;
+/** Reports of a device kept while its state loads; beyond, the oldest are evaluated late or not at all. */
+const backlogMax = 10_000;
+
+interface AssetInfo {
+  identifier: string;
+  category: string | undefined;
+}
+
+interface DeviceState {
+  deviceId: number;
+  organizationId: number | null;
+  settings: EffectiveMonitorSettings;
+  settingsText: string;
+  assets: AssetInfo[];
+  controllers: string[];
+  /** Keys (monitor|subject) of the alarms open and firing, as the database has them. */
+  firing: Set<string>;
+  /** Consecutive bad and good reports per monitor and subject. */
+  streaks: Map<string, { bad: number; good: number }>;
+  /** environmentalSensor.constantTooLong: the last values of each sensor and since when (ms). */
+  constants: Map<number, { values: string; since: number }>;
+  /** `<category>.alarm`: the asset alarm codes active per asset identifier. */
+  assetAlarmCodes: Map<string, Set<string>>;
+  /** A loop failed to start since the last config report: that config report belongs to the failed run. */
+  loopFailedThisRun: boolean;
+  loadedAt: number;
+  loading: boolean;
+  ready: boolean;
+  backlog: StoredReport[];
+}
+
+const keyOf = (monitor: MonitorKind, subject: string | null): string => `${monitor}|${subject ?? ''}`;
+
+/**
+ * The report-driven half of the monitors (docs/operations.md, "Monitors and alarms"): the hub
+ * hands it each batch of reports right after the batch committed, on the node that stored it
+ * (a device's reports all arrive on the node holding its connection). It keeps each device's
+ * monitor state in memory and touches the database only when a state changes (an alarm fires
+ * or clears), for the rare report types that need history (config), and to audit messages from
+ * the device (error and alarm reports). After a restart a device's state is taken up again
+ * from its open alarms. Time-based conditions are the sweep's (monitor-sweep.ts).
+ */
+export class MonitorEvaluator {
+  private readonly devices = new Map<number, DeviceState>();
+  private chain: Promise<void> = Promise.resolve();
+  private readonly loads = new Set<Promise<void>>();
+  private closed = false;
+  /** For logs and the benchmark. */
+  readonly stats = { reports: 0, fired: 0, cleared: 0, writes: 0 };
+
+  constructor(
+    private readonly db: Knex,
+    private readonly alarms: AlarmService,
+    private readonly log: Logger,
+  ) {}
+
+  /** A committed batch of stored reports. Returns at once; database work runs behind, in order. */
+  evaluate(reports: readonly StoredReport[]): void {
+    if (this.closed) {
+      return;
+    }
+    const audits: { state: DeviceState; report: StoredReport }[] = [];
+    const now = Date.now();
+    for (const report of reports) {
+      this.stats.reports += 1;
+      let state = this.devices.get(report.deviceId);
+      if (!state) {
+        state = this.newState(report.deviceId);
+        this.devices.set(report.deviceId, state);
+        this.load(state);
+      } else if (!state.loading && now - state.loadedAt > reloadAfterMs) {
+        this.load(state);
+      }
+      if (!state.ready) {
+        if (state.backlog.length < backlogMax) {
+          state.backlog.push(report);
+        }
+        continue;
+      }
+      if (report.type === 'error' || report.type === 'alarm') {
+        audits.push({ state, report });
+      }
+      this.apply(state, report);
+    }
+    if (audits.length > 0) {
+      this.enqueue(() => this.auditMessagesFromDevice(audits));
+    }
+  }
+
+  /** Waits for the database work queued so far (tests, shutdown). */
+  async idle(): Promise<void> {
+    let chain: Promise<void>;
+    do {
+      await Promise.all([...this.loads]);
+      chain = this.chain;
+      await chain;
+    } while (chain !== this.chain || this.loads.size > 0);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.idle();
+  }
+
+  /** Forgets a device (its state is taken up again from the database at its next report). */
+  forget(deviceId: number): void {
+    this.devices.delete(deviceId);
+  }
+
+  private newState(deviceId: number): DeviceState {
+    return {
+      deviceId,
+      organizationId: null,
+      settings: monitorSettingsOf({}),
+      settingsText: '',
+      assets: [],
+      controllers: [],
+      firing: new Set(),
+      streaks: new Map(),
+      constants: new Map(),
+      assetAlarmCodes: new Map(),
+      loopFailedThisRun: false,
+      loadedAt: 0,
+      loading: false,
+      ready: false,
+      backlog: [],
+    };
+  }
+
+  /** Reads the device's settings, config and open alarms; then evaluates what waited meanwhile. */
+  private load(state: DeviceState): void {
+    state.loading = true;
+    const loading = (async () => {
+      try {
+        const device = (await this.db('devices').where('id', state.deviceId).first('organization_id', 'monitor_settings', 'config')) as
+          { organization_id: string | number | null; monitor_settings: unknown; config: { assets?: unknown; activeControl?: unknown } | null } | undefined;
+        if (!device) {
+          this.devices.delete(state.deviceId);
+          return;
+        }
+        state.organizationId = device.organization_id === null ? null : Number(device.organization_id);
+        const settingsText = JSON.stringify(device.monitor_settings ?? {});
+        // Settings changed (a monitor turned off or on): the open alarms are read again with them.
+        const refresh = !state.ready || settingsText !== state.settingsText;
+        state.settingsText = settingsText;
+        state.settings = monitorSettingsOf(device.monitor_settings);
+        const assets = Array.isArray(device.config?.assets) ? (device.config.assets as { identifier?: unknown; type?: unknown }[]) : [];
+        state.assets = assets.map((asset, index) => ({
+          identifier: typeof asset.identifier === 'string' ? asset.identifier : `asset ${index}`,
+          category: typeof asset.type === 'string' ? categoryOfType(asset.type) : undefined,
+        }));
+        const loops = Array.isArray(device.config?.activeControl) ? (device.config.activeControl as { identifier?: unknown }[]) : [];
+        state.controllers = loops.map((loop, index) => (typeof loop.identifier === 'string' ? loop.identifier : `control loop ${index}`));
+        if (refresh) {
+          const open = await this.alarms.openAlarmsOf(state.deviceId);
+          state.firing.clear();
+          for (const alarm of open) {
+            if (alarm.recoveringSince === null && isMonitorKind(alarm.monitor)) {
+              state.firing.add(keyOf(alarm.monitor, alarm.assetIdentifier));
+            }
+          }
+        }
+        state.loadedAt = Date.now();
+        state.ready = true;
+        const backlog = state.backlog;
+        state.backlog = [];
+        this.evaluate(backlog);
+      } catch (error) {
+        this.log.error({ err: error, device: state.deviceId }, 'monitors: reading a device failed; tried again at its next report');
+        state.loadedAt = Date.now();
+      } finally {
+        state.loading = false;
+      }
+    })();
+    this.loads.add(loading);
+    void loading.finally(() => this.loads.delete(loading));
+  }
+
+  private apply(state: DeviceState, report: StoredReport): void {
+    const observations = (report.body.observations ?? {}) as Record<string, unknown>;
+    switch (report.type) {
+      case 'alarm':
+        this.onAlarmReport(state, report, observations);
+        return;
+      case 'error':
+        if (typeof observations.code === 'string' && failedLoopCodes.has(observations.code)) {
+          if (observations.code === 'unsupported_control_loop') {
+            state.loopFailedThisRun = true;
+          }
+          this.transition(state, 'device.failedToInitializeActiveControl', null, true, { code: observations.code, message: observations.message ?? null });
+        }
+        return;
+      case 'config':
+        this.onConfigReport(state, observations);
+        return;
+      case 'environmental':
+        this.onEnvironmental(state, report, observations);
+        this.onConnectionStatistics(state, report, observations);
+        return;
+      case 'assetIdentifiers':
+        this.onIdentifiers(state, observations);
+        return;
+      case 'assetMetadata':
+        if (report.assetIndex !== null && typeof observations.serialNumber === 'string') {
+          this.onIdentifierRead(state, report.assetIndex, observations.serialNumber);
+        }
+        return;
+      case 'temperaturePowerLimiterStatus':
+        if (report.controllerIndex !== null) {
+          const subject = state.controllers[report.controllerIndex] ?? `control loop ${report.controllerIndex}`;
+          this.streak(state, 'temperaturePowerLimiter.fallback', subject, observations.state === 'fallback' || observations.state === 'error', {
+            state: observations.state,
+          });
+        }
+        return;
+      default:
+        if (report.assetIndex !== null && !report.type.endsWith('.flash')) {
+          this.onConnectionStatistics(state, report, observations);
+          this.onSetpoints(state, report, observations);
+        }
+    }
+  }
+
+  /** The agent's own alarms: a kind by its code (control loops name theirs in the description), or the asset category's alarm. */
+  private onAlarmReport(state: DeviceState, report: StoredReport, observations: Record<string, unknown>): void {
+    const code = typeof observations.code === 'string' ? observations.code : null;
+    const active = observations.active === true;
+    if (code === null) {
+      return;
+    }
+    if (isMonitorKind(code)) {
+      const loop = typeof observations.description === 'string' ? /^control loop (\d+)/.exec(observations.description) : null;
+      const subject =
+        monitorKinds[code].subject === 'device'
+          ? null
+          : report.assetIndex !== null
+            ? this.assetIdentifier(state, report.assetIndex)
+            : loop
+              ? (state.controllers[Number(loop[1])] ?? `control loop ${loop[1]}`)
+              : null;
+      this.transition(state, code, subject, active, { code, level: observations.level ?? null, description: observations.description ?? null });
+      return;
+    }
+    if (report.assetIndex === null) {
+      return;
+    }
+    const asset = state.assets[report.assetIndex];
+    const category = asset?.category;
+    if (!category || !(assetAlarmCategories as readonly string[]).includes(category)) {
+      return;
+    }
+    const subject = this.assetIdentifier(state, report.assetIndex);
+    const codes = state.assetAlarmCodes.get(subject) ?? new Set<string>();
+    if (active) {
+      codes.add(code);
+    } else {
+      codes.delete(code);
+    }
+    state.assetAlarmCodes.set(subject, codes);
+    this.transition(state, `${category as AssetAlarmCategory}.alarm`, subject, codes.size > 0, { codes: [...codes], level: observations.level ?? null });
+  }
+
+  /** Restarts and on-site config writes are counted from the stored config reports (rare; restart-safe). */
+  private onConfigReport(state: DeviceState, observations: Record<string, unknown>): void {
+    const failedThisRun = state.loopFailedThisRun;
+    state.loopFailedThisRun = false;
+    if (!failedThisRun) {
+      this.transition(state, 'device.failedToInitializeActiveControl', null, false, {});
+    }
+    // The device runs another config: its assets and loops are read again.
+    if (!state.loading) {
+      this.load(state);
+    }
+    const limit = state.settings.acceptableBadConnectionCount;
+    const deviceId = state.deviceId;
+    if (observations.messageId === undefined && (observations.source === 'local' || observations.source === 'default')) {
+      // The sweep clears these when the hour's count falls, so they are fired without the in-memory state (fire is idempotent).
+      this.enqueue(async () => {
+        const restarts = await countRestarts(this.db, deviceId, monitorWindows.frequencyWindowSeconds);
+        if (restarts > limit) {
+          await this.alarms.fire(
+            { monitor: 'device.restart', deviceId, assetIdentifier: null },
+            { restarts, withinSeconds: monitorWindows.frequencyWindowSeconds },
+          );
+        }
+        const writes = await countLocalConfigWrites(this.db, deviceId, monitorWindows.frequencyWindowSeconds);
+        if (writes > limit) {
+          await this.alarms.fire(
+            { monitor: 'device.localConfigWriteFrequency', deviceId, assetIdentifier: null },
+            { writes, withinSeconds: monitorWindows.frequencyWindowSeconds },
+          );
+        }
+      });
+    }
+  }
+
+  private onConnectionStatistics(state: DeviceState, report: StoredReport, observations: Record<string, unknown>): void {
+    const statistics = observations.connectionStatistics as Record<string, unknown> | undefined;
+    if (!statistics || report.assetIndex === null) {
+      return;
+    }
+    let total = 0;
+    for (const value of Object.values(statistics)) {
+      total += typeof value === 'number' ? value : 0;
+    }
+    if (total === 0) {
+      return;
+    }
+    const success = typeof statistics.success === 'number' ? statistics.success : 0;
+    const failedPercentage = ((total - success) / total) * 100;
+    this.streak(state, 'asset.connectivity', this.assetIdentifier(state, report.assetIndex), failedPercentage > state.settings.thresholdPercentage, {
+      failedPercentage: Math.round(failedPercentage * 10) / 10,
+    });
+  }
+
+  private onSetpoints(state: DeviceState, report: StoredReport, observations: Record<string, unknown>): void {
+    const setpoints = observations.setpoints as { effective?: unknown; confirmed?: unknown } | undefined;
+    if (!setpoints || report.assetIndex === null || typeof setpoints.effective !== 'number') {
+      return;
+    }
+    const effective = setpoints.effective;
+    const tolerance = Math.max((Math.abs(effective) * state.settings.thresholdPercentage) / 100, 100);
+    const subject = this.assetIdentifier(state, report.assetIndex);
+    if (typeof observations.activePower === 'number') {
+      const production = productionCategories.has(state.assets[report.assetIndex]?.category ?? '');
+      const strays = production ? observations.activePower > effective + tolerance : Math.abs(observations.activePower - effective) > tolerance;
+      this.streak(state, 'asset.powerUnresponsive', subject, strays, { activePower: observations.activePower, effective });
+    }
+    if (typeof setpoints.confirmed === 'number') {
+      this.streak(state, 'asset.setpointUnresponsive', subject, Math.abs(setpoints.confirmed - effective) > tolerance, {
+        confirmed: setpoints.confirmed,
+        effective,
+      });
+    }
+  }
+
+  private onEnvironmental(state: DeviceState, report: StoredReport, observations: Record<string, unknown>): void {
+    if (report.assetIndex === null) {
+      return;
+    }
+    const values = [
+      observations.irradiance,
+      observations.ambientTemperature,
+      observations.moduleTemperature,
+      observations.windSpeed,
+      observations.temperatures,
+    ];
+    if (values.every((value) => value === undefined || value === null)) {
+      return;
+    }
+    const text = JSON.stringify(values);
+    const at = Date.parse(report.at);
+    const last = state.constants.get(report.assetIndex);
+    if (!last || last.values !== text) {
+      state.constants.set(report.assetIndex, { values: text, since: at });
+      this.transition(state, 'environmentalSensor.constantTooLong', this.assetIdentifier(state, report.assetIndex), false, {});
+      return;
+    }
+    if (at - last.since > monitorWindows.constantTooLongSeconds * 1000) {
+      this.transition(state, 'environmentalSensor.constantTooLong', this.assetIdentifier(state, report.assetIndex), true, {
+        since: new Date(last.since).toISOString(),
+      });
+    }
+  }
+
+  private onIdentifiers(state: DeviceState, observations: Record<string, unknown>): void {
+    const assets = Array.isArray(observations.assets) ? (observations.assets as { asset?: unknown; identifier?: unknown }[]) : [];
+    for (const entry of assets) {
+      if (typeof entry.asset === 'number' && typeof entry.identifier === 'string') {
+        this.onIdentifierRead(state, entry.asset, entry.identifier);
+      }
+    }
+  }
+
+  /** `<category>.metadataMismatch`: the identifier (serial number) read from an asset is not the configured one. */
+  private onIdentifierRead(state: DeviceState, assetIndex: number, read: string): void {
+    const asset = state.assets[assetIndex];
+    const category = asset?.category;
+    if (!asset || !category || !(assetAlarmCategories as readonly string[]).includes(category) || asset.identifier === `asset ${assetIndex}`) {
+      return;
+    }
+    this.transition(state, `${category as AssetAlarmCategory}.metadataMismatch`, asset.identifier, read !== asset.identifier, {
+      read,
+      configured: asset.identifier,
+    });
+  }
+
+  /** Fires after more than acceptableBadConnectionCount bad reports in a row; clears after as many good ones. */
+  private streak(state: DeviceState, monitor: MonitorKind, subject: string, bad: boolean, details: Record<string, unknown>): void {
+    const key = keyOf(monitor, subject);
+    let streak = state.streaks.get(key);
+    if (!streak) {
+      streak = { bad: 0, good: 0 };
+      state.streaks.set(key, streak);
+    }
+    const limit = state.settings.acceptableBadConnectionCount;
+    if (bad) {
+      streak.bad += 1;
+      streak.good = 0;
+      if (streak.bad > limit) {
+        this.transition(state, monitor, subject, true, details);
+      }
+      return;
+    }
+    streak.good += 1;
+    streak.bad = 0;
+    if (streak.good >= limit) {
+      this.transition(state, monitor, subject, false, details);
+    }
+  }
+
+  private assetIdentifier(state: DeviceState, index: number): string {
+    return state.assets[index]?.identifier ?? `asset ${index}`;
+  }
+
+  /** A monitor's state for one subject: the database is written only when it changes. */
+  private transition(state: DeviceState, monitor: MonitorKind, subject: string | null, firing: boolean, details: Record<string, unknown>): void {
+    const key = keyOf(monitor, subject);
+    if (firing === state.firing.has(key)) {
+      return;
+    }
+    const alarmKey: AlarmKey = { monitor, deviceId: state.deviceId, assetIdentifier: subject };
+    if (firing) {
+      state.firing.add(key);
+      this.stats.fired += 1;
+      this.enqueue(
+        async () => {
+          const outcome = await this.alarms.fire(alarmKey, details);
+          if (outcome === 'gone') {
+            this.devices.delete(state.deviceId);
+          }
+        },
+        () => state.firing.delete(key),
+      );
+      return;
+    }
+    state.firing.delete(key);
+    this.stats.cleared += 1;
+    this.enqueue(
+      async () => {
+        await this.alarms.clear(alarmKey);
+      },
+      () => state.firing.add(key),
+    );
+  }
+
+  /** Runs database work one piece at a time, in order; a failure is logged and undone in memory so that the next report tries again. */
+  private enqueue(work: () => Promise<void>, undo?: () => void): void {
+    this.stats.writes += 1;
+    this.chain = this.chain.then(work).catch((error: unknown) => {
+      undo?.();
+      this.log.error({ err: error }, 'monitors: recording a monitor state failed');
+    });
+  }
+
+  /** messageFromDevice audit entries for the device's error and alarm reports, one transaction a batch. */
+  private async auditMessagesFromDevice(entries: { state: DeviceState; report: StoredReport }[]): Promise<void> {
+    await write(this.db, systemActor('device-hub'), async (w) => {
+      for (const { state, report } of entries) {
+        await w.audit({
+          objectType: 'devices',
+          objectId: state.deviceId,
+          organizationId: state.organizationId,
+          changeType: 'messageFromDevice',
+          diff: [{ type: 'json', name: report.type, oldValue: null, newValue: report.body }],
+        });
+      }
+    });
+  }
+}
