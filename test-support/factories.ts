@@ -8,11 +8,13 @@ import { providerOrganizationId } from '../contracts/limits';
 import { organizationCreateSchema, type OrganizationType, type OrganizationView } from '../contracts/organization';
 import { partnershipCreateSchema, type PartnershipCreate, type PartnershipView } from '../contracts/partnership';
 import type { Right } from '../contracts/rights';
+import type { IssueView } from '../contracts/issue';
 import { userCreateSchema, type UserCreate, type UserView } from '../contracts/user';
 import { validate } from '../contracts/validation';
 import { systemActor, type Actor } from '../graph/common/context';
 import type { EntityType } from '../graph/common/hash-ids';
 import { sessionCookieName } from '../graph/identity/services/session.service';
+import type { NewIssue } from '../graph/operations/services/issue-journal';
 import type { Services } from '../graph/services';
 import type { Database } from '../server/database';
 
@@ -168,4 +170,25 @@ export async function insertDeviceRow(db: Database, columns: Record<string, unkn
     throw new Error('an insert into devices that answered no row');
   }
   return Number(row.id);
+}
+
+export type IssueOverrides = Partial<Omit<NewIssue, 'organizationId' | 'deviceId'>> & {
+  /** The issue's organisation; none unless given (or the device's, when a device is given). */
+  organizationHashId?: string | null;
+  deviceHashId?: string | null;
+};
+
+/** An issue as Gridport opens one (source user, not internal, nobody assigned) unless told otherwise; answers its view and id. */
+export async function buildIssue(services: Services, overrides: IssueOverrides = {}): Promise<IssueView & { id: number }> {
+  const { organizationHashId, deviceHashId, ...fields } = overrides;
+  const device = deviceHashId ? await services.devices.get(system, deviceHashId) : null;
+  const organization = organizationHashId ?? device?.organizationHashId ?? null;
+  const issue = await services.issues.open(system, {
+    title: `Issue ${next('issue')}`,
+    source: 'user',
+    organizationId: organization === null ? null : idOf(services, 'organization', organization),
+    deviceId: deviceHashId ? idOf(services, 'device', deviceHashId) : null,
+    ...fields,
+  });
+  return { ...issue, id: idOf(services, 'issue', issue.hashId) };
 }

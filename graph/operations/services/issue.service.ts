@@ -40,7 +40,7 @@ import type { DirectoryUser, IdentityDirectory } from '../../identity/services/d
 import { FileModel } from '../models/file.model';
 import { IssueModel, IssueSubscriberModel } from '../models/issue.model';
 import { IssueMessageModel } from '../models/issue-message.model';
-import type { IssueJournal } from './issue-journal';
+import type { IssueJournal, NewIssue } from './issue-journal';
 import { IssuePresenter } from './issue.presenter';
 
 /** Fields of an issue whose changes the audit log records as they are (the assignee is a link, written apart). */
@@ -509,6 +509,16 @@ export class IssueService {
       return this.applyChanges(w, before, await this.changesOf(w, before, patch));
     });
     return this.presentOne(actor, issue);
+  }
+
+  /**
+   * Opens an issue as Gridport or staff do outside the console (the operator command line,
+   * tests): the monitors, incoming mail and telephony open theirs through IssueJournal.
+   */
+  async open(actor: Actor, issue: NewIssue): Promise<IssueView> {
+    authorize(actor, 'issue.update');
+    const opened = await write(this.db, actor, (w) => this.journal.open(w, issue));
+    return this.presentOne(actor, opened);
   }
 
   /** Resolves or reopens an issue: audited, and unless silent written to the timeline as a `cloud` message (which tells the subscribers). */
