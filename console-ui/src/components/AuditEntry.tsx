@@ -1,5 +1,5 @@
 import type { AuditChangeType } from '../graphql/schema-types';
-import type { AuditEntry_EntryFragment } from '../graphql/operations';
+import type { AuditEntry_EntryFragment, AuditEntry_IssueEntryFragment } from '../graphql/operations';
 import { useMessages, type MessageKey } from '../i18n/messages';
 import { DiffList, type LinkTo } from './DiffList';
 import { TimelineItem } from './TimelineItem';
@@ -18,8 +18,8 @@ export const changeTypeLabels: Record<AuditChangeType, MessageKey> = {
   DEVICE_GATEWAY_MESSAGE_TO_DEVICE: 'audit.changeType.DEVICE_GATEWAY_MESSAGE_TO_DEVICE',
 };
 
-/** An audit entry in a timeline: its change type, the user (or what acted), the time, and its diff. */
-export function AuditEntry({ entry, linkTo }: { entry: AuditEntry_EntryFragment; linkTo?: LinkTo }) {
+/** An audit entry in a timeline (of the audit log, or of an issue's timeline): its change type, the user (or what acted), the time, and its diff. */
+export function AuditEntry({ entry, linkTo }: { entry: AuditEntry_EntryFragment | AuditEntry_IssueEntryFragment; linkTo?: LinkTo }) {
   const t = useMessages();
   return (
     <TimelineItem title={t(changeTypeLabels[entry.changeType])} by={entry.user?.name ?? entry.actorName} at={entry.createdAt} testId="audit-entry">

@@ -15,6 +15,11 @@ function lapsingSession(key: string): { handler: FakeHandler; lapse: () => void 
     if (call.path === '/console-shared/v1/authentication/whoami') {
       return { status: 200, body: profile() };
     }
+    if (call.path === '/graphql') {
+      // The issue list's queries, answered empty.
+      const counts = { openCount: 0, assignedToMeCount: 0, assignedToMyOrganizationCount: 0 };
+      return { status: 200, body: { data: { issues: { rows: [], nextPageOffset: null }, issueCount: counts } } };
+    }
     return { status: 200, body: { rows: [] } };
   };
   return { handler, lapse: () => (lapsed = true) };

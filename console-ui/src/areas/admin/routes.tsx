@@ -4,6 +4,8 @@ import { ComingSoon } from '../../shell/ComingSoon';
 import { defaultTab, redirectRoute } from '../../shell/route-helpers';
 import { AdminDeviceListScreen } from './devices/AdminDeviceListScreen';
 import { AdminDeviceScreen } from './devices/AdminDeviceScreen';
+import { AdminIssueListScreen } from './issues/AdminIssueListScreen';
+import { AdminIssueScreen } from './issues/AdminIssueScreen';
 
 /** The admin area's navigation. */
 export const adminNav: readonly NavItem[] = [
@@ -30,15 +32,15 @@ function tabs(title: Parameters<typeof ComingSoon>[0]['title'], names: readonly 
  */
 export const adminRoutes: RouteObject[] = [
   redirectRoute(null, '/admin/devices'),
-  { path: 'issues', element: soon('issues.title') },
-  { path: 'issues/:hashId', element: soon('issues.title') },
+  { path: 'issues', element: <AdminIssueListScreen /> },
+  { path: 'issues/:hashId', element: <AdminIssueScreen /> },
   { path: 'devices', element: <AdminDeviceListScreen /> },
   {
     path: 'devices/:hashId',
     children: [
       defaultTab('timeline'),
       { path: 'timeline', element: <AdminDeviceScreen tab="timeline" /> },
-      { path: 'issues', element: soon('devices.title') },
+      { path: 'issues', element: <AdminDeviceScreen tab="issues" /> },
       { path: 'settings', element: <AdminDeviceScreen tab="settings" /> },
       { path: 'debugging', element: <AdminDeviceScreen tab="debugging" /> },
       { path: 'billing', children: tabs('devices.title', ['subscription', 'invoicing', 'charges', 'add-charge']) },

@@ -1,10 +1,11 @@
 import type { RouteObject } from 'react-router-dom';
 import { AreaShell, type NavItem } from '../../shell/AreaShell';
-import { ComingSoon } from '../../shell/ComingSoon';
 import { defaultTab, redirectRoute } from '../../shell/route-helpers';
 import { AccessManagementScreen } from './access/AccessManagementScreen';
 import { CustomerDeviceScreen } from './devices/CustomerDeviceScreen';
 import { DeviceListScreen } from './devices/DeviceListScreen';
+import { IssueListScreen } from './issues/IssueListScreen';
+import { IssueScreen } from './issues/IssueScreen';
 import { SettingsScreen } from './settings/SettingsScreen';
 
 /** The customer area's navigation. */
@@ -30,8 +31,8 @@ export const customerRoutes: RouteObject[] = [
       { path: 'configuration', element: <CustomerDeviceScreen tab="configuration" /> },
     ],
   },
-  { path: 'issues', element: <ComingSoon title="issues.title" /> },
-  { path: 'issues/:hashId', element: <ComingSoon title="issues.title" /> },
+  { path: 'issues', element: <IssueListScreen /> },
+  { path: 'issues/:hashId', element: <IssueScreen /> },
   {
     path: 'access-management',
     children: [

@@ -1,4 +1,5 @@
 import { adminDeviceMessages } from '../../areas/admin/devices/messages';
+import { adminIssueMessages } from '../../areas/admin/issues/messages';
 /** Texts of the admin area; the device screens add theirs here. */
 export const adminMessages = {
   'nav.devices': 'Devices',
@@ -17,6 +18,7 @@ export const adminMessages = {
   'issues.title': 'Issues',
   comingSoon: 'This screen is being built.',
   ...adminDeviceMessages,
+  ...adminIssueMessages,
 } as const;
 
 export type AdminMessageKey = keyof typeof adminMessages;

@@ -1,5 +1,6 @@
 import { accessMessages } from '../../areas/customer/access/messages';
 import { customerDeviceMessages } from '../../areas/customer/devices/messages';
+import { customerIssueMessages } from '../../areas/customer/issues/messages';
 import { settingsMessages } from '../../areas/customer/settings/messages';
 /** Texts of the customer area; the device screens add theirs here. */
 export const customerMessages = {
@@ -16,6 +17,7 @@ export const customerMessages = {
   'settings.title': 'Settings',
   comingSoon: 'This screen is being built.',
   ...customerDeviceMessages,
+  ...customerIssueMessages,
   ...accessMessages,
   ...settingsMessages,
 } as const;

@@ -1,8 +1,8 @@
 import { useApolloClient } from '@apollo/client/react';
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import styled from 'styled-components';
 import { Button } from '../../../components/Button';
+import { FilterActions, FilterForm } from '../../../components/FilterForm';
 import { formatPower } from '../../../format/power';
 import { AdminDeviceListDocument, type AdminDeviceListQueryVariables, type AdminDeviceListScreen_DeviceFragment } from '../../../graphql/operations';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
@@ -116,7 +116,7 @@ export function AdminDeviceListScreen() {
             />
           </label>
         ))}
-        <FormActions>
+        <FilterActions>
           <Button onClick={apply}>{t('device.filter.apply')}</Button>
           <Button
             variant="text"
@@ -127,7 +127,7 @@ export function AdminDeviceListScreen() {
           >
             {t('device.filter.clear')}
           </Button>
-        </FormActions>
+        </FilterActions>
       </FilterForm>
       <VirtualDeviceList
         label={t('devices.title')}
@@ -141,28 +141,3 @@ export function AdminDeviceListScreen() {
     </section>
   );
 }
-
-const FilterForm = styled.form`
-  display: grid;
-  grid-template-columns: repeat(auto-fill, minmax(200px, 1fr));
-  gap: 8px 12px;
-  margin-bottom: 12px;
-  label {
-    display: flex;
-    flex-direction: column;
-    gap: 2px;
-    font-size: 13px;
-  }
-  input {
-    min-height: 32px;
-    padding: 0 8px;
-    border: 1px solid ${({ theme }) => theme.colors.border};
-    border-radius: 6px;
-  }
-`;
-
-const FormActions = styled.div`
-  display: flex;
-  align-items: flex-end;
-  gap: 8px;
-`;

@@ -7,14 +7,15 @@ import { useOnline } from '../../../devices/useOnline';
 import { DeviceFrame, Panel } from '../../../devices/DeviceFrame';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { up } from '../../../theme/theme';
+import { AdminIssueList } from '../issues/AdminIssueList';
 import { DebuggingTab } from './DebuggingTab';
 import { DeviceAuditLog } from './DeviceAuditLog';
 import { DeviceTimeline } from './DeviceTimeline';
 import { SettingsTab } from './SettingsTab';
 
-export type AdminDeviceTab = 'timeline' | 'settings' | 'debugging';
+export type AdminDeviceTab = 'timeline' | 'issues' | 'settings' | 'debugging';
 
-/** A device in the admin area (/admin/devices/{hashId}/timeline, settings, debugging). */
+/** A device in the admin area (/admin/devices/{hashId}/timeline, issues, settings, debugging). */
 export function AdminDeviceScreen({ tab }: { tab: AdminDeviceTab }) {
   const t = useMessages();
   const { hashId = '' } = useParams();
@@ -50,6 +51,12 @@ export function AdminDeviceScreen({ tab }: { tab: AdminDeviceTab }) {
             <DeviceTimeline hashId={hashId} />
           </Panel>
         </Columns>
+      )}
+      {tab === 'issues' && (
+        <Panel>
+          <h2>{t('device.issues.title')}</h2>
+          <AdminIssueList deviceHashId={hashId} />
+        </Panel>
       )}
       {tab === 'settings' && <SettingsTab device={device} />}
       {tab === 'debugging' && <DebuggingTab hashId={hashId} />}

@@ -2,6 +2,7 @@ import { useApolloClient, useQuery } from '@apollo/client/react';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
+import { Chip, ChipGroup } from '../../../components/Chip';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { formatPower } from '../../../format/power';
 import { CustomerDeviceListDocument, DeviceCountsDocument, type DeviceListScreen_DeviceFragment, type DeviceStatus } from '../../../graphql/operations';
@@ -80,18 +81,17 @@ export function DeviceListScreen() {
   return (
     <section>
       <h1>{t('teleports.title')}</h1>
-      <Filters role="group" aria-label={t('device.status.label')}>
+      <ChipGroup role="group" aria-label={t('device.status.label')}>
         {choices.map((choice) => (
           <Chip
             key={choice.param ?? 'all'}
-            type="button"
             aria-pressed={chosen === choice.param}
             onClick={() => setSearch(choice.param === null ? {} : { status: choice.param })}
           >
             {choice.label}
           </Chip>
         ))}
-      </Filters>
+      </ChipGroup>
       <Count data-testid="device-count">{list.count === null ? t('device.list.loading') : t('device.list.count', { count: list.count })}</Count>
       <VirtualDeviceList
         label={t('teleports.title')}
@@ -105,28 +105,6 @@ export function DeviceListScreen() {
     </section>
   );
 }
-
-const Filters = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  gap: 8px;
-  margin-bottom: 12px;
-`;
-
-const Chip = styled.button`
-  min-height: 32px;
-  padding: 0 14px;
-  border-radius: 16px;
-  border: 1px solid ${({ theme }) => theme.colors.border};
-  background: ${({ theme }) => theme.colors.surface};
-  color: ${({ theme }) => theme.colors.text};
-  cursor: pointer;
-  &[aria-pressed='true'] {
-    background: ${({ theme }) => theme.colors.primary};
-    border-color: ${({ theme }) => theme.colors.primary};
-    color: ${({ theme }) => theme.colors.onPrimary};
-  }
-`;
 
 const Count = styled.p`
   margin: 0 0 8px;

@@ -1,0 +1,166 @@
+import { useApolloClient } from '@apollo/client/react';
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { issueOwners, issueSorts, issueStatuses, type IssueOwner, type IssueSort, type IssueStatus } from '../../../../../contracts/issue';
+import { Button } from '../../../components/Button';
+import { FilterActions, FilterForm } from '../../../components/FilterForm';
+import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
+import { usePagedRows } from '../../../devices/usePagedRows';
+import { AdminIssueListDocument, type AdminIssueListQueryVariables, type IssueTable_IssueFragment } from '../../../graphql/operations';
+import { useMessages } from '../../../i18n/messages';
+import { IssueTable } from '../../../issues/IssueTable';
+import { issueOwnerEnum, issuePageSize, issueSortEnum, issueStatusEnum } from '../../../issues/issue-filters';
+
+/** The filters of the admin issue list, as named in the address (console.md section 7). */
+interface Filters {
+  status?: IssueStatus;
+  deviceHashId?: string;
+  owner?: IssueOwner;
+  assignee?: string;
+  subscriber?: string;
+  sortBy?: IssueSort;
+}
+
+const texts = ['deviceHashId', 'assignee', 'subscriber'] as const;
+const oneOf = <V extends string>(values: readonly V[], value: string | null | undefined): V | undefined => values.find((known) => known === value);
+
+function filtersOf(search: URLSearchParams): Filters {
+  const filters: Filters = {
+    status: oneOf(issueStatuses, search.get('status')),
+    owner: oneOf(issueOwners, search.get('owner')),
+    sortBy: oneOf(issueSorts, search.get('sortBy')),
+  };
+  for (const name of texts) {
+    const value = search.get(name)?.trim() ?? '';
+    if (value !== '') {
+      filters[name] = value;
+    }
+  }
+  return filters;
+}
+
+/** The address of the filters, in a fixed order, empty ones left out. */
+function searchOf(filters: Filters): URLSearchParams {
+  const search = new URLSearchParams();
+  for (const name of ['status', 'deviceHashId', 'owner', 'assignee', 'subscriber', 'sortBy'] as const) {
+    const value = filters[name]?.trim() ?? '';
+    if (value !== '') {
+      search.set(name, value);
+    }
+  }
+  return search;
+}
+
+function variablesOf(filters: Filters): AdminIssueListQueryVariables {
+  return {
+    status: filters.status === undefined ? null : issueStatusEnum[filters.status],
+    deviceHashId: filters.deviceHashId ?? null,
+    owner: filters.owner === undefined ? null : issueOwnerEnum[filters.owner],
+    assignee: filters.assignee ?? null,
+    subscriber: filters.subscriber ?? null,
+    sortBy: filters.sortBy === undefined ? null : issueSortEnum[filters.sortBy],
+  };
+}
+
+/**
+ * The staff issue list with its filters (status, device, owner, assignee, subscriber) and sorts,
+ * kept in the address. Given a device, it lists that device's issues (the device's issues tab).
+ */
+export function AdminIssueList({ deviceHashId }: { deviceHashId?: string }) {
+  const t = useMessages();
+  const client = useApolloClient();
+  const showError = useApolloErrorSnackbar();
+  const [search, setSearch] = useSearchParams();
+  const applied = useMemo(() => ({ ...filtersOf(search), ...(deviceHashId === undefined ? {} : { deviceHashId }) }), [search, deviceHashId]);
+  const [draft, setDraft] = useState<Filters>(applied);
+  const key = JSON.stringify(applied);
+
+  const loadPage = useCallback(
+    async (offset: string | null) => {
+      const variables = { ...variablesOf(JSON.parse(key) as Filters), offset, rowsPerPage: issuePageSize };
+      const { data } = await client.query({ query: AdminIssueListDocument, variables, fetchPolicy: 'no-cache' });
+      return data?.issues ?? { rows: [], nextPageOffset: null };
+    },
+    [client, key],
+  );
+  const list = usePagedRows<IssueTable_IssueFragment>(key, loadPage);
+  useEffect(() => {
+    if (list.error !== null) {
+      showError(list.error);
+    }
+  }, [list.error, showError]);
+
+  const set = (name: keyof Filters, value: string) => setDraft((current) => ({ ...current, [name]: value === '' ? undefined : value }));
+  const apply = () => setSearch(searchOf({ ...draft, ...(deviceHashId === undefined ? {} : { deviceHashId: undefined }) }));
+
+  return (
+    <>
+      <FilterForm
+        aria-label={t('issue.filter.apply')}
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          apply();
+        }}
+      >
+        <label>
+          <span>{t('issue.filter.status')}</span>
+          <select name="status" value={draft.status ?? ''} onChange={(event) => set('status', event.target.value)}>
+            <option value="">{t('issue.filter.any')}</option>
+            <option value="open">{t('issue.status.OPEN')}</option>
+            <option value="resolved">{t('issue.status.RESOLVED')}</option>
+          </select>
+        </label>
+        {deviceHashId === undefined && (
+          <label>
+            <span>{t('issue.filter.deviceHashId')}</span>
+            <input name="deviceHashId" maxLength={64} value={draft.deviceHashId ?? ''} onChange={(event) => set('deviceHashId', event.target.value)} />
+          </label>
+        )}
+        <label>
+          <span>{t('issue.filter.owner')}</span>
+          <select name="owner" value={draft.owner ?? ''} onChange={(event) => set('owner', event.target.value)}>
+            <option value="">{t('issue.filter.any')}</option>
+            <option value="gridport">{t('issue.owner.GRIDPORT')}</option>
+            <option value="customer">{t('issue.owner.CUSTOMER')}</option>
+          </select>
+        </label>
+        <label>
+          <span>{t('issue.filter.assignee')}</span>
+          <input name="assignee" maxLength={64} value={draft.assignee ?? ''} onChange={(event) => set('assignee', event.target.value)} />
+        </label>
+        <label>
+          <span>{t('issue.filter.subscriber')}</span>
+          <input name="subscriber" maxLength={64} value={draft.subscriber ?? ''} onChange={(event) => set('subscriber', event.target.value)} />
+        </label>
+        <label>
+          <span>{t('issue.filter.sortBy')}</span>
+          <select name="sortBy" value={draft.sortBy ?? 'createdAtDesc'} onChange={(event) => set('sortBy', event.target.value)}>
+            <option value="createdAtDesc">{t('issue.sort.CREATED_AT_DESC')}</option>
+            <option value="createdAtAsc">{t('issue.sort.CREATED_AT_ASC')}</option>
+            <option value="nextActivityDueAt">{t('issue.sort.NEXT_ACTIVITY_DUE_AT')}</option>
+          </select>
+        </label>
+        <FilterActions>
+          <Button type="submit">{t('issue.filter.apply')}</Button>
+          <Button
+            variant="text"
+            onClick={() => {
+              setDraft({});
+              setSearch(new URLSearchParams());
+            }}
+          >
+            {t('issue.filter.clear')}
+          </Button>
+        </FilterActions>
+      </FilterForm>
+      <IssueTable
+        label={t('issues.title')}
+        rows={list.rows}
+        rowLink={(row) => `/admin/issues/${row.hashId}`}
+        onNearEnd={list.loadMore}
+        loading={list.loading}
+        showNextActivity
+      />
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+import { useMemo } from 'react';
+import styled from 'styled-components';
+import { VirtualDeviceList, type DeviceColumn } from '../devices/VirtualDeviceList';
+import type { IssueTable_IssueFragment } from '../graphql/operations';
+import { useMessages, type Translate } from '../i18n/messages';
+import { IssueStatusBadge } from './IssueStatusBadge';
+
+export interface IssueTableProps {
+  rows: readonly IssueTable_IssueFragment[];
+  rowLink: (issue: IssueTable_IssueFragment) => string;
+  onNearEnd: () => void;
+  loading: boolean;
+  label: string;
+  /** The next-activity column (staff plan by it). */
+  showNextActivity?: boolean;
+}
+
+/** Who an issue waits on: its assigned user, an email, or nobody. */
+export function assigneeOf(issue: Pick<IssueTable_IssueFragment, 'assignedUser' | 'assignedEmail'>, t: Translate): string {
+  return issue.assignedUser?.name ?? issue.assignedEmail ?? t('issue.unassigned');
+}
+
+const when = (at: string | null) => (at === null ? '' : new Date(at).toLocaleString());
+
+/** A list of issues (the issue screens of both areas, a device's issues tab), virtualised like the device lists. */
+export function IssueTable({ rows, rowLink, onNearEnd, loading, label, showNextActivity = false }: IssueTableProps) {
+  const t = useMessages();
+  const columns = useMemo<DeviceColumn<IssueTable_IssueFragment>[]>(
+    () => [
+      { header: t('issue.list.title'), width: 'minmax(160px, 3fr)', cell: (row) => row.title },
+      { header: t('issue.list.device'), width: 'minmax(120px, 1.5fr)', cell: (row) => row.device?.name ?? '', optional: true },
+      { header: t('issue.list.assignee'), width: 'minmax(120px, 1.5fr)', cell: (row) => assigneeOf(row, t), optional: true },
+      { header: t('issue.list.messages'), width: '90px', cell: (row) => row.messageCount, optional: true },
+      ...(showNextActivity
+        ? [{ header: t('issue.list.nextActivityDueAt'), width: '170px', cell: (row: IssueTable_IssueFragment) => when(row.nextActivityDueAt), optional: true }]
+        : []),
+      { header: t('issue.list.createdAt'), width: '170px', cell: (row) => when(row.createdAt), optional: true },
+      { header: t('issue.list.status'), width: '90px', cell: (row) => <IssueStatusBadge status={row.status} /> },
+    ],
+    [t, showNextActivity],
+  );
+  return (
+    <Wrap>
+      <VirtualDeviceList
+        label={label}
+        rows={rows}
+        columns={columns}
+        rowKey={(row) => row.hashId}
+        rowLink={rowLink}
+        onNearEnd={onNearEnd}
+        empty={loading ? t('issue.list.loading') : t('issue.list.empty')}
+      />
+    </Wrap>
+  );
+}
+
+const Wrap = styled.div`
+  margin-top: 8px;
+`;

@@ -1,0 +1,73 @@
+import { useApolloClient, useSubscription } from '@apollo/client/react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useApolloErrorSnackbar } from '../components/useErrorSnackbar';
+import { usePagedRows } from '../devices/usePagedRows';
+import { IssueTimelineAddedDocument, IssueTimelineDocument, type IssueTimeline_ItemFragment } from '../graphql/operations';
+import { timelineItemKey } from './IssueTimeline';
+
+/** Timeline items a page asks for. */
+export const timelinePageSize = 50;
+
+export interface IssueTimelineState {
+  items: readonly IssueTimeline_ItemFragment[];
+  loading: boolean;
+  hasMore: boolean;
+  loadMore: () => void;
+}
+
+/**
+ * An issue's timeline, oldest first, a page at a time, and live: what the issueTimeline
+ * subscription adds is appended once the pages before it are all loaded (until then, paging
+ * reaches it anyway). `onAdded` hears each live item (the issue's facts may have changed); a new
+ * `generation` reads the timeline again (a message was edited).
+ */
+export function useIssueTimeline(
+  hashId: string,
+  {
+    onAdded,
+    generation = 0,
+    pageSize = timelinePageSize,
+  }: { onAdded?: (item: IssueTimeline_ItemFragment) => void; generation?: number; pageSize?: number } = {},
+): IssueTimelineState {
+  const client = useApolloClient();
+  const showError = useApolloErrorSnackbar();
+  const key = `${hashId}#${generation}`;
+  const loadPage = useCallback(
+    async (offset: string | null) => {
+      const { data } = await client.query({ query: IssueTimelineDocument, variables: { hashId, offset, rowsPerPage: pageSize }, fetchPolicy: 'no-cache' });
+      return data?.issueTimeline ?? { rows: [], nextPageOffset: null };
+    },
+    [client, hashId, pageSize],
+  );
+  const pages = usePagedRows<IssueTimeline_ItemFragment>(key, loadPage);
+  useEffect(() => {
+    if (pages.error !== null) {
+      showError(pages.error);
+    }
+  }, [pages.error, showError]);
+
+  const [live, setLive] = useState<{ key: string; items: readonly IssueTimeline_ItemFragment[] }>({ key, items: [] });
+  const latest = useRef(onAdded);
+  latest.current = onAdded;
+  useSubscription(IssueTimelineAddedDocument, {
+    variables: { hashId },
+    onData: ({ data }) => {
+      const item = data.data?.issueTimeline;
+      if (item === undefined) {
+        return;
+      }
+      setLive((current) => ({ key, items: current.key === key ? [...current.items, item] : [item] }));
+      latest.current?.(item);
+    },
+  });
+
+  const items = useMemo(() => {
+    if (pages.hasMore || pages.loading || live.key !== key) {
+      return pages.rows;
+    }
+    const loaded = new Set(pages.rows.map(timelineItemKey));
+    return [...pages.rows, ...live.items.filter((item) => !loaded.has(timelineItemKey(item)))];
+  }, [pages.rows, pages.hasMore, pages.loading, live, key]);
+
+  return { items, loading: pages.loading, hasMore: pages.hasMore, loadMore: pages.loadMore };
+}
