@@ -56,7 +56,11 @@ export function useIssueTimeline(
       if (item === undefined) {
         return;
       }
-      setLive((current) => ({ key, items: current.key === key ? [...current.items, item] : [item] }));
+      setLive((current) => {
+        const kept = current.key === key ? current.items : [];
+        const known = kept.some((seen) => timelineItemKey(seen) === timelineItemKey(item));
+        return { key, items: known ? kept : [...kept, item] };
+      });
       latest.current?.(item);
     },
   });

@@ -141,7 +141,7 @@ export function AdminIssueList({ deviceHashId }: { deviceHashId?: string }) {
           </select>
         </label>
         <FilterActions>
-          <Button type="submit">{t('issue.filter.apply')}</Button>
+          <Button onClick={apply}>{t('issue.filter.apply')}</Button>
           <Button
             variant="text"
             onClick={() => {

@@ -1,0 +1,180 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { withListViewport } from '../../../test-support/devices';
+import { aMessageItem, anIssue } from '../../../test-support/issues';
+import { profile, renderConsole, type SeenCall } from '../../../test-support/render';
+
+interface GraphqlBody {
+  operationName?: string;
+  variables?: Record<string, unknown>;
+}
+
+const operation = (call: SeenCall) => (call.body ?? {}) as GraphqlBody;
+/** Reads the snackbar showing and closes it, so the next one shows at once. */
+async function notice(text: string): Promise<void> {
+  const bar = await screen.findByRole('status');
+  expect(bar).toHaveTextContent(text);
+  await userEvent.click(within(bar).getByRole('button', { name: 'Close' }));
+}
+
+const variablesOf = (calls: SeenCall[], name: string) =>
+  calls.filter((call) => operation(call).operationName === name).map((call) => operation(call).variables);
+
+function staffServer() {
+  let issue: Record<string, unknown> = anIssue();
+  return (call: SeenCall) => {
+    if (call.path === '/console-shared/v1/authentication/whoami') {
+      return { status: 200, body: profile(['gridport.ops'], 'Olivia Ops') };
+    }
+    const { operationName, variables = {} } = operation(call);
+    const answer = (data: unknown) => ({ status: 200, body: { data } });
+    switch (operationName) {
+      case 'AdminIssueList':
+        return answer({ issues: { __typename: 'IssuePage', rows: [issue], nextPageOffset: null } });
+      case 'AdminIssue':
+        return answer({ issue });
+      case 'IssueTimeline':
+        return answer({
+          issueTimeline: {
+            __typename: 'IssueTimelinePage',
+            rows: [
+              aMessageItem('m1', 'The gateway is offline.'),
+              aMessageItem('m2', 'Called the site: a breaker tripped.', {
+                source: 'USER',
+                isInternal: true,
+                user: { __typename: 'IssueUser', hashId: 'u9', name: 'Olivia Ops' },
+              }),
+            ],
+            nextPageOffset: null,
+          },
+        });
+      case 'UpdateIssue': {
+        const input = variables.input as { assignedEmail?: string | null };
+        issue = { ...issue, assignedEmail: input.assignedEmail ?? null };
+        return answer({ updateIssue: { __typename: 'Issue', hashId: 'i1' } });
+      }
+      case 'ResolveIssue':
+        issue = { ...issue, status: 'RESOLVED', closedAt: '2026-11-22T06:00:00.000Z' };
+        return answer({ resolveIssue: { __typename: 'Issue', hashId: 'i1' } });
+      case 'AddIssueMessage':
+        return answer({ addIssueMessage: { __typename: 'IssueMessage', hashId: 'm3' } });
+      case 'UpdateIssueMessage':
+        return answer({ updateIssueMessage: { __typename: 'IssueMessage', hashId: 'm2' } });
+      case 'UserPickerUsers':
+        return answer({ users: { __typename: 'UserPage', rows: [] } });
+      default:
+        return undefined;
+    }
+  };
+}
+
+describe('the admin issue screens', () => {
+  withListViewport();
+
+  it('filters and sorts the list through the address', async () => {
+    const harness = renderConsole('/admin/issues', staffServer());
+    await screen.findByRole('row', { name: /Harbour battery disconnected/ }, { timeout: 10_000 });
+    await userEvent.selectOptions(screen.getByLabelText('Status'), 'open');
+    await userEvent.selectOptions(screen.getByLabelText('Owner'), 'gridport');
+    await userEvent.type(screen.getByLabelText('Assignee (user hash id, me or none)'), 'me');
+    await userEvent.selectOptions(screen.getByLabelText('Sort'), 'nextActivityDueAt');
+    await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(harness.router.state.location.search).toBe('?status=open&owner=gridport&assignee=me&sortBy=nextActivityDueAt');
+    await waitFor(() =>
+      expect(variablesOf(harness.calls, 'AdminIssueList')).toContainEqual({
+        status: 'OPEN',
+        deviceHashId: null,
+        owner: 'GRIDPORT',
+        assignee: 'me',
+        subscriber: null,
+        sortBy: 'NEXT_ACTIVITY_DUE_AT',
+        offset: null,
+        rowsPerPage: 50,
+      }),
+    );
+    expect(screen.getByRole('row', { name: /Harbour battery disconnected/ })).toHaveAttribute('href', '/admin/issues/i1');
+  });
+
+  it('assigns to an email, posts an internal message, edits it, and resolves silently', async () => {
+    const harness = renderConsole('/admin/issues/i1', staffServer());
+    await screen.findByRole('heading', { name: 'Harbour battery disconnected' }, { timeout: 10_000 });
+    expect(screen.getByRole('link', { name: 'Harbour battery' })).toHaveAttribute('href', '/admin/devices/d7/timeline');
+    // Ops may upload (50 MB).
+    expect(screen.getByLabelText('Attach files')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Assign' }));
+    const assign = await screen.findByRole('dialog', { name: 'Assign the issue' });
+    await userEvent.type(within(assign).getByLabelText('Or an email address'), 'field@installer.example');
+    await userEvent.click(within(assign).getByRole('button', { name: 'Assign' }));
+    await notice('The issue was assigned.');
+    expect(variablesOf(harness.calls, 'UpdateIssue')).toEqual([
+      { hashId: 'i1', input: { assignedUserHashId: null, assignedEmail: 'field@installer.example' } },
+    ]);
+    await waitFor(() => expect(screen.getByTestId('issue-assignee')).toHaveTextContent('field@installer.example'));
+
+    expect(screen.getByLabelText('Internal (staff only)')).toBeChecked();
+    await userEvent.type(screen.getByLabelText('Message'), 'Waiting for the installer.');
+    await userEvent.click(screen.getByRole('button', { name: 'Send message' }));
+    await notice('Your message was added.');
+    expect(variablesOf(harness.calls, 'AddIssueMessage')).toEqual([
+      { input: { issueHashId: 'i1', message: 'Waiting for the installer.', isInternal: true, to: [], cc: [], fileIdentifiers: [] } },
+    ]);
+
+    const [, internal] = await screen.findAllByTestId('issue-message');
+    expect(internal).toHaveTextContent('Internal');
+    expect(within(screen.getAllByTestId('issue-message')[0] as HTMLElement).queryByRole('button', { name: 'Edit' })).toBeNull();
+    await userEvent.click(within(internal as HTMLElement).getByRole('button', { name: 'Edit' }));
+    const edit = await screen.findByRole('dialog', { name: 'Edit the internal message' });
+    await userEvent.clear(within(edit).getByLabelText('Message'));
+    await userEvent.type(within(edit).getByLabelText('Message'), 'A breaker tripped; the installer resets it.');
+    await userEvent.click(within(edit).getByRole('button', { name: 'Save' }));
+    await notice('The message was saved.');
+    expect(variablesOf(harness.calls, 'UpdateIssueMessage')).toEqual([{ hashId: 'm2', message: 'A breaker tripped; the installer resets it.' }]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Resolve' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Resolve this issue?' });
+    await userEvent.click(within(confirm).getByLabelText('Silently: no timeline message, nobody told'));
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Resolve' }));
+    await notice('The issue was resolved.');
+    expect(variablesOf(harness.calls, 'ResolveIssue')).toEqual([{ hashId: 'i1', silent: true }]);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Reopen' })).toBeInTheDocument());
+    expect(screen.getAllByTestId('issue-status')[0]).toHaveTextContent('Resolved');
+  });
+
+  it("lists a device's issues in its issues tab", async () => {
+    const harness = renderConsole('/admin/devices/d7/issues', (call) => {
+      if (operation(call).operationName === 'AdminDeviceSettings') {
+        return {
+          status: 200,
+          body: {
+            data: {
+              device: {
+                __typename: 'Device',
+                hashId: 'd7',
+                name: 'Harbour battery',
+                identifier: 'gw-7',
+                isOnline: false,
+                inProduction: false,
+                isExposedToCustomer: false,
+                monitorConnectivity: true,
+                exportMessages: false,
+                openForProvisioning: false,
+                cloudApi: 'OFF',
+                iccid: null,
+                imsi: null,
+                balenaUuid: null,
+                config: null,
+                assets: [],
+              },
+            },
+          },
+        };
+      }
+      return staffServer()(call);
+    });
+    await screen.findByRole('heading', { name: 'Issues of this device' }, { timeout: 10_000 });
+    await screen.findByRole('row', { name: /Harbour battery disconnected/ });
+    expect(screen.queryByLabelText('Device (hash id)')).toBeNull();
+    expect(variablesOf(harness.calls, 'AdminIssueList')[0]).toMatchObject({ deviceHashId: 'd7' });
+  });
+});
