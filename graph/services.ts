@@ -2,6 +2,11 @@ import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
 import { MailService, type MailSettings } from './operations/services/mail.service';
 import { IssueJournal } from './operations/services/issue-journal';
+import { FileService } from './operations/services/file.service';
+import type { FileSettings } from './operations/services/file-store';
+import { OnCallService } from './operations/services/on-call.service';
+import type { GrafanaOnCallSettings } from './operations/services/grafana-oncall.client';
+import { TelephonyService, type TwilioSettings } from './operations/services/telephony.service';
 import { AlarmService, type AlarmSettings } from './operations/services/alarm.service';
 import { defaultAlarmRecoverySeconds } from '../contracts/monitors';
 import { IssueService } from './operations/services/issue.service';
@@ -56,6 +61,12 @@ export interface Dependencies {
   history?: HistorySettings;
   /** Alarm recovery (ALARM_RECOVERY_SECONDS); the documented default without it. */
   alarms?: AlarmSettings;
+  /** Where uploaded files are kept; the database without it. */
+  files?: FileSettings;
+  /** Grafana OnCall, for who is on call; without it GET /on-call/grafana answers service_unavailable. */
+  grafanaOnCall?: GrafanaOnCallSettings;
+  /** Twilio's auth token and the public URL it calls; without a token every Twilio request is refused. */
+  twilio?: TwilioSettings;
 }
 
 /** Every service, built once per process and shared by REST routes, resolvers, the hub and the CLI. */
@@ -93,6 +104,12 @@ export interface Services {
   provisioning: ProvisioningService;
   /** The one writer of issues and their timelines (users, monitors, mail, phone calls). */
   issueJournal: IssueJournal;
+  /** Uploaded files: limits, types, storage, who may read, attaching them to issue messages. */
+  files: FileService;
+  /** The on-call ops user and Grafana OnCall's schedule. */
+  onCall: OnCallService;
+  /** Incoming phone calls through Twilio, each kept on an issue. */
+  telephony: TelephonyService;
   /** The one writer of alarms and the issues they make (the monitors: graph/operations/services/monitor-*.ts). */
   alarms: AlarmService;
   /** Issues, their timelines, messages and subscribers (console.md section 7). */
@@ -111,6 +128,9 @@ export function createServices({
   pubsub: givenPubsub,
   history,
   alarms,
+  files: fileSettings,
+  grafanaOnCall,
+  twilio,
 }: Dependencies): Services {
   const pubsub = givenPubsub ?? new InProcessPubSub((error, channel) => log.error({ err: error, channel }, 'a pub/sub handler failed'));
   const organizations = new OrganizationService(db, hashIds);
@@ -122,6 +142,10 @@ export function createServices({
   const dangerousActions = new DangerousActionService();
   const auditLog = new AuditLogService(db, hashIds);
   const issueJournal = new IssueJournal(pubsub);
+  const users = new UserService(db, hashIds);
+  const contacts = new ContactService(db);
+  const files = new FileService(db, devices, fileSettings);
+  const onCall = new OnCallService(db, hashIds, directory, users, grafanaOnCall);
   const mailService = new MailService(
     db,
     hashIds,
@@ -133,12 +157,12 @@ export function createServices({
     hashIds,
     organizations,
     auditLog,
-    users: new UserService(db, hashIds),
+    users,
     sessions,
     logins: new LoginService(db, sessions, box),
     twoFactor: new TwoFactorService(db, box),
     apiKeys: new ApiKeyService(db, hashIds),
-    contacts: new ContactService(db),
+    contacts,
     dangerousActions,
     mail: mailService,
     passwordResets: new PasswordResetService(db, mailService, box),
@@ -158,5 +182,8 @@ export function createServices({
     issueJournal,
     alarms: new AlarmService(db, issueJournal, mailService, directory, alarms ?? { recoverySeconds: defaultAlarmRecoverySeconds }, log),
     issues: new IssueService(db, hashIds, issueJournal, devices, directory, auditLog, pubsub),
+    files,
+    onCall,
+    telephony: new TelephonyService(db, issueJournal, onCall, contacts, twilio),
   };
 }

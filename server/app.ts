@@ -34,6 +34,9 @@ import { steeringRoutes } from './rest/steering.routes';
 import { deviceLiveRoutes } from './rest/device-live.routes';
 import { provisioningRoutes } from './rest/provisioning.routes';
 import { consolePlugin } from './rest/console.routes';
+import { fileRoutes } from './rest/file.routes';
+import { onCallRoutes } from './rest/on-call.routes';
+import { twilioPlugin } from './rest/twilio.routes';
 import type { SamlSettings } from '../graph/identity/services/saml.service';
 import './request-context';
 
@@ -220,6 +223,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   steeringRoutes(app, options.services);
   deviceLiveRoutes(app, options.services);
   provisioningRoutes(app, options.services);
+  fileRoutes(app, options.services);
+  onCallRoutes(app, options.services);
+  await app.register(twilioPlugin(options.services));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(consolePlugin({ version: options.version }));
 

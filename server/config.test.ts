@@ -171,4 +171,31 @@ describe('configuration', () => {
       `TLS_KEY_FILE (${path.join(dir, 'missing.key')}) cannot be read: ENOENT: no such file or directory, open '${path.join(dir, 'missing.key')}'`,
     ]);
   });
+
+  it('keeps files in the data folder by default, in the database with PostgreSQL, and in S3 when a bucket is given', () => {
+    const cwd = freshDir();
+    expect(loadConfig({}, cwd).files).toEqual({ storage: 'folder', folder: path.join(cwd, 'data', 'files') });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://postgres@localhost/gridport' }, cwd).files).toEqual({ storage: 'database' });
+    expect(loadConfig({ FILE_STORAGE: 'folder', FILE_FOLDER: 'uploads' }, cwd).files).toEqual({ storage: 'folder', folder: path.join(cwd, 'uploads') });
+    const s3 = { S3_ENDPOINT: 'http://127.0.0.1:9000/', S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret' };
+    expect(loadConfig(s3, cwd).files).toEqual({
+      storage: 's3',
+      s3: { endpoint: 'http://127.0.0.1:9000', bucket: 'files', accessKeyId: 'key', secretAccessKey: 'secret', region: 'us-east-1' },
+    });
+    expect(problemsOf({ FILE_STORAGE: 's3', S3_BUCKET: 'files' })).toEqual(['files in S3 need S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY']);
+    expect(problemsOf({ FILE_STORAGE: 'disk' })).toEqual(['FILE_STORAGE must be database, folder or s3']);
+  });
+
+  it('reads Grafana OnCall and Twilio, asking for the three Grafana settings together', () => {
+    const cwd = freshDir();
+    expect(loadConfig({}, cwd)).toMatchObject({ grafanaOnCall: { url: null, token: null, scheduleId: null }, twilio: { authToken: null } });
+    const grafana = { GRAFANA_ONCALL_URL: 'https://oncall.example.com/', GRAFANA_ONCALL_TOKEN: 'token', GRAFANA_ONCALL_SCHEDULE: 'SBM7DV7BKFUYU' };
+    expect(loadConfig({ ...grafana, TWILIO_AUTH_TOKEN: 'twilio' }, cwd)).toMatchObject({
+      grafanaOnCall: { url: 'https://oncall.example.com', token: 'token', scheduleId: 'SBM7DV7BKFUYU' },
+      twilio: { authToken: 'twilio' },
+    });
+    expect(problemsOf({ GRAFANA_ONCALL_URL: 'https://oncall.example.com' })).toEqual([
+      'Grafana OnCall needs GRAFANA_ONCALL_URL, GRAFANA_ONCALL_TOKEN and GRAFANA_ONCALL_SCHEDULE together; missing: GRAFANA_ONCALL_TOKEN, GRAFANA_ONCALL_SCHEDULE',
+    ]);
+  });
 });

@@ -7,6 +7,9 @@ import type { SamlSettings } from '../graph/identity/services/saml.service';
 import type { MailSettings } from '../graph/operations/services/mail.service';
 import type { BalenaSettings } from '../graph/fleet/services/balena.client';
 import type { HubspotSettings } from '../graph/fleet/services/device-message.service';
+import type { FileSettings } from '../graph/operations/services/file-store';
+import type { GrafanaOnCallSettings } from '../graph/operations/services/grafana-oncall.client';
+import type { TwilioSettings } from '../graph/operations/services/telephony.service';
 import { defaultHistorySettings, type HistorySettings } from '../contracts/history';
 import { defaultHttpBounds, type HttpBounds } from './http-bounds';
 import { defaultPresenceSettings, type PresenceSettings } from '../graph/fleet/services/device-presence.service';
@@ -52,6 +55,12 @@ export interface Config {
   tls: { certificatePem: string; privateKeyPem: string } | null;
   /** How long the HTTP server waits for a client: HTTP_HEADERS_TIMEOUT_SECONDS, HTTP_REQUEST_TIMEOUT_SECONDS, HTTP_KEEP_ALIVE_TIMEOUT_SECONDS. */
   http: HttpBounds;
+  /** Where uploaded files are kept: FILE_STORAGE (database, folder, s3), FILE_FOLDER, S3_* (docs/operations.md, "Files"). */
+  files: FileSettings;
+  /** Grafana OnCall: GRAFANA_ONCALL_URL, GRAFANA_ONCALL_TOKEN, GRAFANA_ONCALL_SCHEDULE (docs/operations.md, "On-call and telephony"). */
+  grafanaOnCall: GrafanaOnCallSettings;
+  /** Twilio: TWILIO_AUTH_TOKEN, which signs Twilio's requests (they are checked against PUBLIC_URL). */
+  twilio: Omit<TwilioSettings, 'publicUrl'>;
 }
 
 export interface Secrets {
@@ -155,6 +164,25 @@ const environmentSchema = yup.object({
     .min(1, 'BALENA_FLEET_ID must be positive')
     .optional(),
   HUBSPOT_PORTAL_ID: yup.string().trim().matches(/^\d+$/, 'HUBSPOT_PORTAL_ID must be the numeric id of the HubSpot account').optional(),
+  FILE_STORAGE: yup.string().trim().oneOf(['database', 'folder', 's3'], 'FILE_STORAGE must be database, folder or s3').optional(),
+  FILE_FOLDER: yup.string().trim().optional(),
+  S3_ENDPOINT: yup
+    .string()
+    .trim()
+    .matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'S3_ENDPOINT must be an http(s) URL such as https://s3.eu-central-1.amazonaws.com')
+    .optional(),
+  S3_BUCKET: yup.string().trim().optional(),
+  S3_ACCESS_KEY_ID: yup.string().trim().optional(),
+  S3_SECRET_ACCESS_KEY: yup.string().trim().optional(),
+  S3_REGION: yup.string().trim().default('us-east-1'),
+  GRAFANA_ONCALL_URL: yup
+    .string()
+    .trim()
+    .matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'GRAFANA_ONCALL_URL must be an http(s) URL such as https://oncall-prod-eu-west-0.grafana.net/oncall')
+    .optional(),
+  GRAFANA_ONCALL_TOKEN: yup.string().trim().optional(),
+  GRAFANA_ONCALL_SCHEDULE: yup.string().trim().optional(),
+  TWILIO_AUTH_TOKEN: yup.string().trim().optional(),
   HTTP_HEADERS_TIMEOUT_SECONDS: seconds('HTTP_HEADERS_TIMEOUT_SECONDS', defaultHttpBounds.headersTimeoutMs),
   HTTP_REQUEST_TIMEOUT_SECONDS: seconds('HTTP_REQUEST_TIMEOUT_SECONDS', defaultHttpBounds.requestTimeoutMs),
   HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: seconds('HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', defaultHttpBounds.keepAliveTimeoutMs),
@@ -366,6 +394,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       `HTTP_HEADERS_TIMEOUT_SECONDS (${parsed.HTTP_HEADERS_TIMEOUT_SECONDS}) must be at most HTTP_REQUEST_TIMEOUT_SECONDS (${parsed.HTTP_REQUEST_TIMEOUT_SECONDS})`,
     );
   }
+  const files = fileSettings(parsed, dataDir, cwd, problems);
+  const grafanaOnCall = {
+    url: parsed.GRAFANA_ONCALL_URL?.replace(/\/+$/, '') ?? null,
+    token: parsed.GRAFANA_ONCALL_TOKEN ?? null,
+    scheduleId: parsed.GRAFANA_ONCALL_SCHEDULE ?? null,
+  };
+  const grafanaGiven = Object.entries({ GRAFANA_ONCALL_URL: grafanaOnCall.url, GRAFANA_ONCALL_TOKEN: grafanaOnCall.token, GRAFANA_ONCALL_SCHEDULE: grafanaOnCall.scheduleId });
+  if (grafanaGiven.some(([, value]) => value !== null) && grafanaGiven.some(([, value]) => value === null)) {
+    problems.push(
+      `Grafana OnCall needs GRAFANA_ONCALL_URL, GRAFANA_ONCALL_TOKEN and GRAFANA_ONCALL_SCHEDULE together; missing: ${grafanaGiven
+        .filter(([, value]) => value === null)
+        .map(([name]) => name)
+        .join(', ')}`,
+    );
+  }
   if (problems.length > 0) {
     throw new ConfigError(problems);
   }
@@ -404,6 +447,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       headersTimeoutMs: parsed.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
       requestTimeoutMs: parsed.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
       keepAliveTimeoutMs: parsed.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    },
+    files,
+    grafanaOnCall,
+    twilio: { authToken: parsed.TWILIO_AUTH_TOKEN ?? null },
+  };
+}
+
+/**
+ * Where uploaded files go: FILE_STORAGE, else an S3-compatible store when S3_BUCKET is set, else
+ * the database on PostgreSQL (DATABASE_URL) and the data folder's files/ in the embedded default.
+ */
+function fileSettings(parsed: yup.InferType<typeof environmentSchema>, dataDir: string, cwd: string, problems: string[]): FileSettings {
+  const storage = parsed.FILE_STORAGE ?? (parsed.S3_BUCKET !== undefined ? 's3' : parsed.DATABASE_URL !== undefined ? 'database' : 'folder');
+  if (storage === 'database') {
+    return { storage };
+  }
+  if (storage === 'folder') {
+    return { storage, folder: parsed.FILE_FOLDER ? path.resolve(cwd, parsed.FILE_FOLDER) : path.join(dataDir, 'files') };
+  }
+  const required = { S3_ENDPOINT: parsed.S3_ENDPOINT, S3_BUCKET: parsed.S3_BUCKET, S3_ACCESS_KEY_ID: parsed.S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: parsed.S3_SECRET_ACCESS_KEY };
+  const missing = Object.entries(required)
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => name);
+  if (missing.length > 0) {
+    problems.push(`files in S3 need ${missing.join(', ')}`);
+    return { storage: 'database' };
+  }
+  return {
+    storage: 's3',
+    s3: {
+      endpoint: (parsed.S3_ENDPOINT ?? '').replace(/\/+$/, ''),
+      bucket: parsed.S3_BUCKET ?? '',
+      accessKeyId: parsed.S3_ACCESS_KEY_ID ?? '',
+      secretAccessKey: parsed.S3_SECRET_ACCESS_KEY ?? '',
+      region: parsed.S3_REGION,
     },
   };
 }

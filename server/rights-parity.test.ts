@@ -193,6 +193,14 @@ const restOnly: Record<string, string> = {
   'GET /v1/device/web-socket': 'a websocket of its own',
   'GET /v1/device/web-socket/tunnel': 'a websocket of its own',
   'POST /v1/device/provision/cert': 'gateways provision over REST',
+  'POST /console/v1/file/upload': 'files are REST only (console.md section 7): a data URL in, a URL out',
+  'GET /console/v1/file/:fileIdentifier': 'files are read over HTTP, with their own type',
+  'GET /console-admin/v1/on-call/ops': 'on-call is REST only (console.md section 7)',
+  'POST /console-admin/v1/on-call/ops': 'on-call is REST only',
+  'GET /console-admin/v1/on-call/grafana': 'on-call is REST only',
+  'POST /v1/twilio': "Twilio's webhooks, checked by their signature",
+  'POST /v1/twilio/finish': "Twilio's webhooks, checked by their signature",
+  'POST /v1/twilio/status': "Twilio's webhooks, checked by their signature",
 };
 
 /** The outcome of an answer: refused for who is calling, or let past that check. */

@@ -112,6 +112,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       pubsub,
       history: config.history,
       alarms: { recoverySeconds: config.monitors.recoverySeconds },
+      files: config.files,
+      grafanaOnCall: config.grafanaOnCall,
+      twilio: { ...config.twilio, publicUrl: config.publicUrl },
     });
     if (lock?.holder.socketPath) {
       operatorSocket = await serveOperatorSocket(lock.holder.socketPath, services, log);

@@ -75,7 +75,7 @@ function headersOf(caller: Caller | undefined): Record<string, string> {
   };
 }
 
-export interface TestAppOptions extends Pick<Dependencies, 'mail' | 'balena' | 'hubspot'> {
+export interface TestAppOptions extends Pick<Dependencies, 'mail' | 'balena' | 'hubspot' | 'files' | 'grafanaOnCall' | 'twilio'> {
   /** Serve /graphql too, through the composed gateway (as the server does). */
   graphql?: boolean;
   /** Serve gateways at /v1/device/connect too (call app.listen to reach it). */

@@ -46,6 +46,10 @@ export interface RouteDefinition<PS extends AnySchema | undefined, QS extends An
   status?: 200 | 201 | 204;
   /** The shape of a successful answer, for the OpenAPI document. */
   response?: yup.ISchema<unknown>;
+  /** The largest body this route reads, in bytes, where it differs from the app's (limits.payloadBytes). */
+  bodyLimit?: number;
+  /** Runs once the caller is let in and before the body is read (to refuse a body by its headers). */
+  beforeBody?(request: FastifyRequest): Promise<void>;
   handler(input: RouteInput<Out<PS>, Out<QS>, Out<BS>>): Promise<unknown>;
 }
 
@@ -167,6 +171,7 @@ export function defineRoute<
     method: definition.method,
     url: definition.url,
     schema,
+    ...(definition.bodyLimit === undefined ? {} : { bodyLimit: definition.bodyLimit }),
     // Who may call is settled before the body is read or validated.
     onRequest:
       auth === 'public'
@@ -176,6 +181,7 @@ export function defineRoute<
             if (!(actors as readonly string[]).includes(request.actor.kind)) {
               throw new GridportError('forbidden', { reason: actors.includes('user') ? 'this route needs a console session' : 'this route needs an API key' });
             }
+            await definition.beforeBody?.(request);
           },
     // A route that takes a body needs one: an empty body is not JSON.
     preValidation: definition.body

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ContactCreate, ContactListQuery, ContactUpdate, ContactView } from '../../../contracts/contact';
+import type { ContactCreate, ContactListQuery, ContactRole, ContactUpdate, ContactView } from '../../../contracts/contact';
 import { GridportError } from '../../../contracts/errors';
 import type { Actor } from '../../common/context';
 import { authorize, isStaff } from '../../common/context';
@@ -77,6 +77,27 @@ export class ContactService {
       void builder.whereRaw('1 = 0');
     }
     return (await builder).map((contact) => this.present(contact));
+  }
+
+  /**
+   * Contacts with a phone, oldest first, for Gridport's own use (telephony; no caller to check):
+   * the one with this email (case-insensitive), or those with this role in these organisations
+   * (null: the contacts of no organisation).
+   */
+  async withPhone(filter: { email: string } | { role: ContactRole; organizationIds: readonly (number | null)[] }, db: Knex = this.db): Promise<ContactView[]> {
+    const query = ContactModel.query(db).whereNotNull('phone').orderBy('id');
+    if ('email' in filter) {
+      void query.whereRaw('lower(email) = lower(?)', [filter.email]);
+    } else {
+      const ids = filter.organizationIds.filter((id): id is number => id !== null);
+      void query.whereRaw('roles @> ?::jsonb', [JSON.stringify([filter.role])]).where((scope) => {
+        void scope.whereIn('organization_id', ids);
+        if (filter.organizationIds.includes(null)) {
+          void scope.orWhereNull('organization_id');
+        }
+      });
+    }
+    return (await query).map((contact) => this.present(contact));
   }
 
   async create(actor: Actor, input: ContactCreate): Promise<ContactView> {
