@@ -183,10 +183,15 @@ export interface DeviceSessionView {
   networkInterface: string | null;
 }
 
-/** How many devices a caller may see: in all, operational (online) and inactive (GET /console/v1/device/count, GraphQL deviceCount). */
+/**
+ * How many devices a caller may see (GET /console/v1/device/count, GraphQL deviceCount): in all,
+ * and split as the status filter splits them: operational (online, no open issue), operational
+ * with issues (online, with an open issue that is not internal) and inactive (offline).
+ */
 export const deviceCountViewSchema = yup.object({
   totalCount: yup.number().required(),
   operationalCount: yup.number().required(),
+  operationalWithIssuesCount: yup.number().required(),
   inactiveCount: yup.number().required(),
 });
 export type DeviceCountView = yup.InferType<typeof deviceCountViewSchema>;

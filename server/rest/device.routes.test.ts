@@ -249,7 +249,7 @@ describe('devices', () => {
     expect((await t.call('GET', `/console/v1/device/${theirs}`, owner)).statusCode).toBe(404);
     expect((await t.call('GET', `/console/v1/device/${hidden}`, owner)).statusCode).toBe(404);
     const counts = await t.call('GET', '/console/v1/device/count', owner);
-    expect(counts.json()).toEqual({ totalCount: body.count, operationalCount: 0, inactiveCount: body.count });
+    expect(counts.json()).toEqual({ totalCount: body.count, operationalCount: 0, operationalWithIssuesCount: 0, inactiveCount: body.count });
     const operational = await t.call('GET', '/console/v1/device?status=operational', owner);
     expect((operational.json() as { count: number }).count).toBe(0);
 

@@ -569,6 +569,53 @@ describe('issues over REST', () => {
     });
   });
 
+  describe("the fleet's devices with issues", () => {
+    it('lists and counts online devices with an open issue that customers see as operational with issues', async () => {
+      const organization = await anOrganization(t.services, { name: 'Fleet With Issues BV' });
+      const viewer = await buildSession(t.services, { rights: ['customer.read'], organizationHashId: organization.hashId });
+      const site = async (name: string, online: boolean) => {
+        const device = await buildDevice(t.services, { organizationHashId: organization.hashId, name, config: exampleDeviceConfig, isExposedToCustomer: true });
+        await t.database.db('devices').where('id', device.id).update({ online });
+        return device.hashId;
+      };
+      const quiet = await site('Quiet', true);
+      const troubled = await site('Troubled', true);
+      const internalOnly = await site('Internal only', true);
+      const resolvedOnly = await site('Resolved only', true);
+      const offline = await site('Offline', false);
+      await buildIssue(t.services, { deviceHashId: troubled });
+      await buildIssue(t.services, { deviceHashId: internalOnly, internal: true });
+      const resolved = await buildIssue(t.services, { deviceHashId: resolvedOnly });
+      await ok('PUT', `${admin}/${resolved.hashId}/resolve`, staff.cookie, { silent: true });
+      await buildIssue(t.services, { deviceHashId: offline });
+
+      const listed = async (status: string) => {
+        const page = await ok<Page<{ hashId: string }> & { count: number }>('GET', `/console/v1/device?status=${status}`, viewer.cookie);
+        return { hashIds: page.rows.map((row) => row.hashId).sort(), count: page.count };
+      };
+      expect(await listed('operational')).toEqual({ hashIds: [quiet, internalOnly, resolvedOnly].sort(), count: 3 });
+      expect(await listed('operational-with-issues')).toEqual({ hashIds: [troubled], count: 1 });
+      expect(await listed('non-operational')).toEqual({ hashIds: [offline], count: 1 });
+      expect(await ok('GET', '/console/v1/device/count', viewer.cookie)).toEqual({
+        totalCount: 5,
+        operationalCount: 3,
+        operationalWithIssuesCount: 1,
+        inactiveCount: 1,
+      });
+
+      // Resolving the issue makes the device operational again.
+      const [open] = (await ok<Page<IssueView>>('GET', `${admin}?deviceHashId=${troubled}&status=open`, staff.cookie)).rows;
+      await ok('PUT', `${admin}/${open?.hashId ?? ''}/resolve`, staff.cookie, {});
+      expect(await listed('operational-with-issues')).toEqual({ hashIds: [], count: 0 });
+      expect(await ok('GET', '/console/v1/device/count', viewer.cookie)).toEqual({
+        totalCount: 5,
+        operationalCount: 4,
+        operationalWithIssuesCount: 0,
+        inactiveCount: 1,
+      });
+    });
+  });
+
   describe('subscribers and counts', () => {
     it('lets staff add and remove subscribers who may see the issue, and customers follow and stop following', async () => {
       const issue = await buildIssue(t.services, { organizationHashId: ownerHashId });

@@ -246,8 +246,12 @@ export type DeviceController = {
 
 export type DeviceCount = {
   __typename?: 'DeviceCount';
+  /** Offline. */
   inactiveCount: Scalars['Int']['output'];
+  /** Online, without an open issue. */
   operationalCount: Scalars['Int']['output'];
+  /** Online, with an open issue that is not internal. */
+  operationalWithIssuesCount: Scalars['Int']['output'];
   totalCount: Scalars['Int']['output'];
 };
 

@@ -29,6 +29,7 @@ import { DeviceComponentModel } from '../models/device-component.model';
 import { DeviceGroupModel } from '../models/device-group.model';
 import { DeviceModel } from '../models/device.model';
 import { PartnershipModel } from '../models/partnership.model';
+import { IssueService } from '../../operations/services/issue.service';
 import { limitToAccessible, type DeviceAccess } from './device-access';
 import { checkedConfig, componentColumns, componentsOf, exposureProblem, identifierProblem, nominalActivePowerOf } from './device-config';
 import { DevicePresenter } from './device.presenter';
@@ -202,11 +203,11 @@ export class DeviceService {
         const pattern = containsPattern(query.filter);
         void builder.where((inner) => void inner.whereILike('devices.name', pattern).orWhereILike('devices.identifier', pattern));
       }
-      // Open issues come with the operations work; until then an online device is operational.
+      // Online devices are operational, or operational with issues while an open issue that customers see is about them.
       if (query.status === 'operational') {
-        void builder.where('devices.online', true);
+        void builder.where('devices.online', true).whereNotIn('devices.id', IssueService.openCustomerIssueDeviceIds(this.db));
       } else if (query.status === 'operational-with-issues') {
-        void builder.whereRaw('false');
+        void builder.where('devices.online', true).whereIn('devices.id', IssueService.openCustomerIssueDeviceIds(this.db));
       } else if (query.status === 'non-operational') {
         void builder.where('devices.online', false);
       }
@@ -219,13 +220,20 @@ export class DeviceService {
   /** GET /console/v1/device/count */
   async count(actor: Actor): Promise<DeviceCountView> {
     authorize(actor, 'device.count');
+    const withIssues = IssueService.openCustomerIssueDeviceIds(this.db).toKnexQuery().toSQL();
     const row = await this.accessible(actor)
-      .select(this.db.raw('count(*) as total'), this.db.raw('count(*) filter (where devices.online) as online'))
+      .select(
+        this.db.raw('count(*) as total'),
+        this.db.raw('count(*) filter (where devices.online) as online'),
+        this.db.raw(`count(*) filter (where devices.online and devices.id in (${withIssues.sql})) as with_issues`, withIssues.bindings as Knex.RawBinding[]),
+      )
       .first()
-      .castTo<{ total: string | number; online: string | number }>();
+      // The model's column mappers answer with_issues as withIssues.
+      .castTo<{ total: string | number; online: string | number; withIssues: string | number }>();
     const total = Number(row.total);
     const online = Number(row.online);
-    return { totalCount: total, operationalCount: online, inactiveCount: total - online };
+    const withIssuesCount = Number(row.withIssues);
+    return { totalCount: total, operationalCount: online - withIssuesCount, operationalWithIssuesCount: withIssuesCount, inactiveCount: total - online };
   }
 
   /** `gridport device ship`: a device record open for provisioning, with its one-time token. */

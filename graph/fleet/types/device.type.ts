@@ -202,9 +202,12 @@ export class DeviceCount implements DeviceCountView {
   @Field(() => Int)
   totalCount!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Online, without an open issue.' })
   operationalCount!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Online, with an open issue that is not internal.' })
+  operationalWithIssuesCount!: number;
+
+  @Field(() => Int, { description: 'Offline.' })
   inactiveCount!: number;
 }

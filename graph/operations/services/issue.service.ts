@@ -291,7 +291,7 @@ export class IssueService {
 
   /** The ids of the devices with an open issue that customers see (not internal), as a subquery: the fleet's "with issues". */
   static openCustomerIssueDeviceIds(db: Knex) {
-    return db('issues').select('issues.device_id').whereNull('issues.closed_at').where('issues.internal', false).whereNotNull('issues.device_id');
+    return IssueModel.query(db).select('issues.device_id').whereNull('issues.closed_at').where('issues.internal', false).whereNotNull('issues.device_id');
   }
 
   // Timeline ---------------------------------------------------------------------------------
