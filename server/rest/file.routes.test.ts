@@ -5,8 +5,10 @@ import { fileLimits } from '../../contracts/file';
 import { limits } from '../../contracts/limits';
 import { systemActor } from '../../graph/common/context';
 import { write } from '../../graph/common/write';
-import { testApp, type TestApp } from '../../test-support/app';
+import { createServices } from '../../graph/services';
+import { testApp, testSecrets, type TestApp } from '../../test-support/app';
 import { anOrganization, buildDevice, buildSession } from '../../test-support/factories';
+import { fakeS3, type FakeS3 } from '../../test-support/fake-s3';
 
 const megabyte = 1024 * 1024;
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -304,6 +306,88 @@ describe('files in the data folder', () => {
     } finally {
       await t.close();
       rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('files in an S3-compatible store', () => {
+  let s3: FakeS3;
+
+  beforeAll(async () => {
+    s3 = await fakeS3();
+  });
+
+  afterAll(async () => {
+    await s3.close();
+  });
+
+  it('puts the bytes as an object signed with SigV4 and reads them back', async () => {
+    const t = await testApp({}, { files: { storage: 's3', s3: s3.settings() } });
+    try {
+      const cookie = await t.signIn(['gridport.ops']);
+      const bytes = Buffer.from('%PDF-1.7\nthe commissioning report\n');
+      const uploaded = (await upload(t, cookie, dataUrl('application/pdf', bytes), 'report.pdf')).json() as { url: string; fileIdentifier: string };
+      expect(s3.requests.at(-1)).toEqual({ method: 'PUT', path: `/${s3.bucket}/${uploaded.fileIdentifier}`, error: null });
+      expect(s3.objects.get(uploaded.fileIdentifier)).toEqual({ body: bytes, contentType: 'application/pdf' });
+      expect(await t.database.db('files').where('identifier', uploaded.fileIdentifier).first('storage', 'content', 'storage_key')).toEqual({
+        storage: 's3',
+        content: null,
+        storage_key: uploaded.fileIdentifier,
+      });
+      const read = await t.app.inject({ method: 'GET', url: uploaded.url, headers: { cookie } });
+      expect({ status: read.statusCode, type: read.headers['content-type'], same: read.rawPayload.equals(bytes) }).toEqual({
+        status: 200,
+        type: 'application/pdf',
+        same: true,
+      });
+      expect(s3.requests.at(-1)).toEqual({ method: 'GET', path: `/${s3.bucket}/${uploaded.fileIdentifier}`, error: null });
+
+      s3.objects.delete(uploaded.fileIdentifier);
+      const missing = await t.app.inject({ method: 'GET', url: uploaded.url, headers: { cookie } });
+      expect({ status: missing.statusCode, key: (missing.json() as { key: string }).key }).toEqual({ status: 404, key: 'not_found' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers service_unavailable, keeping no file, when the store refuses the signature or cannot be reached', async () => {
+    for (const [settings, reason] of [
+      [s3.settings({ secretAccessKey: 'not-the-secret' }), 'the file store refused to keep the file (403 SignatureDoesNotMatch)'],
+      [s3.settings({ accessKeyId: 'SOMEONEELSE' }), 'the file store refused to keep the file (403 InvalidAccessKeyId)'],
+      [s3.settings({ bucket: 'another-bucket' }), 'the file store refused to keep the file (404 NoSuchBucket)'],
+      [s3.settings({ endpoint: 'http://127.0.0.1:1' }), 'the file store could not be reached'],
+    ] as const) {
+      const t = await testApp({}, { files: { storage: 's3', s3: settings } });
+      try {
+        const response = await upload(t, await t.signIn(['gridport.ops']), dataUrl('text/plain', Buffer.from('x')), 'x.txt');
+        expect({ status: response.statusCode, body: response.json() as unknown }).toEqual({
+          status: 503,
+          body: { key: 'service_unavailable', details: { reason } },
+        });
+        expect(Number((await t.database.db('files').count({ count: '*' }).first())?.count)).toBe(0);
+      } finally {
+        await t.close();
+      }
+    }
+  });
+
+  it('answers service_unavailable for a file kept in a store this server is not configured for', async () => {
+    const t = await testApp({}, { files: { storage: 's3', s3: s3.settings() } });
+    try {
+      const cookie = await t.signIn(['gridport.ops']);
+      const uploaded = (await upload(t, cookie, dataUrl('text/plain', Buffer.from('kept in s3')), 'kept.txt')).json() as { fileIdentifier: string };
+      const elsewhere = createServices({
+        db: t.database.db,
+        hashIds: t.hashIds,
+        sessionSecret: testSecrets.sessionSecret,
+        encryptionKey: testSecrets.encryptionKey,
+      });
+      await expect(elsewhere.files.read(systemActor('test'), uploaded.fileIdentifier)).rejects.toMatchObject({
+        key: 'service_unavailable',
+        details: { reason: 'the file is kept in s3, which this server is not configured for' },
+      });
+    } finally {
+      await t.close();
     }
   });
 });
