@@ -13,6 +13,17 @@ export const mailSchema = yup
 
 export type Mail = yup.InferType<typeof mailSchema>;
 
+/**
+ * A mail Gridport sends on its own behalf: a Mail, with copies and the threading headers of
+ * issue mail (docs/operations.md, "Mail in and out"). Message-IDs keep their angle brackets.
+ */
+export interface OutgoingMail extends Mail {
+  cc?: string[];
+  messageId?: string;
+  inReplyTo?: string;
+  references?: string[];
+}
+
 export interface MailReceipt {
   mailHashId: string;
   status: 'kept' | 'sent' | 'failed';

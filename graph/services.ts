@@ -10,6 +10,8 @@ import { TelephonyService, type TwilioSettings } from './operations/services/tel
 import { AlarmService, type AlarmSettings } from './operations/services/alarm.service';
 import { defaultAlarmRecoverySeconds } from '../contracts/monitors';
 import { IssueService } from './operations/services/issue.service';
+import { IncomingMailService } from './operations/services/incoming-mail.service';
+import { IssueMailer } from './operations/services/issue-mailer.service';
 import type { HashIds } from './common/hash-ids';
 import { InProcessPubSub, type PubSub } from './common/pubsub';
 import { AuditLogService } from './identity/services/audit-log.service';
@@ -114,6 +116,10 @@ export interface Services {
   alarms: AlarmService;
   /** Issues, their timelines, messages and subscribers (console.md section 7). */
   issues: IssueService;
+  /** Mail that reaches the SMTP receiver: added to the issue it answers, or a new issue. */
+  incomingMail: IncomingMailService;
+  /** Issue messages out by mail: to their to and cc, and to the issue's subscribers (a worker on every node runs it). */
+  issueMailer: IssueMailer;
 }
 
 export function createServices({
@@ -182,6 +188,8 @@ export function createServices({
     issueJournal,
     alarms: new AlarmService(db, issueJournal, mailService, directory, alarms ?? { recoverySeconds: defaultAlarmRecoverySeconds }, log),
     issues: new IssueService(db, hashIds, issueJournal, devices, directory, auditLog, pubsub),
+    incomingMail: new IncomingMailService(db, hashIds, issueJournal, directory, files),
+    issueMailer: new IssueMailer(db, hashIds, mailService, directory, log),
     files,
     onCall,
     telephony: new TelephonyService(db, issueJournal, onCall, contacts, twilio),

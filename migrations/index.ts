@@ -19,6 +19,7 @@ import * as deviceConnection from './20261122005000_device_connection';
 import * as hubNodes from './20261124100000_hub_nodes';
 import * as passwordResetRequests from './20261124110000_password_reset_requests';
 import * as operations from './20261125000000_operations';
+import * as mailThreading from './20261125004000_mail_threading';
 import * as monitorLeases from './20261125005000_monitor_leases';
 
 interface Migration {
@@ -48,6 +49,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261124100000_hub_nodes', hubNodes],
   ['20261124110000_password_reset_requests', passwordResetRequests],
   ['20261125000000_operations', operations],
+  ['20261125004000_mail_threading', mailThreading],
   ['20261125005000_monitor_leases', monitorLeases],
 ];
 

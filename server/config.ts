@@ -41,6 +41,8 @@ export interface Config {
   mail: Omit<MailSettings, 'publicUrl'>;
   /** Where people reach the console, for links in mail (never taken from a request's Host header). */
   publicUrl: string;
+  /** The SMTP receiver (SMTP_INBOUND_PORT, SMTP_INBOUND_HOST): mail in, to issues; port null: it does not run. */
+  mailInbound: { port: number | null; host: string };
   /** Balena Cloud for firmware: BALENA_API_URL, BALENA_API_TOKEN, BALENA_FLEET_ID. */
   balena: BalenaSettings;
   /** HubSpot for the device ticket link: HUBSPOT_PORTAL_ID. */
@@ -144,6 +146,14 @@ const environmentSchema = yup.object({
     .matches(/^smtps?:\/\/\S+$/, 'SMTP_URL must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: yup.string().trim().default('Gridport <no-reply@gridport.invalid>'),
+  SMTP_INBOUND_PORT: yup
+    .number()
+    .typeError('SMTP_INBOUND_PORT must be a port number')
+    .integer('SMTP_INBOUND_PORT must be an integer')
+    .min(0, 'SMTP_INBOUND_PORT must be from 0 to 65535')
+    .max(65535, 'SMTP_INBOUND_PORT must be from 0 to 65535')
+    .optional(),
+  SMTP_INBOUND_HOST: yup.string().trim().default('127.0.0.1'),
   PUBLIC_URL: yup
     .string()
     .trim()
@@ -428,6 +438,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     saml,
     trustedProxies,
     mail: { smtpUrl: parsed.SMTP_URL ?? null, from: parsed.MAIL_FROM },
+    mailInbound: { port: parsed.SMTP_INBOUND_PORT ?? null, host: parsed.SMTP_INBOUND_HOST },
     publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ''),
     balena: {
       apiUrl: parsed.BALENA_API_URL.replace(/\/+$/, ''),

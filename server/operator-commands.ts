@@ -10,6 +10,7 @@ import { validate } from '../contracts/validation';
 import { GridportError } from '../contracts/errors';
 import { systemActor } from '../graph/common/context';
 import type { Services } from '../graph/services';
+import { issueAdminListQuerySchema, issueStatuses, issueTimelineQuerySchema, type IssueTimelineItemView, type IssueView } from '../contracts/issue';
 
 /**
  * The operator commands that work on the database. The command line runs them on the database it
@@ -37,6 +38,10 @@ Commands:
   device ship --org <hashId> --name <name> [--group <hashId>]
                                             create a device record open for provisioning and print
                                             its hash id and one-time provisioning token
+  issue list [--status open|resolved]       list the issues, newest first
+  issue show <hashId>                       print an issue and its timeline (messages and changes)
+  mail test <to>                            send a test mail the way Gridport sends mail (SMTP_URL,
+                                            or kept in the mails table) and print its receipt
   edge --hub <url> --state <dir> [--token <token>] [--identifier <id>]
                                             run the gateway agent (docs/edge.md): provisions with
                                             the token at the first start (the key stays in
@@ -59,6 +64,9 @@ export const databaseCommands = [
   'session create',
   'api-key create',
   'device ship',
+  'issue list',
+  'issue show',
+  'mail test',
 ] as const;
 export type DatabaseCommand = (typeof databaseCommands)[number];
 export type Command = DatabaseCommand | 'edge';
@@ -78,6 +86,7 @@ const options = {
   token: { type: 'string' },
   state: { type: 'string' },
   identifier: { type: 'string' },
+  status: { type: 'string' },
 } as const;
 
 export interface CommandValues {
@@ -95,6 +104,9 @@ export interface CommandValues {
   token?: string;
   state?: string;
   identifier?: string;
+  status?: string;
+  /** The one word a command takes after its name (`issue show <hashId>`, `mail test <to>`). */
+  argument?: string;
 }
 
 export interface CliIo {
@@ -104,20 +116,65 @@ export interface CliIo {
 
 export type ParsedCommand = { kind: 'run'; command: Command; values: CommandValues } | { kind: 'exit'; code: number };
 
+/** The commands that take one word after their name, and what the word is. */
+const commandArguments: Partial<Record<Command, string>> = { 'issue show': '<hashId>', 'mail test': '<to>' };
+
 /** Reads argv; usage and unknown commands are answered here (exit 0 for --help, 2 otherwise). Throws TypeError on an unknown option. */
 export function parseCommand(argv: string[], io: CliIo): ParsedCommand {
   const parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options });
   const values: CommandValues = parsed.values;
-  const command = parsed.positionals.join(' ');
-  if (values.help || command === '') {
+  const words = parsed.positionals;
+  if (values.help || words.length === 0) {
     io.out(usage);
     return { kind: 'exit', code: values.help ? 0 : 2 };
   }
-  if (command !== 'edge' && !(databaseCommands as readonly string[]).includes(command)) {
-    io.err(`gridport: unknown command "${command}"\n\n${usage}`);
+  const known: readonly string[] = ['edge', ...databaseCommands];
+  const named = [2, 1].map((length) => words.slice(0, length).join(' ')).find((candidate) => known.includes(candidate));
+  const command = named as Command | undefined;
+  const rest = command === undefined ? [] : words.slice(command.split(' ').length);
+  const argument = command === undefined ? undefined : commandArguments[command];
+  if (command === undefined || (argument === undefined && rest.length > 0)) {
+    io.err(`gridport: unknown command "${words.join(' ')}"\n\n${usage}`);
     return { kind: 'exit', code: 2 };
   }
-  return { kind: 'run', command: command as Command, values };
+  if (argument !== undefined && rest.length !== 1) {
+    io.err(`gridport: ${command} takes one ${argument}\n\n${usage}`);
+    return { kind: 'exit', code: 2 };
+  }
+  return { kind: 'run', command, values: argument === undefined ? values : { ...values, argument: rest[0] } };
+}
+
+/** One line of `issue list`. */
+function describeIssue(issue: IssueView): string {
+  const where = [issue.organization?.name, issue.device?.name].filter((name) => name !== undefined).join(', ');
+  return `${issue.hashId}  ${issue.status.padEnd(8)}  ${issue.createdAt}  ${issue.source.padEnd(14)}  ${issue.title}${where === '' ? '' : ` (${where})`}, ${issue.messageCount} message(s)`;
+}
+
+/** `issue show`: the issue, then its timeline, oldest first. */
+function describeIssueWithTimeline(issue: IssueView, timeline: readonly IssueTimelineItemView[]): string {
+  const people = (list: readonly { name: string }[]) => (list.length === 0 ? 'none' : list.map((person) => person.name).join(', '));
+  const lines = [
+    `Issue ${issue.hashId}: ${issue.title}`,
+    `  status ${issue.status}${issue.closedAt ? ` (since ${issue.closedAt})` : ''}, source ${issue.source}, opened ${issue.createdAt}${issue.internal ? ', internal' : ''}`,
+    `  organisation ${issue.organization?.name ?? 'none'}, device ${issue.device?.name ?? 'none'}, handled by ${issue.gridportIssueOwner ? 'Gridport' : 'the customer'}`,
+    `  assigned to ${issue.assignedUser?.name ?? issue.assignedEmail ?? 'nobody'}; subscribers ${people(issue.subscribers)}`,
+    `  participants outside Gridport ${issue.nonUserParticipants.length === 0 ? 'none' : issue.nonUserParticipants.map((person) => person.email).join(', ')}`,
+    '',
+    `Timeline (${timeline.length}):`,
+  ];
+  for (const item of timeline) {
+    if (item.message) {
+      const message = item.message;
+      const who = message.user?.name ?? message.emailHeaders?.from ?? message.source;
+      const mailed = message.to.length + message.cc.length > 0 ? ` to ${[...message.to, ...message.cc].join(', ')}` : '';
+      const files = message.files.length > 0 ? ` [${message.files.length} file(s)]` : '';
+      lines.push(`${item.createdAt}  ${message.source} from ${who}${message.isInternal ? ' (internal)' : ''}${mailed}${files}:`);
+      lines.push(...message.message.split('\n').map((line) => `    ${line}`));
+    } else if (item.auditEntry) {
+      lines.push(`${item.createdAt}  ${item.auditEntry.changeType} by ${item.auditEntry.user?.name ?? item.auditEntry.actorName}`);
+    }
+  }
+  return lines.join('\n');
 }
 
 function describeOrganization(organization: OrganizationView): string {
@@ -218,6 +275,48 @@ export async function runDatabaseCommand(command: DatabaseCommand, values: Comma
         const shipped = await services.devices.ship(actor, input);
         print(shipped, `Shipped device ${input.name}, hash id ${shipped.hashId}. Its provisioning token, shown only now:\n${shipped.provisioningToken}`);
         return 0;
+      }
+      case 'issue list': {
+        const status = validate(yup.string().oneOf(issueStatuses).optional(), values.status, 'query_invalid');
+        const found: IssueView[] = [];
+        let offset: string | undefined;
+        do {
+          const query = validate(issueAdminListQuerySchema, { status, rowsPerPage: 500, offset }, 'query_invalid');
+          const page = await services.issues.list(actor, query);
+          found.push(...page.rows);
+          offset = page.nextPageOffset ?? undefined;
+        } while (offset !== undefined);
+        print({ rows: found }, found.length === 0 ? 'No issue matches.' : found.map(describeIssue).join('\n'));
+        return 0;
+      }
+      case 'issue show': {
+        const hashId = values.argument ?? '';
+        const issue = await services.issues.get(actor, hashId);
+        const timeline: IssueTimelineItemView[] = [];
+        let offset: string | undefined;
+        do {
+          const query = validate(issueTimelineQuerySchema, { rowsPerPage: 500, offset }, 'query_invalid');
+          const page = await services.issues.timeline(actor, hashId, query);
+          timeline.push(...page.rows);
+          offset = page.nextPageOffset ?? undefined;
+        } while (offset !== undefined);
+        print({ issue, timeline }, describeIssueWithTimeline(issue, timeline));
+        return 0;
+      }
+      case 'mail test': {
+        const { to } = validate(yup.object({ to: emailSchema.required() }), { to: values.argument }, 'payload_invalid');
+        const delivery = await services.mail.deliver({
+          to: [to],
+          subject: 'Gridport test mail',
+          text: 'This is a test mail from the Gridport command line (gridport mail test). If it reached you, Gridport can send mail.',
+        });
+        const outcome = {
+          sent: `sent to ${to}`,
+          kept: 'kept in the mails table and the log (no SMTP_URL is configured)',
+          failed: `refused: ${delivery.error ?? 'unknown reason'}`,
+        }[delivery.status];
+        print(delivery, `Test mail ${delivery.mailHashId} ${outcome} (Message-ID ${delivery.messageId})`);
+        return delivery.status === 'failed' ? 1 : 0;
       }
     }
   } catch (error) {

@@ -19,6 +19,8 @@ import { attachDeveloperChannel } from './developer-channel';
 import { version } from './version';
 import { acquireDataFolder, DataFolderInUseError, type DataFolderLock } from './data-folder-lock';
 import { serveOperatorSocket, type OperatorSocket } from './operator-socket';
+import type { SmtpReceiver } from './smtp-receiver';
+import { startIssueMail, type IssueMailRunning } from './issue-mail';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -28,6 +30,8 @@ export interface RunningServer {
   log: Logger;
   /** The address the server listens on, such as http://127.0.0.1:8080. */
   url: string;
+  /** The SMTP receiver, when SMTP_INBOUND_PORT is set. */
+  smtpReceiver: SmtpReceiver | null;
   stop(): Promise<void>;
 }
 
@@ -95,6 +99,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const database = openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
   let pubsub: PubSub | undefined;
   let operatorSocket: OperatorSocket | undefined;
+  let issueMail: IssueMailRunning | undefined;
   try {
     const applied = await migrateLatest(database.db, database.schema);
     log.info({ database: database.kind, applied }, 'database migrated');
@@ -151,6 +156,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const developerChannel = attachDeveloperChannel(app.server, { services, log, trustedProxies: config.trustedProxies });
     const address = await app.listen({ port: config.port, host: config.host });
     const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
+    issueMail = await startIssueMail(config, services, log);
     if (config.tls) {
       log.info({ url }, 'serving HTTPS; gateways may prove themselves by mutual TLS');
     }
@@ -166,7 +172,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       log,
       url,
       hub,
+      smtpReceiver: issueMail.smtpReceiver,
       stop: async () => {
+        await issueMail?.close();
         await operatorSocket?.close();
         await demoGateways?.close();
         await hub.close();
@@ -181,6 +189,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       },
     };
   } catch (error) {
+    await issueMail?.close();
     await pubsub?.close();
     await operatorSocket?.close();
     await database.db.destroy();

@@ -48,6 +48,12 @@ export class IdentityDirectory {
     return new Map(rows.map((row) => [row.id, { id: row.id, name: row.name, email: row.email, organizationId: row.organizationId, rights: row.rights }]));
   }
 
+  /** The user with this email, whatever its case (an incoming mail's sender), or null. */
+  async userByEmail(db: Knex, email: string): Promise<DirectoryUser | null> {
+    const row = await UserModel.query(db).modify('withEmail', email).select('id', 'name', 'email', 'organization_id', 'rights').first();
+    return row ? { id: row.id, name: row.name, email: row.email, organizationId: row.organizationId, rights: row.rights } : null;
+  }
+
   /** The organisation an API key belongs to, or null when there is no such key. */
   async apiKeyOrganization(db: Knex, id: number): Promise<number | null> {
     const key = await ApiKeyModel.query(db).findById(id).select('id', 'organization_id');

@@ -34,6 +34,8 @@ export class IssueMessageModel extends BaseModel {
   mailMessageId!: string | null;
   mailState!: MailState;
   subscribersNotifiedAt!: Date | null;
+  /** Until when a node mails about the message (IssueMailer); null when none does. */
+  mailClaimedUntil!: Date | null;
   createdAt!: Date;
   updatedAt!: Date;
 }

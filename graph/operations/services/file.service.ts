@@ -147,6 +147,28 @@ export class FileService {
     return { url: filePath(identifier), fileIdentifier: identifier };
   }
 
+  /**
+   * Why a file that arrives otherwise than by upload (a mail's attachment) may not be kept, by the
+   * checks an upload passes (its type allowed, not empty, the bytes what the type says); null when it may.
+   */
+  refusal(contentType: string, bytes: Buffer): string | null {
+    if (!(allowedFileTypes as readonly string[]).includes(contentType)) {
+      return `${contentType} is not kept: only PNG, JPEG, GIF and WebP images, PDF, CSV, plain text and JSON are`;
+    }
+    if (bytes.length === 0) {
+      return 'the file is empty';
+    }
+    try {
+      this.checkContent(contentType as AllowedFileType, bytes);
+      return null;
+    } catch (error) {
+      if (error instanceof GridportError) {
+        return (error.details as { reason?: string } | undefined)?.reason ?? error.message;
+      }
+      throw error;
+    }
+  }
+
   /** The bytes must be what the declared type says: an image or PDF by its magic, text as UTF-8 without NUL, JSON parsing. */
   private checkContent(type: AllowedFileType, bytes: Buffer): void {
     const detected = detectedBinaryType(bytes);

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
-import type { Mail, MailReceipt } from '../../../contracts/mail';
+import type { Mail, MailReceipt, OutgoingMail } from '../../../contracts/mail';
 import type { Actor } from '../../common/context';
 import { authorize } from '../../common/context';
 import type { HashIds } from '../../common/hash-ids';
@@ -14,6 +15,18 @@ export interface MailSettings {
   from: string;
   /** Where people reach the console, for links in mail. */
   publicUrl: string;
+}
+
+/** What became of one mail: its receipt, the Message-ID it went out with, and why it failed. */
+export interface MailDelivery extends MailReceipt {
+  messageId: string;
+  error: string | null;
+}
+
+/** The domain of the From address (`Gridport <no-reply@gridport.example>`), which Message-IDs are made under. */
+function fromDomain(from: string): string {
+  const match = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from);
+  return match?.[1] ?? 'gridport.invalid';
 }
 
 /**
@@ -39,31 +52,62 @@ export class MailService {
     return `${this.settings.publicUrl}${pathAndQuery}`;
   }
 
+  /** A new Message-ID under the From address's domain, angle brackets included. */
+  newMessageId(): string {
+    return `<${randomUUID()}@${fromDomain(this.settings.from)}>`;
+  }
+
   /** Sends a mail on Gridport's behalf (password resets, invites, alarms). */
-  async send(mail: Mail): Promise<MailReceipt> {
+  async send(mail: OutgoingMail): Promise<MailReceipt> {
+    const { mailHashId, status } = await this.deliver(mail);
+    return { mailHashId, status };
+  }
+
+  /**
+   * Sends a mail and says how it went, with the Message-ID it carries (the one given, or a new
+   * one): the mail is written to the mails table first, with its threading headers.
+   */
+  async deliver(mail: OutgoingMail): Promise<MailDelivery> {
+    const messageId = mail.messageId ?? this.newMessageId();
+    const cc = mail.cc ?? [];
+    const references = mail.references ?? [];
     const row = await MailModel.query(this.db).insertAndFetch({
       to: mail.to,
+      cc,
       subject: mail.subject,
       text: mail.text,
       html: mail.html ?? null,
+      messageId,
+      inReplyTo: mail.inReplyTo ?? null,
+      references,
       status: this.transport ? 'sending' : 'kept',
       error: null,
       sentAt: null,
     });
     const mailHashId = this.hashIds.encode('mail', row.id);
     if (!this.transport) {
-      this.log.info({ mailHashId, to: mail.to, subject: mail.subject, text: mail.text }, 'mail kept (no SMTP_URL configured)');
-      return { mailHashId, status: 'kept' };
+      this.log.info({ mailHashId, to: mail.to, cc, subject: mail.subject, messageId, text: mail.text }, 'mail kept (no SMTP_URL configured)');
+      return { mailHashId, status: 'kept', messageId, error: null };
     }
     try {
-      await this.transport.sendMail({ from: this.settings.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      await this.transport.sendMail({
+        from: this.settings.from,
+        to: mail.to,
+        cc,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId,
+        ...(mail.inReplyTo === undefined ? {} : { inReplyTo: mail.inReplyTo }),
+        ...(references.length === 0 ? {} : { references }),
+      });
       await MailModel.query(this.db).patch({ status: 'sent', sentAt: new Date() }).where('id', row.id);
-      return { mailHashId, status: 'sent' };
+      return { mailHashId, status: 'sent', messageId, error: null };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       await MailModel.query(this.db).patch({ status: 'failed', error: reason }).where('id', row.id);
-      this.log.error({ mailHashId, to: mail.to, err: error }, 'mail could not be sent');
-      return { mailHashId, status: 'failed' };
+      this.log.error({ mailHashId, to: mail.to, cc, err: error }, 'mail could not be sent');
+      return { mailHashId, status: 'failed', messageId, error: reason };
     }
   }
 
