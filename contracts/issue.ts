@@ -248,6 +248,8 @@ export type IssueTimelineItemKind = (typeof issueTimelineItemKinds)[number];
 /** One item of an issue's timeline: a message or an audit log entry of the issue. */
 export interface IssueTimelineItemView {
   kind: IssueTimelineItemKind;
+  /** Where the item stands in the timeline: pass it as `after` to the issueTimeline subscription to miss nothing after it. */
+  cursor: string;
   createdAt: string;
   message: IssueMessageView | null;
   auditEntry: AuditLogRowView | null;
@@ -335,6 +337,7 @@ export const issueMessagePageSchema = pageSchema(issueMessageViewSchema);
 
 export const issueTimelineItemViewSchema = yup.object({
   kind: yup.string().oneOf(issueTimelineItemKinds).required(),
+  cursor: yup.string().required(),
   createdAt: yup.string().required(),
   message: issueMessageViewSchema.nullable().default(null),
   auditEntry: yup.object().nullable().default(null),

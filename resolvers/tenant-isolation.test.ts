@@ -1,7 +1,7 @@
 import { isObjectType } from 'graphql';
 import type { Actor } from '../graph/common/context';
 import { systemActor } from '../graph/common/context';
-import { anOrganization, buildApiKey, buildDeviceGroup, buildPartnership, buildUser } from '../test-support/factories';
+import { anOrganization, buildApiKey, buildDeviceGroup, buildIssue, buildPartnership, buildUser } from '../test-support/factories';
 import { seedDevices } from '../test-support/fleet';
 import { customerActor, testGraph, type TestGraph } from '../test-support/graphql';
 
@@ -27,6 +27,10 @@ describe('tenant isolation in GraphQL', () => {
     groupHashId: '',
     groupName: 'Victim group',
     partnershipHashId: '',
+    issueHashId: '',
+    issueTitle: 'Victim inverter fault',
+    messageHashId: '',
+    messageText: 'Victim internal note',
   };
   let b: { id: number; hashId: string };
   let actors: { name: string; actor: Actor }[];
@@ -55,6 +59,18 @@ describe('tenant isolation in GraphQL', () => {
         partnerOrganizationHashId: third.hashId,
         role: 'operator',
         allDevices: true,
+      })
+    ).hashId;
+    const issue = await buildIssue(g.services, { deviceHashId: a.deviceHashId, title: a.issueTitle });
+    a.issueHashId = issue.hashId;
+    a.messageHashId = (
+      await g.services.issues.addMessage(systemActor('test'), {
+        issueHashId: issue.hashId,
+        message: a.messageText,
+        isInternal: true,
+        to: [],
+        cc: [],
+        fileIdentifiers: [],
       })
     ).hashId;
     const prober = await anOrganization(g.services, { name: 'Prober BV' });
@@ -150,6 +166,28 @@ describe('tenant isolation in GraphQL', () => {
         variables: { h: a.deviceHashId },
       },
       deletePartnership: { query: 'mutation($h: ID!) { deletePartnership(hashId: $h) }', variables: { h: a.partnershipHashId } },
+      issues: { query: '{ issues { rows { hashId title } } }' },
+      issue: { query: 'query($h: ID!) { issue(hashId: $h) { hashId title } }', variables: { h: a.issueHashId } },
+      issueTimeline: { query: 'query($h: ID!) { issueTimeline(hashId: $h) { rows { message { message } } } }', variables: { h: a.issueHashId } },
+      issueCount: { query: '{ issueCount { openCount } }' },
+      updateIssue: { query: 'mutation($h: ID!) { updateIssue(hashId: $h, input: { title: "Hijacked" }) { title } }', variables: { h: a.issueHashId } },
+      resolveIssue: { query: 'mutation($h: ID!) { resolveIssue(hashId: $h) { title } }', variables: { h: a.issueHashId } },
+      reopenIssue: { query: 'mutation($h: ID!) { reopenIssue(hashId: $h) { title } }', variables: { h: a.issueHashId } },
+      addIssueMessage: {
+        query: 'mutation($h: ID!) { addIssueMessage(input: { issueHashId: $h, message: "Intruder" }) { hashId } }',
+        variables: { h: a.issueHashId },
+      },
+      updateIssueMessage: { query: 'mutation($h: ID!) { updateIssueMessage(hashId: $h, message: "Hijacked") { message } }', variables: { h: a.messageHashId } },
+      subscribeToIssue: { query: 'mutation($h: ID!) { subscribeToIssue(hashId: $h) { title } }', variables: { h: a.issueHashId } },
+      unsubscribeFromIssue: { query: 'mutation($h: ID!) { unsubscribeFromIssue(hashId: $h) { title } }', variables: { h: a.issueHashId } },
+      addIssueSubscribers: {
+        query: 'mutation($h: ID!, $u: [ID!]!) { addIssueSubscribers(hashId: $h, userHashIds: $u) { title } }',
+        variables: { h: a.issueHashId, u: [a.userHashId] },
+      },
+      removeIssueSubscribers: {
+        query: 'mutation($h: ID!, $u: [ID!]!) { removeIssueSubscribers(hashId: $h, userHashIds: $u) { title } }',
+        variables: { h: a.issueHashId, u: [a.userHashId] },
+      },
     };
   }
 
@@ -174,6 +212,10 @@ describe('tenant isolation in GraphQL', () => {
       a.groupHashId,
       a.groupName,
       a.partnershipHashId,
+      a.issueHashId,
+      a.issueTitle,
+      a.messageHashId,
+      a.messageText,
     ];
     const refusals = new Set(['forbidden', 'not_found', 'forbidden_organization', 'unauthorized', 'invalid_credentials', 'unknown_identifier']);
     for (const { name, actor } of actors) {
@@ -207,5 +249,7 @@ describe('tenant isolation in GraphQL', () => {
     expect((await g.services.deviceGroups.get(staff, a.groupHashId)).name).toBe(a.groupName);
     const partnerships = await g.services.partnerships.list(staff, { filter: '', organizationHashId: a.organizationHashId, rowsPerPage: 50 });
     expect(partnerships.rows.map((row) => [row.hashId, row.role, row.partner.name])).toEqual([[a.partnershipHashId, 'operator', 'Third Party BV']]);
+    const issue = await g.services.issues.get(staff, a.issueHashId);
+    expect({ title: issue.title, status: issue.status, messageCount: issue.messageCount }).toEqual({ title: a.issueTitle, status: 'open', messageCount: 1 });
   });
 });

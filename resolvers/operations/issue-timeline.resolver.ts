@@ -3,6 +3,11 @@ import type { IssueTimelineItemView } from '../../contracts/issue';
 import { IssueTimelineItem } from '../../graph/operations/types/issue-message.type';
 import type { GraphqlContext } from '../graphql-context';
 
+interface IssueTimelineArgs {
+  hashId: string;
+  after?: string | null;
+}
+
 /**
  * An issue's timeline, live, over graphql-ws (served beside the federated graph, as the device's
  * live data is): each message and audit entry the caller may read as it is written, from
@@ -11,11 +16,16 @@ import type { GraphqlContext } from '../graphql-context';
 @Resolver()
 export class IssueTimelineLiveResolver {
   @Subscription(() => IssueTimelineItem, {
-    description: "The items added to the issue's timeline from now on (a customer never gets internal messages).",
-    subscribe: ({ args, context }: SubscribeResolverData<unknown, { hashId: string }, GraphqlContext>) =>
-      context.services.issues.watchTimeline(context.actor, args.hashId),
+    description:
+      "The items added to the issue's timeline: after the item whose cursor is given as after, else from now on (a customer never gets internal messages).",
+    subscribe: ({ args, context }: SubscribeResolverData<unknown, IssueTimelineArgs, GraphqlContext>) =>
+      context.services.issues.watchTimeline(context.actor, args.hashId, args.after),
   })
-  issueTimeline(@Root() item: IssueTimelineItemView, @Arg('hashId', () => ID) _hashId: string): IssueTimelineItemView {
+  issueTimeline(
+    @Root() item: IssueTimelineItemView,
+    @Arg('hashId', () => ID) _hashId: string,
+    @Arg('after', () => String, { nullable: true, description: "A timeline item's cursor (as the issueTimeline query gives it)." }) _after: string | null,
+  ): IssueTimelineItemView {
     return item;
   }
 }

@@ -548,6 +548,8 @@ export type IssueTimelineItem = {
   __typename?: 'IssueTimelineItem';
   auditEntry: Maybe<IssueAuditEntry>;
   createdAt: Scalars['DateTimeISO']['output'];
+  /** Where the item stands: pass it as after to the issueTimeline subscription to miss nothing after it. */
+  cursor: Scalars['String']['output'];
   kind: IssueTimelineItemKind;
   message: Maybe<IssueMessage>;
 };
@@ -1159,7 +1161,7 @@ export type Subscription = {
   devicePresence: DevicePresenceEvent;
   /** The device's reports as they are stored, optionally of some types only. */
   deviceReports: DeviceReportEvent;
-  /** The items added to the issue's timeline from now on (a customer never gets internal messages). */
+  /** The items added to the issue's timeline: after the item whose cursor is given as after, else from now on (a customer never gets internal messages). */
   issueTimeline: IssueTimelineItem;
 };
 
@@ -1176,6 +1178,7 @@ export type SubscriptionDeviceReportsArgs = {
 
 
 export type SubscriptionIssueTimelineArgs = {
+  after: InputMaybe<Scalars['String']['input']>;
   hashId: Scalars['ID']['input'];
 };
 

@@ -338,14 +338,14 @@ export class IssueService {
     return rows.flatMap((row): IssueTimelineItemView[] => {
       if (row.kind === 'message') {
         const message = messageById.get(Number(row.id));
-        return message ? [{ kind: 'message', createdAt: message.createdAt, message, auditEntry: null }] : [];
+        return message ? [{ kind: 'message', cursor: encodeCursor(this.keyOf(row)), createdAt: message.createdAt, message, auditEntry: null }] : [];
       }
       const entry = auditById.get(Number(row.id));
       if (!entry) {
         return [];
       }
       const auditEntry = this.presenter.auditEntry(entry);
-      return [{ kind: 'audit', createdAt: auditEntry.createdAt, message: null, auditEntry }];
+      return [{ kind: 'audit', cursor: encodeCursor(this.keyOf(row)), createdAt: auditEntry.createdAt, message: null, auditEntry }];
     });
   }
 
@@ -364,21 +364,25 @@ export class IssueService {
   }
 
   /**
-   * The items added to an issue's timeline from now on, as the actor may read them, for the
-   * GraphQL subscription: each time the issue's channel fires, what came after the last item seen.
+   * The items added to an issue's timeline, as the actor may read them, for the GraphQL
+   * subscription: those after the item whose cursor is `after` at once (so a client that read
+   * the timeline first misses nothing), or from now on without it; then, each time the issue's
+   * channel fires, what came after the last item sent.
    */
-  async watchTimeline(actor: Actor, hashId: string): Promise<AsyncIterableIterator<IssueTimelineItemView>> {
+  async watchTimeline(actor: Actor, hashId: string, after?: string | null): Promise<AsyncIterableIterator<IssueTimelineItemView>> {
     authorize(actor, 'issue.read', 'issue.readVisible');
+    const from = after ? (decodeCursor(after, ['number', 'number', 'number']) as TimelineKey) : null;
     const issue = await this.find(actor, hashId);
-    const union = this.timelineSql(actor, issue.id);
-    const tail = (await this.db.raw(
-      `select t.kind, t.id, t.at, t.rank from (${union.sql}) t order by t.at desc, t.rank desc, t.id desc limit 1`,
-      union.bindings,
-    )) as {
-      rows: TimelineRow[];
-    };
-    const first = tail.rows[0];
-    let seen: TimelineKey | null = first ? this.keyOf(first) : null;
+    let seen: TimelineKey | null = from;
+    if (from === null) {
+      const union = this.timelineSql(actor, issue.id);
+      const tail = (await this.db.raw(
+        `select t.kind, t.id, t.at, t.rank from (${union.sql}) t order by t.at desc, t.rank desc, t.id desc limit 1`,
+        union.bindings,
+      )) as { rows: TimelineRow[] };
+      const last = tail.rows[0];
+      seen = last ? this.keyOf(last) : null;
+    }
     return pushIterator<IssueTimelineItemView>((push) => {
       // One catch-up at a time, in order, however quickly the channel fires.
       let chain = Promise.resolve();
@@ -395,9 +399,14 @@ export class IssueService {
           }
         }
       };
-      return this.pubsub.subscribe(channels.issueTimeline(issue.id), () => {
+      const next = () => {
         chain = chain.then(catchUp).catch(() => undefined);
-      });
+      };
+      const stop = this.pubsub.subscribe(channels.issueTimeline(issue.id), next);
+      if (from !== null) {
+        next();
+      }
+      return stop;
     });
   }
 

@@ -140,6 +140,9 @@ export class IssueTimelineItem implements IssueTimelineItemView {
   @Field(() => IssueTimelineItemKindEnum)
   kind!: IssueTimelineItemKind;
 
+  @Field(() => String, { description: 'Where the item stands: pass it as after to the issueTimeline subscription to miss nothing after it.' })
+  cursor!: string;
+
   @Field(() => GraphQLDateTimeISO)
   createdAt!: string;
 
