@@ -49,6 +49,12 @@ export interface IncomingMail {
   date: string | null;
   /** The plain text of the mail (the HTML part as text when there is no plain part). */
   text: string;
+  /**
+   * Whether a machine wrote it (Auto-Submitted other than `no`, RFC 3834, or Precedence bulk, junk,
+   * list or auto_reply): an out-of-office answer, a bounce. It is kept, but nobody is told of it by
+   * mail, so that two autoresponders cannot mail each other through an issue without end.
+   */
+  automatic: boolean;
   attachments: IncomingAttachment[];
 }
 

@@ -22,6 +22,8 @@ export interface OutgoingMail extends Mail {
   messageId?: string;
   inReplyTo?: string;
   references?: string[];
+  /** Written by Gridport on its own (a notification): sent with `Auto-Submitted: auto-generated` (RFC 3834), so autoresponders leave it unanswered. */
+  automatic?: boolean;
 }
 
 export interface MailReceipt {

@@ -86,6 +86,7 @@ describe('the issue and mail commands', () => {
       references: [],
       date: null,
       text: 'Our gateway is offline.\nSince Monday.',
+      automatic: false,
       attachments: [],
     });
     issueHashId = opened.issueHashId;

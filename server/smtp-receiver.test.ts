@@ -147,6 +147,46 @@ describe('the SMTP receiver', () => {
     expect(opened).toMatchObject({ title: 'New meter [#nonsense]', organizationId: organization.id, nonUserParticipants: [] });
   });
 
+  it('keeps a mail a machine wrote on its issue without telling the subscribers, so autoresponders cannot loop', async () => {
+    const issue = await write(database.db, systemActor('test'), (w) => services.issueJournal.open(w, { title: 'Away', source: 'user', organizationId: null }));
+    const issueHashId = hashIds.encode('issue', issue.id);
+    for (const headers of [{ 'Auto-Submitted': 'auto-replied' }, { Precedence: 'bulk' }, { 'Auto-Submitted': 'no' }]) {
+      await client.sendMail({
+        from: 'gus@stranger.example',
+        to: support,
+        subject: `Out of office: Away [#${issueHashId}]`,
+        text: JSON.stringify(headers),
+        headers,
+      });
+    }
+    const messages = await messagesOf(issue.id);
+    expect(messages.map(({ message, subscribersNotifiedAt }) => ({ message, told: subscribersNotifiedAt !== null }))).toEqual([
+      { message: '{"Auto-Submitted":"auto-replied"}', told: true },
+      { message: '{"Precedence":"bulk"}', told: true },
+      { message: '{"Auto-Submitted":"no"}', told: false },
+    ]);
+  });
+
+  it('keeps at most 10 files of a mail and names the rest in the message', async () => {
+    const attachments = Array.from({ length: 12 }, (_, index) => ({
+      filename: `note-${index + 1}.txt`,
+      content: `Note ${index + 1}`,
+      contentType: 'text/plain',
+    }));
+    const info = (await client.sendMail({ from: 'hal@stranger.example', to: support, subject: 'Twelve notes', text: 'See the notes.', attachments })) as {
+      response: string;
+    };
+    const issueId = hashIds.decode('issue', issueHashIdIn(info.response) ?? '') ?? 0;
+    const [message] = await messagesOf(issueId);
+    expect(message?.message).toBe(
+      'See the notes.\n\n(Files of the mail not kept: note-11.txt (a message keeps at most 10 files); note-12.txt (a message keeps at most 10 files).)',
+    );
+    const files = await FileModel.query(database.db)
+      .where('issue_message_id', message?.id ?? 0)
+      .orderBy('id');
+    expect(files.map((file) => file.name)).toEqual(attachments.slice(0, 10).map((attachment) => attachment.filename));
+  });
+
   it('takes the same Message-ID once, however often it is delivered', async () => {
     const mail = { from: 'cy@stranger.example', to: support, subject: 'Twice', text: 'Once only', messageId: '<twice@stranger.example>' };
     const first = (await client.sendMail(mail)) as { response: string };

@@ -49,6 +49,25 @@ const messageIdOf = (text: string | undefined): string | null => {
   return id === '' || id.length > messageIdLength ? null : id;
 };
 
+/** A header's text, whether mailparser kept it as text or as a structured value. */
+function headerText(parsed: ParsedMail, name: string): string | null {
+  const value = parsed.headers.get(name);
+  if (typeof value === 'string') {
+    return value;
+  }
+  if (value !== null && typeof value === 'object' && 'value' in value && typeof value.value === 'string') {
+    return value.value;
+  }
+  return null;
+}
+
+/** Whether a machine wrote the mail (RFC 3834 Auto-Submitted, or the Precedence that autoresponders and lists use). */
+function isAutomatic(parsed: ParsedMail): boolean {
+  const autoSubmitted = headerText(parsed, 'auto-submitted')?.trim().toLowerCase();
+  const precedence = headerText(parsed, 'precedence')?.trim().toLowerCase();
+  return (autoSubmitted !== undefined && autoSubmitted !== 'no') || ['bulk', 'junk', 'list', 'auto_reply'].includes(precedence ?? '');
+}
+
 /**
  * A parsed mail as the incoming-mail service takes it; a mail without a sender (no From, or one that
  * is not an address) is refused, as RFC 5322 requires one.
@@ -71,6 +90,7 @@ export function incomingMailOf(parsed: ParsedMail): IncomingMail {
     references,
     date: parsed.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date.toISOString() : null,
     text: parsed.text ?? '',
+    automatic: isAutomatic(parsed),
     attachments: parsed.attachments.map((attachment) => ({
       filename: attachment.filename ?? null,
       contentType: attachment.contentType,

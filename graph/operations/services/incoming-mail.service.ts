@@ -84,7 +84,8 @@ function messageText(mail: IncomingMail, plan: AttachmentPlan): string {
  * Mail that reaches Gridport's SMTP receiver (spec README, "Operations": incoming mail). A mail
  * whose In-Reply-To or References names a message of an issue (or the mail that opened it), or
  * whose subject carries `[#<issue hashId>]`, is added to that issue as an `incoming-email`
- * message; any other mail opens an issue. The same Message-ID delivered twice is taken once.
+ * message; any other mail opens an issue. The same Message-ID delivered twice is taken once. A
+ * mail a machine wrote (an out-of-office answer) is kept without telling the subscribers.
  */
 export class IncomingMailService {
   constructor(
@@ -119,6 +120,9 @@ export class IncomingMailService {
         emailHeaders: this.headersOf(mail),
         mailMessageId: mail.messageId,
       });
+      if (mail.automatic) {
+        await IssueMessageModel.query(w.trx).patch({ subscribersNotifiedAt: new Date() }).where('id', message.id);
+      }
       for (const attachment of plan.kept) {
         const name = (attachment.filename ?? 'attachment').slice(0, fileLimits.nameLength);
         await FileModel.query(w.trx).insert({

@@ -170,6 +170,8 @@ describe('issue mail out', () => {
     ]);
     expect(mailsTo('sub-customer@example.com').map((received) => received.parsed.text?.split('\n')[2])).toEqual(['Looking into it.', 'Any news?']);
     expect(mailsTo('sub-staff@example.com')[0]?.parsed.text).toContain(`${publicUrl}/admin/issues/${issueHashId}`);
+    // Autoresponders leave notifications unanswered (RFC 3834).
+    expect(mailsTo('sub-staff@example.com')[0]?.parsed.headers.get('auto-submitted')).toBe('auto-generated');
     expect(mailsTo('sub-customer@example.com')[0]?.parsed.text).toContain(`${publicUrl}/issues/${issueHashId}`);
 
     const stored = await IssueMessageModel.query(database.db).whereIn('id', [publicMessage.id, internal.id, fromMail.id]).orderBy('id');

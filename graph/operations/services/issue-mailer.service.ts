@@ -173,6 +173,7 @@ export class IssueMailer {
           text:
             `${who} wrote${message.isInternal ? ' (internal)' : ''}:\n\n${message.message}\n\n--\n` +
             `Open the issue: ${link}\nYou get this mail because you follow the issue; reply to it to answer.`,
+          automatic: true,
           messageId: thread.messageId,
           ...(thread.inReplyTo === undefined ? {} : { inReplyTo: thread.inReplyTo }),
           references: thread.references,

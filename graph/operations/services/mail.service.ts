@@ -100,6 +100,7 @@ export class MailService {
         messageId,
         ...(mail.inReplyTo === undefined ? {} : { inReplyTo: mail.inReplyTo }),
         ...(references.length === 0 ? {} : { references }),
+        ...(mail.automatic ? { headers: { 'Auto-Submitted': 'auto-generated' } } : {}),
       });
       await MailModel.query(this.db).patch({ status: 'sent', sentAt: new Date() }).where('id', row.id);
       return { mailHashId, status: 'sent', messageId, error: null };
