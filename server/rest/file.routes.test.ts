@@ -80,7 +80,7 @@ describe('files', () => {
       const response = await upload(t, ops, dataUrl(type, content), `file.${type.split('/')[1] ?? 'bin'}`);
       expect({ type, status: response.statusCode }).toEqual({ type, status: 200 });
       const read = await t.app.inject({ method: 'GET', url: (response.json() as { url: string }).url, headers: { cookie: ops } });
-      expect(read.headers['content-type']).toBe(type);
+      expect(read.headers['content-type']).toBe(type === 'application/pdf' ? type : `${type}; charset=utf-8`);
       expect(read.headers['content-disposition']).toMatch(type === 'application/pdf' ? /^inline;/ : /^attachment;/);
     }
   });

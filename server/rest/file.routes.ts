@@ -45,9 +45,11 @@ export function fileRoutes(app: FastifyInstance, services: Services): void {
     handler: async ({ actor, params, reply }) => {
       const file = await services.files.read(actor, params.fileIdentifier);
       const inline = file.contentType.startsWith('image/') || file.contentType === 'application/pdf';
+      // Text was checked to be UTF-8 at upload; saying so keeps a browser from guessing.
+      const text = file.contentType.startsWith('text/') || file.contentType === 'application/json';
       return reply
         .code(200)
-        .header('content-type', file.contentType)
+        .header('content-type', text ? `${file.contentType}; charset=utf-8` : file.contentType)
         .header('content-length', String(file.size))
         .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', file.name))
         .header('x-content-type-options', 'nosniff')

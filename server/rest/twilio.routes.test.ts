@@ -225,6 +225,16 @@ describe('telephony (/v1/twilio)', () => {
       ]);
     });
 
+    it('puts a repeated first request through to the same engineer, on the same issue', async () => {
+      const sid = callSid();
+      const first = await twilio('/v1/twilio', incoming(sid));
+      const again = await twilio('/v1/twilio', incoming(sid));
+      expect(again.payload).toBe(first.payload);
+      const kept = await issueOf(sid);
+      expect(kept?.call.dialed).toEqual([{ name: 'Night Engineer', phone: '+31611111111' }]);
+      expect(kept?.messages).toHaveLength(2);
+    });
+
     it('keeps its status updates on the same issue, once each', async () => {
       const sid = callSid();
       await twilio('/v1/twilio', incoming(sid));

@@ -95,7 +95,11 @@ export class TelephonyService {
   /** POST /v1/twilio: a new call. Opens its issue and dials the first engineer on call (or offers voicemail). */
   async answer(request: TwilioRequest): Promise<string> {
     const call = this.check(request);
-    return this.withCall(call, (w, row) => this.dialNext(w, row));
+    return this.withCall(call, async (w, row) => {
+      // Twilio repeats a webhook it got no answer to in time: the call is put through as before.
+      const last = row.dialed.at(-1);
+      return last ? this.dialTwiml(last) : this.dialNext(w, row);
+    });
   }
 
   /**
@@ -229,8 +233,13 @@ export class TelephonyService {
       .patch({ dialed: [...row.dialed, next], updatedAt: new Date() })
       .where('id', row.id);
     await this.journal.addMessage(w, row.issueId, { source: 'cloud', isInternal: true, message: `Putting the call through to ${next.name} (${next.phone}).` });
+    return this.dialTwiml(next);
+  }
+
+  private dialTwiml(engineer: Dialed): string {
+    const finish = xml(this.publicUrl(twilioPaths.finish));
     return twiml(
-      `<Dial action="${finish}" method="POST" timeout="${telephonyLimits.dialTimeoutSeconds}" answerOnBridge="true"><Number>${xml(next.phone)}</Number></Dial>`,
+      `<Dial action="${finish}" method="POST" timeout="${telephonyLimits.dialTimeoutSeconds}" answerOnBridge="true"><Number>${xml(engineer.phone)}</Number></Dial>`,
     );
   }
 
