@@ -6,6 +6,7 @@ import * as device from './device';
 import * as deviceGroup from './device-group';
 import * as firmware from './firmware';
 import * as fleet from './fleet';
+import * as issue from './issue';
 import * as login from './login';
 import * as mail from './mail';
 import * as measurement from './measurement';
@@ -26,6 +27,7 @@ const modules = {
   deviceGroup,
   firmware,
   fleet,
+  issue,
   login,
   mail,
   measurement,
