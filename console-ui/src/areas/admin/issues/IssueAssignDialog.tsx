@@ -16,13 +16,21 @@ const schema = issueUpdateSchema.pick(['assignedUserHashId']).shape({
   assignedEmail: emailSchema.transform((value: string) => (value === '' ? undefined : value)).optional(),
 });
 
-/** The assignee as updateIssue takes it: a user, else an email, else nobody. */
-export function assignmentOf(values: Values): IssueUpdateInput {
-  if (values.assignedUserHashId !== null) {
-    return { assignedUserHashId: values.assignedUserHashId, assignedEmail: null };
-  }
+/** The assignee chosen: a user, else an email, else nobody; only what changes goes to updateIssue. */
+export function assignmentOf(values: Values, before: { assignedUserHashId: string | null; assignedEmail: string | null }): IssueUpdateInput {
   const email = values.assignedEmail.trim();
-  return { assignedUserHashId: null, assignedEmail: email === '' ? null : email };
+  const after =
+    values.assignedUserHashId !== null
+      ? { assignedUserHashId: values.assignedUserHashId, assignedEmail: null }
+      : { assignedUserHashId: null, assignedEmail: email === '' ? null : email };
+  const input: IssueUpdateInput = {};
+  if (after.assignedUserHashId !== before.assignedUserHashId) {
+    input.assignedUserHashId = after.assignedUserHashId;
+  }
+  if (after.assignedEmail !== before.assignedEmail) {
+    input.assignedEmail = after.assignedEmail;
+  }
+  return input;
 }
 
 /** Assigns an issue to a user or an email address (an internal issue only to the provider's: internal_issue_external_assignee). */
@@ -44,7 +52,7 @@ export function IssueAssignDialog({
       initialValues={{ assignedUserHashId, assignedEmail: assignedEmail ?? '' }}
       validationSchema={schema}
       submitText={t('issue.assign')}
-      onSubmit={(values) => onSave(assignmentOf(values))}
+      onSubmit={(values) => onSave(assignmentOf(values, { assignedUserHashId, assignedEmail }))}
       onClose={onClose}
     >
       {() => (

@@ -1,0 +1,146 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { systemActor } from '../../graph/common/context';
+import { consoleBuildFolder } from '../../server/rest/console.routes';
+import { testApp, type TestApp } from '../../test-support/app';
+import { anOrganization, buildDevice, buildIssue, providerHashId } from '../../test-support/factories';
+import { browserAvailable, launchBrowser, type Browser } from './browser';
+
+const describeInBrowser = browserAvailable() ? describe : describe.skip;
+
+const customer = { name: 'Casey Customer', email: 'casey@example.com', password: 'correct horse battery staple' };
+const staff = { name: 'Olivia Ops', email: 'olivia.ops@gridport.example' };
+const monitoringNote = 'The gateway has been offline since 05:00.';
+
+describeInBrowser('the issue screens in Chromium', () => {
+  let t: TestApp;
+  let baseUrl: string;
+  let browser: Browser;
+  let page: Page;
+  let deviceHashId: string;
+  let issueHashId: string;
+
+  beforeAll(async () => {
+    if (!existsSync(path.join(consoleBuildFolder, 'index.html'))) {
+      throw new Error(`the console is not built in ${consoleBuildFolder}: run npm run build:console (npm run test:e2e does)`);
+    }
+    t = await testApp({}, { graphql: true });
+    const organization = await anOrganization(t.services, { name: 'Harbour Energy BV' });
+    const system = systemActor('test');
+    await t.services.users.create(system, {
+      organizationHashId: organization.hashId,
+      name: customer.name,
+      email: customer.email,
+      rights: ['customer.read', 'customer.write'],
+      password: customer.password,
+    });
+    await t.services.users.create(system, { organizationHashId: providerHashId(t.services), name: staff.name, email: staff.email, rights: ['gridport.ops'] });
+    deviceHashId = (await buildDevice(t.services, { organizationHashId: organization.hashId, name: 'Harbour battery' })).hashId;
+    const issue = await buildIssue(t.services, {
+      deviceHashId,
+      title: 'Harbour battery offline',
+      source: 'monitoring',
+      gridportIssueOwner: true,
+      autoClose: true,
+    });
+    issueHashId = issue.hashId;
+    await buildIssue(t.services, { organizationHashId: organization.hashId, title: 'Question about the invoice' });
+
+    // What the monitor told the customer, as a message on the issue's timeline.
+    const ops = await t.signIn(['gridport.ops']);
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/console-admin/v1/issue-messages',
+      headers: { cookie: ops },
+      payload: { issueHashId, message: monitoringNote },
+    });
+    expect(posted.statusCode).toBe(201);
+
+    baseUrl = await t.listen();
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('lets a customer open an issue from the list, read its timeline and post a message that appears live', async () => {
+    await page.goto(`${baseUrl}/login`);
+    await page.getByLabel('Email').fill(customer.email);
+    await page.getByLabel('Password').fill(customer.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Teleports' }).waitFor();
+
+    await page.getByRole('navigation').getByRole('link', { name: 'Issues' }).click();
+    await page.getByRole('heading', { name: 'Issues' }).waitFor();
+    await page.getByRole('button', { name: 'Open (2)' }).waitFor();
+    await page.getByRole('row').filter({ hasText: 'Question about the invoice' }).waitFor();
+    await page.getByRole('row').filter({ hasText: 'Harbour battery offline' }).click();
+
+    await page.getByRole('heading', { name: 'Harbour battery offline' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/issues/${issueHashId}`);
+    expect(await page.getByRole('link', { name: 'Harbour battery' }).getAttribute('href')).toBe(`/teleports/${deviceHashId}/general`);
+    await page.getByTestId('issue-message').filter({ hasText: monitoringNote }).waitFor();
+    // Customers may not upload files: there is no attach control.
+    expect(await page.getByLabel('Attach files').count()).toBe(0);
+
+    await page.getByLabel('Message', { exact: true }).fill('Our site lost power; it is back since 06:10.');
+    await page.getByRole('button', { name: 'Send message' }).click();
+    // The issueTimeline subscription brings the new message into the timeline.
+    await page.getByTestId('issue-message').filter({ hasText: 'Our site lost power; it is back since 06:10.' }).filter({ hasText: customer.name }).waitFor();
+    expect(await page.getByLabel('Message', { exact: true }).inputValue()).toBe('');
+    expect(await page.getByTestId('issue-message').count()).toBe(2);
+
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByRole('button', { name: 'Unsubscribe' }).waitFor();
+    await page.getByTestId('issue-subscribers').getByText(customer.name).waitFor();
+  });
+
+  it('lets staff filter the list, assign the issue, post an internal message and resolve it', async () => {
+    await browser.context.clearCookies();
+    await page.goto(`${baseUrl}/admin/issues`);
+    // The development identity provider asks which staff user signs in.
+    await page.locator('input[name="email"]').fill(staff.email);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Issues' }).waitFor();
+    await page.getByRole('row').filter({ hasText: 'Question about the invoice' }).waitFor();
+
+    await page.getByLabel('Device (hash id)').fill(deviceHashId);
+    await page.getByLabel('Status').selectOption('open');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL((url) => url.searchParams.get('deviceHashId') === deviceHashId);
+    await page.getByRole('row').filter({ hasText: 'Question about the invoice' }).waitFor({ state: 'detached' });
+    await page.getByRole('row').filter({ hasText: 'Harbour battery offline' }).click();
+    await page.getByRole('heading', { name: 'Harbour battery offline' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/admin/issues/${issueHashId}`);
+    // What the customer wrote, and ops may attach files.
+    await page.getByTestId('issue-message').filter({ hasText: 'Our site lost power' }).waitFor();
+    await page.getByLabel('Attach files').waitFor();
+
+    await page.getByRole('button', { name: 'Assign', exact: true }).click();
+    const assign = page.getByRole('dialog', { name: 'Assign the issue' });
+    await assign.getByLabel('Search users by name or email').fill('Olivia');
+    await assign.getByLabel(/Olivia Ops/).check();
+    await assign.getByRole('button', { name: 'Assign', exact: true }).click();
+    await page.getByTestId('issue-assignee').getByText(staff.name).waitFor();
+    // The assignment is on the timeline as an audit entry, brought live.
+    await page.getByTestId('audit-entry').filter({ hasText: 'Updated' }).filter({ hasText: 'assignedUser' }).first().waitFor();
+
+    expect(await page.getByLabel('Internal (staff only)').isChecked()).toBe(true);
+    await page.getByLabel('Message', { exact: true }).fill('Asked the installer to check the breaker.');
+    await page.getByRole('button', { name: 'Send message' }).click();
+    await page.getByTestId('issue-message').filter({ hasText: 'Asked the installer to check the breaker.' }).filter({ hasText: 'Internal' }).waitFor();
+
+    await page.getByRole('button', { name: 'Resolve', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Resolve this issue?' });
+    await confirm.getByRole('button', { name: 'Resolve', exact: true }).click();
+    await page.getByRole('button', { name: 'Reopen', exact: true }).waitFor();
+    expect(await page.getByTestId('issue-status').first().textContent()).toBe('Resolved');
+
+    const resolved = await t.services.issues.get(systemActor('test'), issueHashId);
+    expect(resolved).toMatchObject({ status: 'resolved', assignedUser: { name: staff.name } });
+  });
+});
