@@ -131,8 +131,15 @@ describeInBrowser('the issue screens in Chromium', () => {
 
     expect(await page.getByLabel('Internal (staff only)').isChecked()).toBe(true);
     await page.getByLabel('Message', { exact: true }).fill('Asked the installer to check the breaker.');
+    await page.getByLabel('Attach files').setInputFiles({ name: 'breaker.txt', mimeType: 'text/plain', buffer: Buffer.from('Breaker B2 tripped at 05:02.\n') });
+    await page.getByRole('list', { name: 'Attachments' }).getByRole('link', { name: 'breaker.txt' }).waitFor();
     await page.getByRole('button', { name: 'Send message' }).click();
-    await page.getByTestId('issue-message').filter({ hasText: 'Asked the installer to check the breaker.' }).filter({ hasText: 'Internal' }).waitFor();
+    const internal = page.getByTestId('issue-message').filter({ hasText: 'Asked the installer to check the breaker.' }).filter({ hasText: 'Internal' });
+    await internal.waitFor();
+    // The attached file is served to who may see the issue.
+    const href = await internal.getByRole('link', { name: 'breaker.txt' }).getAttribute('href');
+    const file = await page.request.get(`${baseUrl}${href ?? ''}`);
+    expect(await file.text()).toBe('Breaker B2 tripped at 05:02.\n');
 
     await page.getByRole('button', { name: 'Resolve', exact: true }).click();
     const confirm = page.getByRole('dialog', { name: 'Resolve this issue?' });
