@@ -42,7 +42,14 @@ function server(devices: ReturnType<typeof fleet>): FakeHandler {
         status: 200,
         body: {
           data: {
-            deviceCount: { __typename: 'DeviceCount', totalCount: devices.length, operationalCount: operational, inactiveCount: devices.length - operational },
+            deviceCount: {
+              __typename: 'DeviceCount',
+              totalCount: devices.length,
+              operationalCount: operational,
+              // This fleet has no open issue.
+              operationalWithIssuesCount: 0,
+              inactiveCount: devices.length - operational,
+            },
           },
         },
       };
@@ -88,6 +95,7 @@ describe('the customer device list', () => {
     const harness = renderConsole('/teleports', server(fleet(6)));
     expect(await screen.findByRole('button', { name: 'All (6)' }, { timeout: 10_000 })).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getByRole('button', { name: 'Operational (4)' })).toHaveAttribute('aria-pressed', 'false');
+    expect(screen.getByRole('button', { name: 'With issues (0)' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Not operational (2)' })).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('device-count')).toHaveTextContent('6 teleports'));
     expect(rowNames()).toEqual(['Site 0', 'Site 1', 'Site 2', 'Site 3', 'Site 4', 'Site 5']);

@@ -73,7 +73,7 @@ export function DeviceListScreen() {
   const choices: { param: StatusParam | null; label: string }[] = [
     { param: null, label: t('device.status.all', { count: total?.totalCount ?? '…' }) },
     { param: 'operational', label: t('device.status.operational', { count: total?.operationalCount ?? '…' }) },
-    { param: 'operational-with-issues', label: t('device.status.operationalWithIssues') },
+    { param: 'operational-with-issues', label: t('device.status.operationalWithIssues', { count: total?.operationalWithIssuesCount ?? '…' }) },
     { param: 'non-operational', label: t('device.status.nonOperational', { count: total?.inactiveCount ?? '…' }) },
   ];
   const chosen = isStatusParam(statusParam) ? statusParam : null;

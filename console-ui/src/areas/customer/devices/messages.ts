@@ -6,7 +6,7 @@ export const customerDeviceMessages = {
   'device.list.count': '{count} teleports',
   'device.status.all': 'All ({count})',
   'device.status.operational': 'Operational ({count})',
-  'device.status.operationalWithIssues': 'With issues',
+  'device.status.operationalWithIssues': 'With issues ({count})',
   'device.status.nonOperational': 'Not operational ({count})',
   'device.status.label': 'Status',
 } as const;
