@@ -122,7 +122,13 @@ export const issueMessageCreateSchema = yup
     assignedEmail: emailSchema.nullable().optional(),
     fileIdentifiers: fileIdentifiers.default([]),
   })
-  .exact();
+  .exact()
+  .test('internal-not-mailed', function internalNotMailed(value) {
+    if (value.isInternal && value.to.length + value.cc.length > 0) {
+      return this.createError({ path: 'to', message: 'An internal message is not mailed: leave to and cc empty' });
+    }
+    return true;
+  });
 
 /** POST /console/v1/issue/{issueHashId}/message: a customer's message (never internal, never mailed by the customer). */
 export const issueCustomerMessageCreateSchema = yup

@@ -453,6 +453,12 @@ describe('issues over REST', () => {
         status: 400,
         body: { key: 'payload_invalid' },
       });
+      expect(
+        await error('POST', messages, staff.cookie, { issueHashId: issue.hashId, message: 'Note', isInternal: true, cc: ['owner@owner.example'] }),
+      ).toEqual({
+        status: 400,
+        body: { key: 'payload_invalid', details: [{ path: 'to', message: 'An internal message is not mailed: leave to and cc empty' }] },
+      });
       expect(await error('POST', messages, staff.cookie, { issueHashId: issue.hashId, message: 'x', to: ['not an email'] })).toMatchObject({
         status: 400,
         body: { key: 'payload_invalid', details: [{ path: 'to[0]', message: 'Invalid email (RFC 5322)' }] },

@@ -127,6 +127,31 @@ describe('IssueService', () => {
     await expect(services.issues.watchTimeline(system, hidden.hashId, 'bm9wZQ')).rejects.toMatchObject({ key: 'invalid_offset' });
   });
 
+  it('pages the next activity due to the millisecond, so dates SQL wrote with microseconds are neither lost nor repeated', async () => {
+    const device = (await buildDevice(services, { organizationHashId: owner.hashId })).hashId;
+    const issues = [];
+    for (const due of ['2031-01-01 00:00:00.123789+00', '2031-01-01 00:00:00.123456+00', null, '2031-01-01 00:00:00.124001+00']) {
+      const issue = await buildIssue(services, { deviceHashId: device });
+      await database
+        .db('issues')
+        .where('id', issue.id)
+        .update({ next_activity_due_at: due === null ? null : database.db.raw('?::timestamptz', [due]) });
+      issues.push(issue.hashId);
+    }
+    const seen: string[] = [];
+    let offset: string | undefined;
+    for (let page = 0; page < 10; page += 1) {
+      const answer = await services.issues.list(system, { sortBy: 'nextActivityDueAt', deviceHashId: device, rowsPerPage: 1, ...(offset ? { offset } : {}) });
+      seen.push(...answer.rows.map((row) => row.hashId));
+      if (answer.nextPageOffset === null) {
+        break;
+      }
+      offset = answer.nextPageOffset;
+    }
+    // The first two fall in one millisecond: by id then.
+    expect(seen).toEqual([issues[0], issues[1], issues[3], issues[2]]);
+  });
+
   it('resolves an issue once when two resolve it at the same time: the other is already_resolved', async () => {
     const issue = await buildIssue(services, { organizationHashId: owner.hashId });
     const outcomes = await Promise.allSettled([

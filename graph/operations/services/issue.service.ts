@@ -163,20 +163,22 @@ export class IssueService {
       return { rows: page, nextPageOffset: rows.length > query.rowsPerPage && last ? encodeCursor([last.id]) : null };
     }
     // nextActivityDueAt: soonest first, issues without a date last; the cursor is the last row's date ('' for none) and id.
-    void builder.orderByRaw('issues.next_activity_due_at asc nulls last, issues.id asc').limit(query.rowsPerPage + 1);
+    // Dates compare to the millisecond, as a cursor holds them (a date written by SQL may carry microseconds).
+    const due = "date_trunc('milliseconds', issues.next_activity_due_at)";
+    void builder.orderByRaw(`${due} asc nulls last, issues.id asc`).limit(query.rowsPerPage + 1);
     if (query.offset) {
       const [lastDue, lastId] = decodeCursor(query.offset, ['string', 'number']) as [string, number];
       if (lastDue === '') {
         void builder.whereNull('issues.next_activity_due_at').where('issues.id', '>', lastId);
       } else {
-        const due = new Date(lastDue);
-        if (Number.isNaN(due.getTime())) {
+        const lastDate = new Date(lastDue);
+        if (Number.isNaN(lastDate.getTime())) {
           throw new GridportError('invalid_offset', { offset: query.offset });
         }
         void builder.where((after) => {
           void after
-            .where('issues.next_activity_due_at', '>', due)
-            .orWhere((same) => void same.where('issues.next_activity_due_at', due).where('issues.id', '>', lastId))
+            .whereRaw(`${due} > ?`, [lastDate])
+            .orWhere((same) => void same.whereRaw(`${due} = ?`, [lastDate]).where('issues.id', '>', lastId))
             .orWhereNull('issues.next_activity_due_at');
         });
       }
