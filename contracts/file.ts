@@ -26,6 +26,8 @@ export const fileLimits = {
    * for the JSON around it and its name. Every other route keeps limits.payloadBytes (25 MB).
    */
   uploadBodyBytes: Math.ceil(largestUploadBytes / 3) * 4 + 64 * 1024,
+  /** How long an upload that no message takes is kept, in hours; then it is removed. */
+  temporaryUploadHours: 24,
 } as const;
 
 /** The bytes `rights` may upload at once; 0 when none of them allows uploads. */

@@ -21,6 +21,7 @@ import { acquireDataFolder, DataFolderInUseError, type DataFolderLock } from './
 import { serveOperatorSocket, type OperatorSocket } from './operator-socket';
 import type { SmtpReceiver } from './smtp-receiver';
 import { startIssueMail, type IssueMailRunning } from './issue-mail';
+import { startFileSweep } from './file-sweep';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -100,6 +101,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   let pubsub: PubSub | undefined;
   let operatorSocket: OperatorSocket | undefined;
   let issueMail: IssueMailRunning | undefined;
+  let fileSweep: { close(): Promise<void> } | undefined;
   try {
     const applied = await migrateLatest(database.db, database.schema);
     log.info({ database: database.kind, applied }, 'database migrated');
@@ -157,6 +159,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const address = await app.listen({ port: config.port, host: config.host });
     const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
     issueMail = await startIssueMail(config, services, log);
+    fileSweep = startFileSweep(services.files, log);
     if (config.tls) {
       log.info({ url }, 'serving HTTPS; gateways may prove themselves by mutual TLS');
     }
@@ -175,6 +178,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       smtpReceiver: issueMail.smtpReceiver,
       stop: async () => {
         await issueMail?.close();
+        await fileSweep?.close();
         await operatorSocket?.close();
         await demoGateways?.close();
         await hub.close();
@@ -190,6 +194,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     };
   } catch (error) {
     await issueMail?.close();
+    await fileSweep?.close();
     await pubsub?.close();
     await operatorSocket?.close();
     await database.db.destroy();

@@ -9,6 +9,7 @@ import { createServices } from '../../graph/services';
 import { testApp, testSecrets, type TestApp } from '../../test-support/app';
 import { anOrganization, buildDevice, buildSession } from '../../test-support/factories';
 import { fakeS3, type FakeS3 } from '../../test-support/fake-s3';
+import { startFileSweep } from '../file-sweep';
 
 const megabyte = 1024 * 1024;
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -303,6 +304,47 @@ describe('files in the data folder', () => {
         same: true,
         length: '4096',
       });
+    } finally {
+      await t.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('temporary uploads that no message takes', () => {
+  it('are removed with their bytes after 24 hours; attached and newer ones stay', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'gridport-files-'));
+    const t = await testApp({}, { files: { storage: 'folder', folder } });
+    try {
+      const session = await buildSession(t.services, { rights: ['gridport.ops'] });
+      const identifiers: string[] = [];
+      for (const name of ['stale.txt', 'attached.txt', 'fresh.txt']) {
+        identifiers.push(
+          ((await upload(t, session.cookie, dataUrl('text/plain', Buffer.from(name)), name)).json() as { fileIdentifier: string }).fileIdentifier,
+        );
+      }
+      const [stale = '', attached = '', fresh = ''] = identifiers;
+      await write(t.database.db, systemActor('test'), async (w) => {
+        const issue = await t.services.issueJournal.open(w, { title: 'Kept', source: 'user', organizationId: null });
+        const message = await t.services.issueJournal.addMessage(w, issue.id, { source: 'user', message: 'with a file', userId: session.user.id });
+        await t.services.files.attach(w.trx, session.user.id, [attached], message.id);
+      });
+      await t.database
+        .db('files')
+        .whereIn('identifier', [stale, attached])
+        .update({ created_at: new Date(Date.now() - 25 * 3_600_000) });
+
+      const sweep = startFileSweep(t.services.files, t.logs.log);
+      for (let attempt = 0; attempt < 200 && (await t.database.db('files').where('identifier', stale).first('id')) !== undefined; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await sweep.close();
+
+      expect((await t.database.db('files').orderBy('id').select('identifier')).map((row: { identifier: string }) => row.identifier)).toEqual([attached, fresh]);
+      expect([stale, attached, fresh].map((identifier) => existsSync(path.join(folder, identifier)))).toEqual([false, true, true]);
+      expect(t.logs.lines.filter((line) => line.msg === 'removed temporary uploads that no message took')).toEqual([expect.objectContaining({ removed: 1 })]);
+      expect(await t.services.files.removeStaleUploads(new Date())).toBe(1);
+      expect(existsSync(path.join(folder, fresh))).toBe(false);
     } finally {
       await t.close();
       rmSync(folder, { recursive: true, force: true });

@@ -279,6 +279,40 @@ export class FileService {
     return found.map((file) => this.present(file));
   }
 
+  /**
+   * Removes temporary uploads made before `before` that no message took (at most `limit` at a
+   * time, skipping rows another node is removing), with their bytes in the folder or S3.
+   * Answers how many were removed.
+   */
+  async removeStaleUploads(before: Date, limit = 500): Promise<number> {
+    const removed = await this.db.transaction(async (trx) => {
+      const stale = await FileModel.query(trx)
+        .whereNull('issue_message_id')
+        .where('created_at', '<', before)
+        .orderBy('id')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked()
+        .select('id', 'storage', 'storage_key');
+      if (stale.length > 0) {
+        await FileModel.query(trx)
+          .delete()
+          .whereIn(
+            'id',
+            stale.map((file) => file.id),
+          );
+      }
+      return stale;
+    });
+    for (const file of removed) {
+      if (file.storageKey !== null && this.store?.kind === file.storage) {
+        // The row is gone; bytes left behind by a failed removal are unreachable and harmless.
+        await this.store.remove(file.storageKey).catch(() => undefined);
+      }
+    }
+    return removed.length;
+  }
+
   /** The files of these messages, oldest first, by message id. */
   async ofMessages(db: Knex, messageIds: readonly number[]): Promise<Map<number, FileView[]>> {
     const byMessage = new Map<number, FileView[]>();
