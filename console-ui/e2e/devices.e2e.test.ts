@@ -184,6 +184,10 @@ describeInBrowser('the device screens in Chromium', () => {
     await page.getByRole('heading', { name: 'Live reports' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/admin/devices/${hashId}/timeline`);
     expect(await page.getByTestId('signed-in-user').textContent()).toContain('Olivia Ops');
+    // Beside the live reports, the device's history from the audit log with each entry's typed diff.
+    await page.getByRole('heading', { name: 'History' }).waitFor();
+    await page.getByTestId('audit-entry').filter({ hasText: 'Device shipped' }).waitFor();
+    await page.getByTestId('audit-entry').filter({ hasText: 'Updated' }).getByTestId('diff-entry').filter({ hasText: 'isExposedToCustomer:No→Yes' }).waitFor();
 
     const meterItem = page.getByTestId('timeline-item').filter({ hasText: 'meterPower' }).filter({ hasText: '"activePower":4321' });
     for (let attempt = 0; attempt < 20 && (await meterItem.count()) === 0; attempt += 1) {
