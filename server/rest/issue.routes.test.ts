@@ -656,6 +656,29 @@ describe('issues over REST', () => {
       expect(diffs).toContainEqual({ type: 'link-many', name: 'subscribers', objectType: 'users', addedHashIds: [writer.user.hashId], removedHashIds: [] });
     });
 
+    it('takes as subscriber or assignee a partner who sees the issue through a shared device, and refuses one who does not', async () => {
+      const shared = (await buildDevice(t.services, { organizationHashId: ownerHashId, config: exampleDeviceConfig, isExposedToCustomer: true })).hashId;
+      const partner = await anOrganization(t.services, { name: 'Assignable Partner BV' });
+      await buildPartnership(t.services, { ownerOrganizationHashId: ownerHashId, partnerOrganizationHashId: partner.hashId, deviceHashIds: [shared] });
+      const partnerUser = await buildUser(t.services, { rights: ['customer.write'], organizationHashId: partner.hashId });
+      const ofShared = await buildIssue(t.services, { deviceHashId: shared });
+      const ofOwner = await buildIssue(t.services, { organizationHashId: ownerHashId });
+      expect((await ok<IssueView>('POST', `${admin}/${ofShared.hashId}/subscriber`, staff.cookie, { userHashIds: [partnerUser.hashId] })).subscribers).toEqual([
+        { hashId: partnerUser.hashId, name: partnerUser.name, email: partnerUser.email },
+      ]);
+      expect(await ok<IssueView>('PUT', `${admin}/${ofShared.hashId}`, staff.cookie, { assignedUserHashId: partnerUser.hashId })).toMatchObject({
+        assignedUser: { hashId: partnerUser.hashId },
+      });
+      expect(await error('POST', `${admin}/${ofOwner.hashId}/subscriber`, staff.cookie, { userHashIds: [partnerUser.hashId] })).toEqual({
+        status: 400,
+        body: { key: 'user_has_no_access', details: { hashIds: [partnerUser.hashId] } },
+      });
+      expect(await error('PUT', `${admin}/${ofOwner.hashId}`, staff.cookie, { assignedUserHashId: partnerUser.hashId })).toMatchObject({
+        status: 400,
+        body: { key: 'user_has_no_access' },
+      });
+    });
+
     it('counts and filters by assignee for customers: myOrganization, me, gridport and external', async () => {
       const organization = await anOrganization(t.services, { name: 'Counted BV' });
       const me = await buildSession(t.services, { rights: ['customer.write'], organizationHashId: organization.hashId });

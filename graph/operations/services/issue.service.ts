@@ -24,7 +24,7 @@ import {
 } from '../../../contracts/issue';
 import { providerOrganizationId } from '../../../contracts/limits';
 import type { Page } from '../../../contracts/pagination';
-import { isStaffRight } from '../../../contracts/rights';
+import { isStaffRight, rights as knownRights, type Right } from '../../../contracts/rights';
 import { validate } from '../../../contracts/validation';
 import { AuditLogEntryModel } from '../../common/audit-log-entry.model';
 import { authorize, isStaff, type Actor } from '../../common/context';
@@ -431,12 +431,26 @@ export class IssueService {
     return distinct(ids as number[]).map((id) => users.get(id) as DirectoryUser);
   }
 
-  /** Whether a user may see an issue of this organisation: staff always, a customer only of an issue of their own organisation that is not internal. */
-  private canSee(user: DirectoryUser, issue: Pick<IssueModel, 'organizationId' | 'internal'>): boolean {
+  /**
+   * Whether a user may see an issue, by the rule the user would be held to: staff always; a
+   * customer one that is not internal, of their organisation or of a device they may see.
+   */
+  private async canSee(w: Write, user: DirectoryUser, issue: Pick<IssueModel, 'id' | 'internal'>): Promise<boolean> {
     if (user.rights.some(isStaffRight)) {
       return true;
     }
-    return !issue.internal && issue.organizationId !== null && user.organizationId === issue.organizationId;
+    if (issue.internal) {
+      return false;
+    }
+    const asUser: Actor = {
+      kind: 'user',
+      userId: user.id,
+      apiKeyId: null,
+      organizationId: user.organizationId,
+      rights: user.rights.filter((right): right is Right => (knownRights as readonly string[]).includes(right)),
+      name: user.name,
+    };
+    return (await this.visible(asUser, w.trx).findById(issue.id).select('issues.id')) !== undefined;
   }
 
   /** Whether an email belongs to a user of the provider organisation. */
@@ -483,7 +497,7 @@ export class IssueService {
         });
       }
     }
-    if (assignee !== null && changes.assignedUserId !== undefined && !this.canSee(assignee, after)) {
+    if (assignee !== null && changes.assignedUserId !== undefined && !(await this.canSee(w, assignee, after))) {
       throw new GridportError('user_has_no_access', { hashIds: [this.hashIds.encode('user', assignee.id)] });
     }
     return changes;
@@ -789,7 +803,8 @@ export class IssueService {
       const found = await this.find(actor, hashId, w.trx, true);
       const users = await this.usersByHashIds(w, userHashIds, 'userHashIds');
       if (subscribed) {
-        const refused = users.filter((user) => !this.canSee(user, found));
+        const seeing = await Promise.all(users.map((user) => this.canSee(w, user, found)));
+        const refused = users.filter((_user, index) => !seeing[index]);
         if (refused.length > 0) {
           throw new GridportError('user_has_no_access', { hashIds: refused.map((user) => this.hashIds.encode('user', user.id)) });
         }
