@@ -2,13 +2,13 @@ import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
 import { MailService, type MailSettings } from './operations/services/mail.service';
 import { IssueJournal } from './operations/services/issue-journal';
+import { AlarmService, type AlarmSettings } from './operations/services/alarm.service';
+import { defaultAlarmRecoverySeconds } from '../contracts/monitors';
 import { FileService } from './operations/services/file.service';
 import type { FileSettings } from './operations/services/file-store';
 import { OnCallService } from './operations/services/on-call.service';
 import type { GrafanaOnCallSettings } from './operations/services/grafana-oncall.client';
 import { TelephonyService, type TwilioSettings } from './operations/services/telephony.service';
-import { AlarmService, type AlarmSettings } from './operations/services/alarm.service';
-import { defaultAlarmRecoverySeconds } from '../contracts/monitors';
 import { IssueService } from './operations/services/issue.service';
 import { IncomingMailService } from './operations/services/incoming-mail.service';
 import { IssueMailer } from './operations/services/issue-mailer.service';
@@ -106,14 +106,14 @@ export interface Services {
   provisioning: ProvisioningService;
   /** The one writer of issues and their timelines (users, monitors, mail, phone calls). */
   issueJournal: IssueJournal;
+  /** The one writer of alarms and the issues they make (the monitors: graph/operations/services/monitor-*.ts). */
+  alarms: AlarmService;
   /** Uploaded files: limits, types, storage, who may read, attaching them to issue messages. */
   files: FileService;
   /** The on-call ops user and Grafana OnCall's schedule. */
   onCall: OnCallService;
   /** Incoming phone calls through Twilio, each kept on an issue. */
   telephony: TelephonyService;
-  /** The one writer of alarms and the issues they make (the monitors: graph/operations/services/monitor-*.ts). */
-  alarms: AlarmService;
   /** Issues, their timelines, messages and subscribers (console.md section 7). */
   issues: IssueService;
   /** Mail that reaches the SMTP receiver: added to the issue it answers, or a new issue. */
@@ -147,17 +147,18 @@ export function createServices({
   const devices = new DeviceService(db, hashIds, deviceOutbox, directory);
   const dangerousActions = new DangerousActionService();
   const auditLog = new AuditLogService(db, hashIds);
-  const issueJournal = new IssueJournal(pubsub);
-  const users = new UserService(db, hashIds);
-  const contacts = new ContactService(db);
-  const files = new FileService(db, devices, fileSettings);
-  const onCall = new OnCallService(db, hashIds, directory, users, grafanaOnCall);
   const mailService = new MailService(
     db,
     hashIds,
     mail ?? { smtpUrl: null, from: 'Gridport <no-reply@gridport.invalid>', publicUrl: 'http://localhost:8080' },
     log,
   );
+  const issueJournal = new IssueJournal(pubsub);
+  const users = new UserService(db, hashIds);
+  const contacts = new ContactService(db);
+  const issues = new IssueService(db, hashIds, issueJournal, devices, directory, auditLog, pubsub);
+  const files = new FileService(db, issues, fileSettings);
+  const onCall = new OnCallService(db, hashIds, directory, users, grafanaOnCall);
   return {
     pubsub,
     hashIds,
@@ -187,7 +188,7 @@ export function createServices({
     provisioning: new ProvisioningService(db, box),
     issueJournal,
     alarms: new AlarmService(db, issueJournal, mailService, directory, alarms ?? { recoverySeconds: defaultAlarmRecoverySeconds }, log),
-    issues: new IssueService(db, hashIds, issueJournal, devices, directory, auditLog, pubsub),
+    issues,
     incomingMail: new IncomingMailService(db, hashIds, issueJournal, directory, files),
     issueMailer: new IssueMailer(db, hashIds, mailService, directory, log),
     files,

@@ -14,11 +14,10 @@ import {
 } from '../../../contracts/file';
 import type { Actor } from '../../common/context';
 import { authorize, isStaff } from '../../common/context';
-import type { DeviceService } from '../../fleet/services/device.service';
 import { FileModel } from '../models/file.model';
-import { IssueModel } from '../models/issue.model';
 import { IssueMessageModel } from '../models/issue-message.model';
 import { externalFileStore, type ExternalFileStore, type FileSettings } from './file-store';
+import type { IssueService } from './issue.service';
 
 /** A file ready to be sent: its name and type, and its bytes (whole, or as a stream from its store). */
 export interface FileContent {
@@ -96,7 +95,8 @@ export class FileService {
 
   constructor(
     private readonly db: Knex,
-    private readonly devices: DeviceService,
+    /** Whose issues a customer may see: the one rule, IssueService's. */
+    private readonly issues: Pick<IssueService, 'visible'>,
     settings: FileSettings = { storage: 'database' },
   ) {
     this.store = externalFileStore(settings);
@@ -199,7 +199,7 @@ export class FileService {
   /**
    * A file to send to `actor`: its uploader, staff, and the customers who may see the issue
    * message it is attached to (a message they may read: not internal, on an issue that is not
-   * internal, of their organisation or of a device they may see). Anyone else: not_found.
+   * internal, of their organisation or of a device they may see: IssueService.visible). Anyone else: not_found.
    */
   async read(actor: Actor, fileIdentifier: string): Promise<FileContent> {
     authorize(actor, 'file.read');
@@ -233,17 +233,7 @@ export class FileService {
     if (!message || message.isInternal) {
       return false;
     }
-    const issue = await IssueModel.query(this.db).findById(message.issueId);
-    if (!issue || issue.internal) {
-      return false;
-    }
-    if (issue.organizationId !== null && issue.organizationId === actor.organizationId) {
-      return true;
-    }
-    if (issue.deviceId === null) {
-      return false;
-    }
-    return (await this.devices.accessible(actor).findById(issue.deviceId).select('devices.id')) !== undefined;
+    return (await this.issues.visible(actor, this.db).findById(message.issueId).select('issues.id')) !== undefined;
   }
 
   /**
