@@ -58,7 +58,8 @@ export class IssueMailWorker {
     try {
       const done = await this.mailer.runOnce();
       if (done.sent + done.notified > 0) {
-        this.log.info(done, 'issue mail sent');
+        // sent: messages mailed to their to and cc; notified: messages whose subscribers (if any) were told.
+        this.log.debug(done, 'issue mail: messages handled');
       }
     } catch (error) {
       this.log.error({ err: error }, 'issue mail: a pass failed; the next one tries again');
