@@ -22,10 +22,13 @@ export class IssueTimelineLiveResolver {
       context.services.issues.watchTimeline(context.actor, args.hashId, args.after),
   })
   issueTimeline(
-    @Root() item: IssueTimelineItemView,
+    @Root() item: IssueTimelineItemView | Error,
     @Arg('hashId', () => ID) _hashId: string,
     @Arg('after', () => String, { nullable: true, description: "A timeline item's cursor (as the issueTimeline query gives it)." }) _after: string | null,
   ): IssueTimelineItemView {
+    if (item instanceof Error) {
+      throw item;
+    }
     return item;
   }
 }

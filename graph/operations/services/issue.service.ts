@@ -371,7 +371,7 @@ export class IssueService {
    * the timeline first misses nothing), or from now on without it; then, each time the issue's
    * channel fires, what came after the last item sent.
    */
-  async watchTimeline(actor: Actor, hashId: string, after?: string | null): Promise<AsyncIterableIterator<IssueTimelineItemView>> {
+  async watchTimeline(actor: Actor, hashId: string, after?: string | null): Promise<AsyncIterableIterator<IssueTimelineItemView | Error>> {
     authorize(actor, 'issue.read', 'issue.readVisible');
     const from = after ? (decodeCursor(after, ['number', 'number', 'number']) as TimelineKey) : null;
     const issue = await this.find(actor, hashId);
@@ -385,7 +385,7 @@ export class IssueService {
       const last = tail.rows[0];
       seen = last ? this.keyOf(last) : null;
     }
-    return pushIterator<IssueTimelineItemView>((push) => {
+    return pushIterator<IssueTimelineItemView | Error>((push) => {
       // One catch-up at a time, in order, however quickly the channel fires.
       let chain = Promise.resolve();
       const catchUp = async () => {
@@ -402,7 +402,8 @@ export class IssueService {
         }
       };
       const next = () => {
-        chain = chain.then(catchUp).catch(() => undefined);
+        // A catch-up that fails (the database went away) is told to the reader as an error item; the next change tries again.
+        chain = chain.then(catchUp).catch((error: unknown) => push(error instanceof Error ? error : new Error(String(error))));
       };
       const stop = this.pubsub.subscribe(channels.issueTimeline(issue.id), next);
       if (from !== null) {
