@@ -113,6 +113,14 @@ describe('configuration', () => {
     expect(config.hubspot).toEqual({ portalId: '5551234' });
   });
 
+  it('runs no SMTP receiver unless SMTP_INBOUND_PORT is set, and then listens on loopback unless SMTP_INBOUND_HOST says otherwise', () => {
+    expect(loadConfig({}, freshDir()).mailInbound).toEqual({ port: null, host: '127.0.0.1' });
+    expect(loadConfig({ SMTP_INBOUND_PORT: '2525' }, freshDir()).mailInbound).toEqual({ port: 2525, host: '127.0.0.1' });
+    expect(loadConfig({ SMTP_INBOUND_PORT: '25', SMTP_INBOUND_HOST: '0.0.0.0' }, freshDir()).mailInbound).toEqual({ port: 25, host: '0.0.0.0' });
+    expect(problemsOf({ SMTP_INBOUND_PORT: 'smtp' })).toEqual(['SMTP_INBOUND_PORT must be a port number']);
+    expect(problemsOf({ SMTP_INBOUND_PORT: '65536' })).toEqual(['SMTP_INBOUND_PORT must be from 0 to 65535']);
+  });
+
   it('refuses a Balena token without a fleet, a fleet id that is not a number, and a portal id that is not numeric', () => {
     expect(problemsOf({ BALENA_API_TOKEN: 'token' })).toEqual(['BALENA_API_TOKEN is set, so BALENA_FLEET_ID (the numeric id of the Balena fleet) is required']);
     expect(problemsOf({ BALENA_FLEET_ID: 'my-fleet', BALENA_API_URL: 'api.balena-cloud.com', HUBSPOT_PORTAL_ID: 'gridport' })).toEqual(
