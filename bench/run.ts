@@ -6,17 +6,19 @@ import { fuzzSummary } from './fuzz';
 import { fuzzBenchmark } from './fuzz.bench';
 import { httpBenchmark } from './http.bench';
 import { ingestBenchmark } from './ingest.bench';
+import { monitorsBenchmark } from './monitors.bench';
 import { optimizerBenchmark } from './optimizer.bench';
 
-const benchmarks = ['http', 'fleet', 'ingest', 'optimizer', 'fuzz'] as const;
+const benchmarks = ['http', 'fleet', 'ingest', 'monitors', 'optimizer', 'fuzz'] as const;
 type BenchmarkName = (typeof benchmarks)[number];
 
-const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [optimizer] [fuzz] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--seed N] [--runs 200]
+const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [optimizer] [fuzz] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--seed N] [--runs 200] [--reports 200000]
 Runs the benchmarks named (all of them when none is), printing the tables of docs/performance.md.
 Ingest: --connections the gateway connections of each run, --rate the reports per second sent in
 all, --seconds the measured window (after a 5 s warm-up), --profile where the server's CPU goes.
 Fuzz: the HTTP fuzz of the test suite at length, --runs requests per REST operation (half as
-many per GraphQL root field), --seed to repeat a run; it exits 1 at the first rule broken.`;
+many per GraphQL root field), --seed to repeat a run; it exits 1 at the first rule broken.
+Monitors: reports per second through the ingest with the monitors off and on, --reports per pass.`;
 
 async function http(databaseUrl: string | null): Promise<void> {
   const result = await httpBenchmark(databaseUrl);
@@ -84,6 +86,22 @@ async function ingest(databaseUrl: string | null, options: { connections: number
   process.stdout.write('\n');
 }
 
+async function monitors(databaseUrl: string | null, options: { reports: number }): Promise<void> {
+  const result = await monitorsBenchmark(databaseUrl, { devices: 1000, reportsPerPass: options.reports });
+  process.stdout.write(
+    `Monitors: ${result.devices} devices of the example config; ${options.reports} asset reports a pass straight into the ingest (no websockets), passes alternating off and on after a warm-up of each.\n\n`,
+  );
+  process.stdout.write(
+    '| monitors | reports | seconds | reports/s | mean batch | evaluator lag ms | evaluate ms per 100k | fired | cleared | evaluator writes | CPU cores |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n',
+  );
+  for (const pass of result.passes) {
+    process.stdout.write(
+      `| ${pass.monitors} | ${pass.reports} | ${pass.seconds} | ${pass.perSecond} | ${pass.meanBatch} | ${pass.evaluatorLagMs} | ${pass.evaluateMsPer100k} | ${pass.fired} | ${pass.cleared} | ${pass.writes} | ${pass.cpuCores} |\n`,
+    );
+  }
+  process.stdout.write('\n');
+}
+
 async function fuzz(databaseUrl: string | null, options: { seed: number; runs: number }): Promise<void> {
   const result = await fuzzBenchmark(databaseUrl, {
     seed: options.seed,
@@ -124,6 +142,7 @@ async function main(): Promise<void> {
       profile: { type: 'boolean', default: false },
       seed: { type: 'string' },
       runs: { type: 'string', default: '200' },
+      reports: { type: 'string', default: '200000' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -154,6 +173,9 @@ async function main(): Promise<void> {
       seconds: Number(values.seconds),
       profile: values.profile,
     });
+  }
+  if (selected.has('monitors')) {
+    await monitors(databaseUrl, { reports: Number(values.reports) });
   }
   if (selected.has('optimizer')) {
     await optimizer();

@@ -9,6 +9,7 @@ import { registerGraphql } from '../server/graphql';
 import { attachGraphqlWs } from '../server/graphql-ws';
 import { attachDeveloperChannel } from '../server/developer-channel';
 import { createDeviceHub, type DeviceHub } from '../device-hub/hub';
+import type { MonitorSweepSettings } from '../graph/operations/services/monitor-sweep';
 import { databaseAnswers } from '../server/database';
 import { createLogger, type Logger } from '../server/logger';
 import { testDatabase, type TestDatabase } from './database';
@@ -80,6 +81,10 @@ export interface TestAppOptions extends Pick<Dependencies, 'mail' | 'balena' | '
   graphql?: boolean;
   /** Serve gateways at /v1/device/connect too (call app.listen to reach it). */
   hub?: boolean;
+  /** The hub's monitor sweep (every 10 s unless given); false runs no monitors. */
+  monitors?: MonitorSweepSettings | false;
+  /** Alarm recovery (ALARM_RECOVERY_SECONDS, 600 unless given). */
+  alarms?: Dependencies['alarms'];
   /** How long a developer's tunnel waits for the device (hubLimits.tunnelOpenTimeoutMs unless given). */
   tunnelOpenTimeoutMs?: number;
   /** Serve HTTPS with this certificate, asking for client certificates of the device CA (as the server does with TLS_CERT_FILE). */
@@ -89,7 +94,7 @@ export interface TestAppOptions extends Pick<Dependencies, 'mail' | 'balena' | '
 /** The HTTP app on a test database, as the server builds it. */
 export async function testApp(
   overrides: Partial<AppOptions> = {},
-  { graphql: withGraphql = false, hub: withHub = false, tunnelOpenTimeoutMs, tls, ...dependencies }: TestAppOptions = {},
+  { graphql: withGraphql = false, hub: withHub = false, monitors, tunnelOpenTimeoutMs, tls, ...dependencies }: TestAppOptions = {},
 ): Promise<TestApp> {
   const database = await testDatabase();
   const hashIds = new HashIds(testSecrets.hashIdSecret);
@@ -111,7 +116,7 @@ export async function testApp(
     ...(graphql ? { register: (instance: FastifyInstance) => registerGraphql(instance, { server: graphql.server, services }) } : {}),
     ...overrides,
   });
-  const hub = withHub ? createDeviceHub({ db: database.db, services, log: logs.log }) : null;
+  const hub = withHub ? createDeviceHub({ db: database.db, services, log: logs.log, ...(monitors === undefined ? {} : { monitors }) }) : null;
   hub?.attach(app.server);
   const graphqlWs = graphql ? await attachGraphqlWs(app.server, { services, log: logs.log, trustedProxies: [], graphql: graphql.server }) : null;
   const developerChannel = hub

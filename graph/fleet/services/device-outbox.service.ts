@@ -3,7 +3,8 @@ import { cloudToDeviceMessageSchema, type CloudToDeviceMessage } from '../../../
 import { validate } from '../../../contracts/validation';
 import type { Actor } from '../../common/context';
 import { channels, type PubSub } from '../../common/pubsub';
-import type { Write } from '../../common/write';
+import { write, type Write } from '../../common/write';
+import { systemActor } from '../../common/context';
 import { DeviceOutboxModel } from '../models/device-outbox.model';
 
 /** A message waiting for its device, as the device hub sends it. */
@@ -63,11 +64,38 @@ export class DeviceOutboxService {
       .update({ delivered_at: new Date(), attempts: this.db.raw('attempts + 1') });
   }
 
-  /** Marks messages acknowledged by the device; answers how many were still open. */
+  /**
+   * Marks messages acknowledged by the device; answers how many were still open. Each message
+   * delivered for the first time is audited on the device (deviceGatewayMessageToDevice, console.md
+   * section 3), in the same transaction, so the device's timeline shows what reached it.
+   */
   async acknowledge(deviceId: number, ids: readonly number[]): Promise<number> {
     if (ids.length === 0) {
       return 0;
     }
-    return DeviceOutboxModel.query(this.db).patch({ acknowledgedAt: new Date() }).where('device_id', deviceId).whereIn('id', ids).whereNull('acknowledged_at');
+    return write(this.db, systemActor('device-hub'), async (w) => {
+      const acknowledged = (await w
+        .trx('device_outbox')
+        .update({ acknowledged_at: new Date() })
+        .where('device_id', deviceId)
+        .whereIn('id', ids)
+        .whereNull('acknowledged_at')
+        .returning(['id', 'type', 'payload'])) as { id: string | number; type: string; payload: Record<string, unknown> }[];
+      if (acknowledged.length === 0) {
+        return 0;
+      }
+      const device = (await w.trx('devices').where('id', deviceId).first('organization_id')) as { organization_id: string | number | null } | undefined;
+      for (const message of acknowledged) {
+        await w.audit({
+          objectType: 'devices',
+          objectId: deviceId,
+          organizationId: device?.organization_id === null || device?.organization_id === undefined ? null : Number(device.organization_id),
+          changeType: 'deviceGatewayMessageToDevice',
+          // A config is the device's whole configuration: named, not repeated (the controllerUpdate entry holds its diff).
+          diff: [{ type: 'message-to-device', name: message.type, message: message.type === 'setConfig' ? { type: 'setConfig' } : message.payload }],
+        });
+      }
+      return acknowledged.length;
+    });
   }
 }

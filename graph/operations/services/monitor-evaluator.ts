@@ -23,6 +23,12 @@ const failedLoopCodes = new Set(['unsupported_control_loop', 'config_not_applied
 const productionCategories = new Set(['solar', 'wind', 'generator']);
 /** A device's settings and config are read again after this long, so console changes reach the evaluator. */
 const reloadAfterMs = 60_000;
+/**
+ * A device silent this long is forgotten (memory stays bounded by the devices reporting here) and
+ * taken up afresh from its open alarms at its next report: it may have reported to another node
+ * meanwhile, or the sweep closed its alarms.
+ */
+const forgetAfterMs = 5 * 60_000;
 /** Reports of a device kept while its state loads; beyond, the oldest are evaluated late or not at all. */
 const backlogMax = 10_000;
 
@@ -49,6 +55,7 @@ interface DeviceState {
   /** A loop failed to start since the last config report: that config report belongs to the failed run. */
   loopFailedThisRun: boolean;
   loadedAt: number;
+  lastReportAt: number;
   loading: boolean;
   ready: boolean;
   backlog: StoredReport[];
@@ -69,6 +76,7 @@ export class MonitorEvaluator {
   private readonly devices = new Map<number, DeviceState>();
   private chain: Promise<void> = Promise.resolve();
   private readonly loads = new Set<Promise<void>>();
+  private prunedAt = Date.now();
   private closed = false;
   /** For logs and the benchmark. */
   readonly stats = { reports: 0, fired: 0, cleared: 0, writes: 0 };
@@ -86,9 +94,15 @@ export class MonitorEvaluator {
     }
     const audits: { state: DeviceState; report: StoredReport }[] = [];
     const now = Date.now();
+    if (now - this.prunedAt > forgetAfterMs) {
+      this.prune(now);
+    }
     for (const report of reports) {
       this.stats.reports += 1;
       let state = this.devices.get(report.deviceId);
+      if (state && !state.loading && now - state.lastReportAt > forgetAfterMs) {
+        state = undefined;
+      }
       if (!state) {
         state = this.newState(report.deviceId);
         this.devices.set(report.deviceId, state);
@@ -96,6 +110,7 @@ export class MonitorEvaluator {
       } else if (!state.loading && now - state.loadedAt > reloadAfterMs) {
         this.load(state);
       }
+      state.lastReportAt = now;
       if (!state.ready) {
         if (state.backlog.length < backlogMax) {
           state.backlog.push(report);
@@ -127,6 +142,15 @@ export class MonitorEvaluator {
     await this.idle();
   }
 
+  private prune(now: number): void {
+    this.prunedAt = now;
+    for (const [deviceId, state] of this.devices) {
+      if (!state.loading && now - state.lastReportAt > forgetAfterMs) {
+        this.devices.delete(deviceId);
+      }
+    }
+  }
+
   /** Forgets a device (its state is taken up again from the database at its next report). */
   forget(deviceId: number): void {
     this.devices.delete(deviceId);
@@ -146,6 +170,7 @@ export class MonitorEvaluator {
       assetAlarmCodes: new Map(),
       loopFailedThisRun: false,
       loadedAt: 0,
+      lastReportAt: 0,
       loading: false,
       ready: false,
       backlog: [],

@@ -210,6 +210,17 @@ export class MonitorSweep {
         order by e.device_id, e.at, e.id`,
       [windowSeconds, windowSeconds, monitor],
     )) as { rows: { device_id: string | number; kind: string; at: Date; monitor_settings: unknown; monitor_connectivity: boolean; online: boolean }[] };
+    const deviceIds = [...new Set(events.rows.map((row) => Number(row.device_id)))];
+    // Offline at the window's start when the last event before it was a disconnect; a device with none before had not come into service.
+    const before = deviceIds.length
+      ? ((await this.db.raw(
+          `select distinct on (device_id) device_id, kind from device_connection_events
+            where device_id in (${deviceIds.map(() => '?').join(', ')}) and at <= now() - make_interval(secs => ?)
+            order by device_id, at desc, id desc`,
+          [...deviceIds, windowSeconds],
+        )) as { rows: { device_id: string | number; kind: string }[] })
+      : { rows: [] };
+    const offlineAtStart = new Set(before.rows.filter((row) => row.kind === 'disconnected').map((row) => Number(row.device_id)));
     const now = Date.now();
     const start = now - windowSeconds * 1000;
     const offlineShare = new Map<number, { share: number; threshold: number; watched: boolean }>();
@@ -221,8 +232,7 @@ export class MonitorSweep {
       }
       const deviceId = Number(first.device_id);
       let offlineMs = 0;
-      // Before its first event in the window, the device was in the state that event ends.
-      let offlineSince: number | null = first.kind === 'connected' ? start : null;
+      let offlineSince: number | null = offlineAtStart.has(deviceId) ? start : null;
       for (; index < events.rows.length && Number(events.rows[index]?.device_id) === deviceId; index += 1) {
         const event = events.rows[index];
         if (!event) {
