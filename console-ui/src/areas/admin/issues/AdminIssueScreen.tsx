@@ -1,4 +1,5 @@
 import { useQuery } from '@apollo/client/react';
+import { useFormikContext } from 'formik';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import styled from 'styled-components';
@@ -52,9 +53,25 @@ const addresses = () =>
   yup
     .array(emailSchema.required())
     .max(issueLimits.recipients)
-    .transform((value: unknown, original: unknown) => (typeof original === 'string' ? addressesOf(original) : value));
+    .transform((value: unknown, original: unknown) => (typeof original === 'string' ? addressesOf(original) : value))
+    .default([]);
 /** The rules of a staff message (contracts/issue.ts). */
 const staffMessageSchema = issueMessageCreateSchema.pick(['message', 'isInternal', 'fileIdentifiers']).shape({ to: addresses(), cc: addresses() });
+
+/** Who a message is mailed to: only a message that is not internal is mailed. */
+function MailFields() {
+  const t = useMessages();
+  const { values } = useFormikContext<StaffDraft>();
+  if (values.isInternal) {
+    return null;
+  }
+  return (
+    <>
+      <TextField name="to" label={t('issue.message.toField')} />
+      <TextField name="cc" label={t('issue.message.ccField')} />
+    </>
+  );
+}
 
 /** Resolve or reopen's question: whether to do it silently (no timeline message, nobody told). */
 function SilentChoice({ text, onChange }: { text: string; onChange: (silent: boolean) => void }) {
@@ -140,8 +157,9 @@ export function AdminIssueScreen() {
         issueHashId: hashId,
         message: values.message,
         isInternal: values.isInternal,
-        to: addressesOf(values.to),
-        cc: addressesOf(values.cc),
+        // An internal message is never mailed.
+        to: values.isInternal ? [] : addressesOf(values.to),
+        cc: values.isInternal ? [] : addressesOf(values.cc),
         fileIdentifiers: values.fileIdentifiers,
       });
       snackbar.show({ tone: 'success', message: t('issue.message.sent') });
@@ -209,8 +227,7 @@ export function AdminIssueScreen() {
         >
           <IssueMessageForm<StaffDraft> initialValues={emptyDraft} validationSchema={staffMessageSchema} onSend={send}>
             <CheckboxField name="isInternal" label={t('issue.message.internal')} />
-            <TextField name="to" label={t('issue.message.toField')} />
-            <TextField name="cc" label={t('issue.message.ccField')} />
+            <MailFields />
           </IssueMessageForm>
         </IssueTimelinePanel>
       </Columns>

@@ -95,7 +95,7 @@ describe('the admin issue screens', () => {
     expect(screen.getByRole('row', { name: /Harbour battery disconnected/ })).toHaveAttribute('href', '/admin/issues/i1');
   });
 
-  it('assigns to an email, posts an internal message, edits it, and resolves silently', async () => {
+  it('assigns to an email, posts an internal message and a mailed one, edits the internal one, and resolves silently', async () => {
     const harness = renderConsole('/admin/issues/i1', staffServer());
     await screen.findByRole('heading', { name: 'Harbour battery disconnected' }, { timeout: 10_000 });
     expect(screen.getByRole('link', { name: 'Harbour battery' })).toHaveAttribute('href', '/admin/devices/d7/timeline');
@@ -110,13 +110,35 @@ describe('the admin issue screens', () => {
     expect(variablesOf(harness.calls, 'UpdateIssue')).toEqual([{ hashId: 'i1', input: { assignedEmail: 'field@installer.example' } }]);
     await waitFor(() => expect(screen.getByTestId('issue-assignee')).toHaveTextContent('field@installer.example'));
 
+    // Only a message that is not internal is mailed: the recipients show when it is not.
     expect(screen.getByLabelText('Internal (staff only)')).toBeChecked();
+    expect(screen.queryByLabelText('Mail to (comma-separated)')).toBeNull();
+    await userEvent.click(screen.getByLabelText('Internal (staff only)'));
+    expect(screen.getByLabelText('Mail to (comma-separated)')).toBeInTheDocument();
+    await userEvent.click(screen.getByLabelText('Internal (staff only)'));
     await userEvent.type(screen.getByLabelText('Message'), 'Waiting for the installer.');
     await userEvent.click(screen.getByRole('button', { name: 'Send message' }));
     await notice('Your message was added.');
     expect(variablesOf(harness.calls, 'AddIssueMessage')).toEqual([
       { input: { issueHashId: 'i1', message: 'Waiting for the installer.', isInternal: true, to: [], cc: [], fileIdentifiers: [] } },
     ]);
+
+    // A message that is not internal goes out by mail to its recipients.
+    await userEvent.click(screen.getByLabelText('Internal (staff only)'));
+    await userEvent.type(screen.getByLabelText('Message'), 'An engineer visits tomorrow.');
+    await userEvent.type(screen.getByLabelText('Mail to (comma-separated)'), 'site@harbour.example, ops@harbour.example');
+    await userEvent.click(screen.getByRole('button', { name: 'Send message' }));
+    await notice('Your message was added.');
+    expect(variablesOf(harness.calls, 'AddIssueMessage')[1]).toEqual({
+      input: {
+        issueHashId: 'i1',
+        message: 'An engineer visits tomorrow.',
+        isInternal: false,
+        to: ['site@harbour.example', 'ops@harbour.example'],
+        cc: [],
+        fileIdentifiers: [],
+      },
+    });
 
     const [, internal] = await screen.findAllByTestId('issue-message');
     expect(internal).toHaveTextContent('Internal');
