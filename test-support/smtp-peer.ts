@@ -15,16 +15,25 @@ export interface SmtpPeer {
   /** The SMTP_URL that reaches it. */
   url: string;
   received: ReceivedMail[];
+  /** While true, recipients at busy.example are answered 451 (try again later). */
+  busy: boolean;
   close(): Promise<void>;
 }
 
 /**
  * A real SMTP server (the smtp-server package), as the outside mail server Gridport's MailService
  * connects to through SMTP_URL: it keeps every mail it receives, parsed with mailparser. Recipients
- * at refused.example are refused (550).
+ * at refused.example are refused (550), and those at busy.example answered 451 while `busy`.
  */
 export async function smtpPeer(): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
+  const peer: SmtpPeer = {
+    port: 0,
+    url: '',
+    received,
+    busy: true,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -49,15 +58,16 @@ export async function smtpPeer(): Promise<SmtpPeer> {
         callback(new Error('550 mailbox unavailable'));
         return;
       }
+      if (address.address.endsWith('@busy.example') && peer.busy) {
+        callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+        return;
+      }
       callback();
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  return {
-    port,
-    url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  peer.port = port;
+  peer.url = `smtp://127.0.0.1:${port}?ignoreTLS=true`;
+  return peer;
 }

@@ -39,7 +39,15 @@ describe('issue mail out', () => {
   /** A mailer of its own (its own SMTP connection), as another node would run it. */
   function mailerOfANode(smtpUrl: string | null = peer.url, batchSize = 2): { mailer: IssueMailer; mail: MailService } {
     const mail = new MailService(database.db, hashIds, { smtpUrl, from, publicUrl }, log);
-    return { mailer: new IssueMailer(database.db, hashIds, mail, new IdentityDirectory(), log, { claimSeconds: 60, batchSize }), mail };
+    return {
+      mailer: new IssueMailer(database.db, hashIds, mail, new IdentityDirectory(), log, {
+        claimSeconds: 60,
+        batchSize,
+        retrySeconds: 300,
+        retryForSeconds: 3600,
+      }),
+      mail,
+    };
   }
 
   async function openIssue(issue: Partial<NewIssue> = {}): Promise<IssueModel> {
@@ -205,6 +213,44 @@ describe('issue mail out', () => {
     }
     expect(mailsTo('claimed@example.com')).toHaveLength(1);
     expect(await IssueMessageModel.query(database.db).findById(message.id)).toMatchObject({ mailState: 'sent', mailClaimedUntil: null });
+  });
+
+  it('tries a message again later when the outgoing server says so (4xx), and gives up after the retry time', async () => {
+    const issue = await openIssue({ title: 'Busy' });
+    const message = await addMessage(issue.id, { message: 'Later, please', to: ['ops@busy.example'] });
+    const { mailer, mail } = mailerOfANode();
+    try {
+      peer.busy = true;
+      await mailer.runOnce();
+      const waiting = await IssueMessageModel.query(database.db).findById(message.id);
+      expect(waiting).toMatchObject({ mailState: 'pending' });
+      expect(await database.db('mails').where('message_id', waiting?.mailMessageId).select('status')).toEqual([{ status: 'failed' }]);
+      // Its claim holds it for the retry time: a pass meanwhile leaves it alone.
+      await mailer.runOnce();
+      expect(await database.db('mails').where('message_id', waiting?.mailMessageId)).toHaveLength(1);
+
+      peer.busy = false;
+      await database
+        .db('issue_messages')
+        .update({ mail_claimed_until: database.db.raw("now() - interval '1 second'") })
+        .where('id', message.id);
+      await mailer.runOnce();
+      expect(await IssueMessageModel.query(database.db).findById(message.id)).toMatchObject({ mailState: 'sent', mailMessageId: waiting?.mailMessageId });
+      expect(mailsTo('ops@busy.example').map((received) => received.parsed.messageId)).toEqual([waiting?.mailMessageId]);
+
+      // A message older than the retry time fails for good at its next 4xx.
+      peer.busy = true;
+      const old = await addMessage(issue.id, { message: 'Too late', to: ['old@busy.example'] });
+      await database
+        .db('issue_messages')
+        .update({ created_at: database.db.raw("now() - interval '2 hours'") })
+        .where('id', old.id);
+      await mailer.runOnce();
+      expect(await IssueMessageModel.query(database.db).findById(old.id)).toMatchObject({ mailState: 'failed' });
+    } finally {
+      peer.busy = true;
+      mail.close();
+    }
   });
 
   it('records a mail the outgoing server refuses as failed, and keeps mail in the database without SMTP_URL', async () => {

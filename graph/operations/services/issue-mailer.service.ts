@@ -13,9 +13,13 @@ export interface IssueMailerSettings {
   claimSeconds: number;
   /** Messages claimed at a time. */
   batchSize: number;
+  /** After a failure that may pass (the SMTP server away, a 4xx), seconds until the message is tried again. */
+  retrySeconds: number;
+  /** How long after its writing a message is tried again at most, in seconds; then it is failed. */
+  retryForSeconds: number;
 }
 
-export const defaultIssueMailerSettings: IssueMailerSettings = { claimSeconds: 15 * 60, batchSize: 20 };
+export const defaultIssueMailerSettings: IssueMailerSettings = { claimSeconds: 15 * 60, batchSize: 20, retrySeconds: 5 * 60, retryForSeconds: 24 * 60 * 60 };
 
 /** A mail's threading headers within its issue's thread. */
 export interface ThreadHeaders {
@@ -138,6 +142,18 @@ export class IssueMailer {
       ...(thread.inReplyTo === undefined ? {} : { inReplyTo: thread.inReplyTo }),
       references: thread.references,
     });
+    const retry = delivery.status === 'failed' && delivery.temporary && Date.now() - message.createdAt.getTime() < this.settings.retryForSeconds * 1000;
+    if (retry) {
+      // Still pending: the claim, set ahead by the wait, keeps every node off it until then.
+      this.log.warn(
+        { issueMessageId: id, reason: delivery.error },
+        `issue mail: the SMTP server did not take the message; it is tried again in ${this.settings.retrySeconds} s`,
+      );
+      await this.db('issue_messages')
+        .update({ mail_claimed_until: this.db.raw('now() + make_interval(secs => ?)', [this.settings.retrySeconds]) })
+        .where('id', id);
+      return;
+    }
     await IssueMessageModel.query(this.db)
       .patch({ mailState: delivery.status === 'failed' ? 'failed' : 'sent', mailClaimedUntil: null })
       .where('id', id);

@@ -21,6 +21,14 @@ export interface MailSettings {
 export interface MailDelivery extends MailReceipt {
   messageId: string;
   error: string | null;
+  /** A failure that may pass (the server unreachable, or a 4xx answer): trying again later may succeed. */
+  temporary: boolean;
+}
+
+/** Whether a sending error may pass: a 4xx answer, or no answer at all (the server unreachable, the connection lost). */
+function isTemporary(error: unknown): boolean {
+  const responseCode = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof responseCode === 'number' ? responseCode >= 400 && responseCode < 500 : true;
 }
 
 /** The domain of the From address (`Gridport <no-reply@gridport.example>`), which Message-IDs are made under. */
@@ -87,7 +95,7 @@ export class MailService {
     const mailHashId = this.hashIds.encode('mail', row.id);
     if (!this.transport) {
       this.log.info({ mailHashId, to: mail.to, cc, subject: mail.subject, messageId, text: mail.text }, 'mail kept (no SMTP_URL configured)');
-      return { mailHashId, status: 'kept', messageId, error: null };
+      return { mailHashId, status: 'kept', messageId, error: null, temporary: false };
     }
     try {
       await this.transport.sendMail({
@@ -103,12 +111,12 @@ export class MailService {
         ...(mail.automatic ? { headers: { 'Auto-Submitted': 'auto-generated' } } : {}),
       });
       await MailModel.query(this.db).patch({ status: 'sent', sentAt: new Date() }).where('id', row.id);
-      return { mailHashId, status: 'sent', messageId, error: null };
+      return { mailHashId, status: 'sent', messageId, error: null, temporary: false };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       await MailModel.query(this.db).patch({ status: 'failed', error: reason }).where('id', row.id);
       this.log.error({ mailHashId, to: mail.to, cc, err: error }, 'mail could not be sent');
-      return { mailHashId, status: 'failed', messageId, error: reason };
+      return { mailHashId, status: 'failed', messageId, error: reason, temporary: isTemporary(error) };
     }
   }
 
