@@ -49,8 +49,8 @@ function staffServer() {
           },
         });
       case 'UpdateIssue': {
-        const input = variables.input as { assignedEmail?: string | null };
-        issue = { ...issue, assignedEmail: input.assignedEmail ?? null };
+        const input = variables.input as Record<string, unknown>;
+        issue = { ...issue, ...input };
         return answer({ updateIssue: { __typename: 'Issue', hashId: 'i1' } });
       }
       case 'ResolveIssue':
@@ -61,7 +61,26 @@ function staffServer() {
       case 'UpdateIssueMessage':
         return answer({ updateIssueMessage: { __typename: 'IssueMessage', hashId: 'm2' } });
       case 'UserPickerUsers':
-        return answer({ users: { __typename: 'UserPage', rows: [] } });
+        return answer({
+          users: {
+            __typename: 'UserPage',
+            rows: [
+              {
+                __typename: 'User',
+                hashId: 'u5',
+                name: 'Sam Site',
+                email: 'sam@harbour.example',
+                organization: { __typename: 'Organization', name: 'Harbour' },
+              },
+            ],
+          },
+        });
+      case 'AddIssueSubscribers':
+        issue = { ...issue, subscribers: [{ __typename: 'IssueUser', hashId: 'u5', name: 'Sam Site', email: 'sam@harbour.example' }] };
+        return answer({ addIssueSubscribers: { __typename: 'Issue', hashId: 'i1' } });
+      case 'RemoveIssueSubscribers':
+        issue = { ...issue, subscribers: [] };
+        return answer({ removeIssueSubscribers: { __typename: 'Issue', hashId: 'i1' } });
       default:
         return undefined;
     }
@@ -159,6 +178,42 @@ describe('the admin issue screens', () => {
     expect(variablesOf(harness.calls, 'ResolveIssue')).toEqual([{ hashId: 'i1', silent: true }]);
     await waitFor(() => expect(screen.getByRole('button', { name: 'Reopen' })).toBeInTheDocument());
     expect(screen.getAllByTestId('issue-status')[0]).toHaveTextContent('Resolved');
+  });
+
+  it('edits the flags and the next activity due date, sending only what changed', async () => {
+    const harness = renderConsole('/admin/issues/i1', staffServer());
+    await screen.findByRole('heading', { name: 'Harbour battery disconnected' }, { timeout: 10_000 });
+    expect(screen.getByTestId('issue-next-activity')).toHaveTextContent('None');
+    await userEvent.click(screen.getByRole('button', { name: 'Edit issue' }));
+    const edit = await screen.findByRole('dialog', { name: 'Edit the issue' });
+    await userEvent.click(within(edit).getByLabelText('Gridport handles it'));
+    await userEvent.type(within(edit).getByLabelText('Next activity due (local time)'), '2030-01-02T09:30');
+    await userEvent.click(within(edit).getByRole('button', { name: 'Save' }));
+    await notice('The issue was saved.');
+    expect(variablesOf(harness.calls, 'UpdateIssue')).toEqual([
+      { hashId: 'i1', input: { gridportIssueOwner: false, nextActivityDueAt: new Date('2030-01-02T09:30').toISOString() } },
+    ]);
+    await waitFor(() => expect(screen.getByTestId('issue-next-activity')).toHaveTextContent(new Date('2030-01-02T09:30').toLocaleString()));
+  });
+
+  it('adds a subscriber found by search and removes one after confirming', async () => {
+    const harness = renderConsole('/admin/issues/i1', staffServer());
+    await screen.findByRole('heading', { name: 'Harbour battery disconnected' }, { timeout: 10_000 });
+    await userEvent.click(screen.getByRole('button', { name: 'Add subscribers' }));
+    const add = await screen.findByRole('dialog', { name: 'Add subscribers' });
+    await userEvent.type(within(add).getByLabelText('Search users by name or email'), 'Sam');
+    await userEvent.click(await within(add).findByLabelText(/Sam Site/));
+    await userEvent.click(within(add).getByRole('button', { name: 'Add subscribers' }));
+    await notice('The subscribers were added.');
+    expect(variablesOf(harness.calls, 'AddIssueSubscribers')).toEqual([{ hashId: 'i1', userHashIds: ['u5'] }]);
+    expect(await screen.findByTestId('issue-subscriber')).toHaveTextContent('Sam Site <sam@harbour.example>');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Sam Site' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Remove this subscriber?' });
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    await notice('The subscriber was removed.');
+    expect(variablesOf(harness.calls, 'RemoveIssueSubscribers')).toEqual([{ hashId: 'i1', userHashIds: ['u5'] }]);
+    await waitFor(() => expect(screen.queryByTestId('issue-subscriber')).toBeNull());
   });
 
   it("lists a device's issues in its issues tab", async () => {

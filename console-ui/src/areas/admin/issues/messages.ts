@@ -28,7 +28,7 @@ export const adminIssueMessages = {
   'issue.no': 'No',
   'issue.source': 'Source',
   'issue.participants': 'Other participants',
-  'issue.edit': 'Edit',
+  'issue.edit': 'Edit issue',
   'issue.edit.title': 'Edit the issue',
   'issue.edit.titleField': 'Title',
   'issue.edit.nextActivityDueAt': 'Next activity due (local time)',
