@@ -51,11 +51,14 @@ const reportTypeOf: Record<string, string> = {
  * monitors off and on, in one run, alternating (three of each, every pass on an emptied reports
  * table) so that neither a warm cache nor a growing table favours one. The reports are asset reports of the example config with connection statistics and
  * setpoints (what the evaluator reads); 1 % of the devices have an asset that fails half its
- * requests (asset.connectivity fires) and every 500th report is an agent alarm that raises or
+ * requests (asset.connectivity fires) and one report in `alarmEvery` (500 by default) is an agent alarm that raises or
  * clears (an alarm, its issue and a messageFromDevice audit entry). With monitors on, the sweep
  * runs every second beside the ingest.
  */
-export async function monitorsBenchmark(databaseUrl: string | null, options: { devices: number; reportsPerPass: number }): Promise<MonitorsBenchmark> {
+export async function monitorsBenchmark(
+  databaseUrl: string | null,
+  options: { devices: number; reportsPerPass: number; alarmEvery: number },
+): Promise<MonitorsBenchmark> {
   const schema = `bench_monitors_${randomBytes(4).toString('hex')}`;
   const { db } = openDatabase({ url: databaseUrl, schema, poolMax: 10 });
   await migrateLatest(db, schema);
@@ -84,8 +87,13 @@ export async function monitorsBenchmark(databaseUrl: string | null, options: { d
     const deviceIndex = n % deviceIds.length;
     const deviceId = deviceIds[deviceIndex] ?? 0;
     const at = new Date(start + sequence);
-    if (sequence % 500 === 0) {
-      const observations = { code: 'activeControl.slowControlLoop', level: 'warning', active: (sequence / 500) % 2 === 1, description: 'control loop 0: slow' };
+    if (sequence % options.alarmEvery === 0) {
+      const observations = {
+        code: 'activeControl.slowControlLoop',
+        level: 'warning',
+        active: (sequence / options.alarmEvery) % 2 === 1,
+        description: 'control loop 0: slow',
+      };
       return {
         deviceId,
         reportId: `m${sequence}`,

@@ -12,13 +12,14 @@ import { optimizerBenchmark } from './optimizer.bench';
 const benchmarks = ['http', 'fleet', 'ingest', 'monitors', 'optimizer', 'fuzz'] as const;
 type BenchmarkName = (typeof benchmarks)[number];
 
-const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [optimizer] [fuzz] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--seed N] [--runs 200] [--reports 200000]
+const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [optimizer] [fuzz] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--seed N] [--runs 200] [--reports 200000] [--alarm-every 500]
 Runs the benchmarks named (all of them when none is), printing the tables of docs/performance.md.
 Ingest: --connections the gateway connections of each run, --rate the reports per second sent in
 all, --seconds the measured window (after a 5 s warm-up), --profile where the server's CPU goes.
 Fuzz: the HTTP fuzz of the test suite at length, --runs requests per REST operation (half as
 many per GraphQL root field), --seed to repeat a run; it exits 1 at the first rule broken.
-Monitors: reports per second through the ingest with the monitors off and on, --reports per pass.`;
+Monitors: reports per second through the ingest with the monitors off and on, --reports per pass,
+--alarm-every N: one agent alarm report in N.`;
 
 async function http(databaseUrl: string | null): Promise<void> {
   const result = await httpBenchmark(databaseUrl);
@@ -86,10 +87,10 @@ async function ingest(databaseUrl: string | null, options: { connections: number
   process.stdout.write('\n');
 }
 
-async function monitors(databaseUrl: string | null, options: { reports: number }): Promise<void> {
-  const result = await monitorsBenchmark(databaseUrl, { devices: 1000, reportsPerPass: options.reports });
+async function monitors(databaseUrl: string | null, options: { reports: number; alarmEvery: number }): Promise<void> {
+  const result = await monitorsBenchmark(databaseUrl, { devices: 1000, reportsPerPass: options.reports, alarmEvery: options.alarmEvery });
   process.stdout.write(
-    `Monitors: ${result.devices} devices of the example config; ${options.reports} asset reports a pass straight into the ingest (no websockets), passes alternating off and on after a warm-up of each.\n\n`,
+    `Monitors: ${result.devices} devices of the example config; ${options.reports} asset reports a pass straight into the ingest (no websockets), an agent alarm every ${options.alarmEvery}; passes alternating off and on after a warm-up of each.\n\n`,
   );
   process.stdout.write(
     '| monitors | reports | seconds | reports/s | mean batch | evaluator lag ms | evaluate ms per 100k | fired | cleared | evaluator writes | CPU cores |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n',
@@ -143,6 +144,7 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       runs: { type: 'string', default: '200' },
       reports: { type: 'string', default: '200000' },
+      'alarm-every': { type: 'string', default: '500' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -175,7 +177,7 @@ async function main(): Promise<void> {
     });
   }
   if (selected.has('monitors')) {
-    await monitors(databaseUrl, { reports: Number(values.reports) });
+    await monitors(databaseUrl, { reports: Number(values.reports), alarmEvery: Math.max(1, Number(values['alarm-every'])) });
   }
   if (selected.has('optimizer')) {
     await optimizer();
