@@ -16,7 +16,7 @@ export type FileSettings = { storage: 'database' } | { storage: 'folder'; folder
 export interface ExternalFileStore {
   kind: Exclude<FileStorage, 'database'>;
   put(key: string, bytes: Buffer, contentType: string): Promise<void>;
-  get(key: string): Promise<Readable | Buffer>;
+  get(key: string): Promise<Readable>;
   remove(key: string): Promise<void>;
 }
 
@@ -70,7 +70,7 @@ export class S3FileStore implements ExternalFileStore {
     await this.client.putObject(key, bytes, contentType);
   }
 
-  async get(key: string): Promise<Buffer> {
+  async get(key: string): Promise<Readable> {
     return this.client.getObject(key);
   }
 

@@ -1,4 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { GridportError } from '../../../contracts/errors';
 
 /**
@@ -126,7 +128,8 @@ export class S3Client {
     await response.arrayBuffer();
   }
 
-  async getObject(key: string): Promise<Buffer> {
+  /** The object's bytes as a stream, so a large file is passed on without being held whole. */
+  async getObject(key: string): Promise<Readable> {
     const response = await this.call('GET', key);
     if (response.status === 404) {
       await response.arrayBuffer();
@@ -135,7 +138,7 @@ export class S3Client {
     if (!response.ok) {
       throw await this.refused(response, 'give the file');
     }
-    return Buffer.from(await response.arrayBuffer());
+    return response.body ? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>) : Readable.from([]);
   }
 
   async deleteObject(key: string): Promise<void> {
