@@ -26,6 +26,9 @@ function staffServer() {
     if (call.path === '/console-shared/v1/authentication/whoami') {
       return { status: 200, body: profile(['gridport.ops'], 'Olivia Ops') };
     }
+    if (call.path === '/console/v1/file/upload') {
+      return { status: 201, body: { url: '/console/v1/file/f1', fileIdentifier: 'f1' } };
+    }
     const { operationName, variables = {} } = operation(call);
     const answer = (data: unknown) => ({ status: 200, body: { data } });
     switch (operationName) {
@@ -214,6 +217,23 @@ describe('the admin issue screens', () => {
     await notice('The subscriber was removed.');
     expect(variablesOf(harness.calls, 'RemoveIssueSubscribers')).toEqual([{ hashId: 'i1', userHashIds: ['u5'] }]);
     await waitFor(() => expect(screen.queryByTestId('issue-subscriber')).toBeNull());
+  });
+
+  it('uploads an attached file as a data URL and sends the message with its identifier', async () => {
+    const harness = renderConsole('/admin/issues/i1', staffServer());
+    await screen.findByRole('heading', { name: 'Harbour battery disconnected' }, { timeout: 10_000 });
+    await userEvent.upload(screen.getByLabelText('Attach files'), new File(['Breaker B2 tripped.'], 'breaker.txt', { type: 'text/plain' }));
+    expect(await screen.findByRole('link', { name: 'breaker.txt' })).toHaveAttribute('href', '/console/v1/file/f1');
+    const uploads = harness.calls.filter((call) => call.path === '/console/v1/file/upload');
+    expect(uploads.map((call) => call.body)).toEqual([{ dataUrl: `data:text/plain;base64,${btoa('Breaker B2 tripped.')}`, name: 'breaker.txt' }]);
+
+    await userEvent.type(screen.getByLabelText('Message'), 'The breaker log.');
+    await userEvent.click(screen.getByRole('button', { name: 'Send message' }));
+    await notice('Your message was added.');
+    expect(variablesOf(harness.calls, 'AddIssueMessage')).toEqual([
+      { input: { issueHashId: 'i1', message: 'The breaker log.', isInternal: true, to: [], cc: [], fileIdentifiers: ['f1'] } },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'breaker.txt' })).toBeNull());
   });
 
   it("lists a device's issues in its issues tab", async () => {
