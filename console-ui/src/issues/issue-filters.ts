@@ -1,6 +1,11 @@
 import type { IssueOwner, IssueSort, IssueStatus } from '../../../contracts/issue';
 import type { IssueOwner as IssueOwnerEnum, IssueSort as IssueSortEnum, IssueStatus as IssueStatusEnum } from '../graphql/schema-types';
 
+/** The value of an address parameter when it is one of `values` (a filter of the address); undefined otherwise. */
+export function paramOf<V extends string>(values: readonly V[], value: string | null): V | undefined {
+  return values.find((known) => known === value);
+}
+
 /** Issues a list page asks for. */
 export const issuePageSize = 50;
 

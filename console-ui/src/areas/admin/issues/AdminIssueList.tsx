@@ -9,7 +9,7 @@ import { usePagedRows } from '../../../devices/usePagedRows';
 import { AdminIssueListDocument, type AdminIssueListQueryVariables, type IssueTable_IssueFragment } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
 import { IssueTable } from '../../../issues/IssueTable';
-import { issueOwnerEnum, issuePageSize, issueSortEnum, issueStatusEnum } from '../../../issues/issue-filters';
+import { issueOwnerEnum, issuePageSize, issueSortEnum, issueStatusEnum, paramOf } from '../../../issues/issue-filters';
 
 /** The filters of the admin issue list, as named in the address (console.md section 7). */
 interface Filters {
@@ -22,13 +22,12 @@ interface Filters {
 }
 
 const texts = ['deviceHashId', 'assignee', 'subscriber'] as const;
-const oneOf = <V extends string>(values: readonly V[], value: string | null | undefined): V | undefined => values.find((known) => known === value);
 
 function filtersOf(search: URLSearchParams): Filters {
   const filters: Filters = {
-    status: oneOf(issueStatuses, search.get('status')),
-    owner: oneOf(issueOwners, search.get('owner')),
-    sortBy: oneOf(issueSorts, search.get('sortBy')),
+    status: paramOf(issueStatuses, search.get('status')),
+    owner: paramOf(issueOwners, search.get('owner')),
+    sortBy: paramOf(issueSorts, search.get('sortBy')),
   };
   for (const name of texts) {
     const value = search.get(name)?.trim() ?? '';

@@ -8,9 +8,7 @@ import { usePagedRows } from '../../../devices/usePagedRows';
 import { CustomerIssueCountsDocument, CustomerIssueListDocument, type IssueTable_IssueFragment } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
 import { IssueTable } from '../../../issues/IssueTable';
-import { issuePageSize, issueStatusEnum } from '../../../issues/issue-filters';
-
-const oneOf = <V extends string>(values: readonly V[], value: string | null): V | null => values.find((known) => known === value) ?? null;
+import { issuePageSize, issueStatusEnum, paramOf } from '../../../issues/issue-filters';
 
 /** The customer's issues (/issues): the assignee filter (console.md section 7) and status, with the counts. */
 export function IssueListScreen() {
@@ -18,8 +16,8 @@ export function IssueListScreen() {
   const client = useApolloClient();
   const showError = useApolloErrorSnackbar();
   const [search, setSearch] = useSearchParams();
-  const assignee = oneOf<CustomerIssueAssignee>(customerIssueAssignees, search.get('assignee'));
-  const status = oneOf<IssueStatus>(issueStatuses, search.get('status'));
+  const assignee = paramOf(customerIssueAssignees, search.get('assignee')) ?? null;
+  const status = paramOf(issueStatuses, search.get('status')) ?? null;
   const counts = useQuery(CustomerIssueCountsDocument, { fetchPolicy: 'cache-and-network' });
   const count = counts.data?.issueCount;
 
