@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTransport, type Transporter } from 'nodemailer';
@@ -18,7 +19,7 @@ import { smtpPeer, type SmtpPeer } from '../test-support/smtp-peer';
 import { loadConfig } from './config';
 import { createLogger } from './logger';
 import { startIssueMail } from './issue-mail';
-import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver';
+import { smtpReceiverMaxClients, startSmtpReceiver, type SmtpReceiver } from './smtp-receiver';
 
 const hashIds = new HashIds(testSecrets.hashIdSecret);
 const support = 'support@gridport.test';
@@ -185,6 +186,31 @@ describe('the SMTP receiver', () => {
       .where('issue_message_id', message?.id ?? 0)
       .orderBy('id');
     expect(files.map((file) => file.name)).toEqual(attachments.slice(0, 10).map((attachment) => attachment.filename));
+  });
+
+  it('tells a connection beyond 20 at once to come back later (421), and serves again once they go', async () => {
+    const greetings: Promise<string>[] = [];
+    const sockets: Socket[] = [];
+    for (let i = 0; i <= smtpReceiverMaxClients; i += 1) {
+      const socket = connect(receiver.port, '127.0.0.1');
+      sockets.push(socket);
+      greetings.push(new Promise((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8')))));
+      // One at a time, so that the last is the one over the limit.
+      await greetings[i];
+    }
+    const answered = await Promise.all(greetings);
+    expect(answered.slice(0, smtpReceiverMaxClients).every((line) => line.startsWith('220 '))).toBe(true);
+    expect(answered[smtpReceiverMaxClients]).toMatch(/^421 .*Too many connected clients/);
+    await Promise.all(
+      sockets.map((socket) => {
+        const closed = new Promise((resolve) => socket.once('close', resolve));
+        socket.end();
+        return closed;
+      }),
+    );
+    await expect(client.sendMail({ from: 'ivy@stranger.example', to: support, subject: 'After the crowd', text: 'Hi' })).resolves.toMatchObject({
+      response: expect.stringMatching(/Opened issue/),
+    });
   });
 
   it('takes the same Message-ID once, however often it is delivered', async () => {

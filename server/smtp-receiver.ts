@@ -34,6 +34,8 @@ class SmtpRefusal extends Error {
 /** The longest Message-ID kept (RFC 5322's line limit; the column's size). */
 const messageIdLength = 998;
 const closeTimeoutMs = 10_000;
+/** Connections at once: each may hold a mail of up to 25 MB in memory; the next is told to come back (421), as SMTP senders do. */
+export const smtpReceiverMaxClients = 20;
 
 function addresses(field: AddressObject | AddressObject[] | undefined): MailAddress[] {
   const objects = field === undefined ? [] : Array.isArray(field) ? field : [field];
@@ -117,7 +119,7 @@ function readMail(stream: SMTPServerDataStream): Promise<Buffer | null> {
 
 /**
  * Gridport's SMTP receiver (spec README, "Operations": incoming mail): it takes mail for any
- * recipient, up to 25 MB, without authentication (it delivers nothing onward, so it relays for
+ * recipient, up to 25 MB and 20 connections at once, without authentication (it delivers nothing onward, so it relays for
  * nobody), reads each mail with mailparser and hands it to the incoming-mail service, which adds
  * it to an issue or opens one. A mail it cannot read is refused with a 5xx reply; a failure of its
  * own (the database away) is a 451, so the sending server tries again later.
@@ -132,6 +134,7 @@ export async function startSmtpReceiver(settings: SmtpReceiverSettings, incoming
     disableReverseLookup: true,
     logger: false,
     closeTimeout: closeTimeoutMs,
+    maxClients: smtpReceiverMaxClients,
     onData(stream, session, callback) {
       readMail(stream)
         .then(async (raw) => {
