@@ -286,6 +286,99 @@ describe('monitors and alarms in the database', () => {
     await evaluator.close();
   });
 
+  it('counts agent starts and on-site config writes from the stored config reports, and a loop that failed to start until a config runs whole', async () => {
+    const deviceId = await aDevice({ monitor_settings: JSON.stringify({ acceptableBadConnectionCount: 1 }) });
+    const evaluator = new MonitorEvaluator(database.db, services.alarms, log);
+    /** A config report as the ingest stores it, then handed to the evaluator. */
+    const stored = async (observations: Record<string, unknown>) => {
+      const row = report(deviceId, 'config', observations);
+      await database.db('device_reports').insert({
+        device_id: deviceId,
+        report_id: row.reportId,
+        type: 'config',
+        at: row.at,
+        body: JSON.stringify(row.body),
+      });
+      evaluator.evaluate([row]);
+      await evaluator.idle();
+    };
+    const monitors = async () =>
+      (await alarmsOf(deviceId)).filter((alarm) => alarm.closed_at === null && alarm.recovering_since === null).map((alarm) => alarm.monitor);
+
+    await stored({ source: 'default', config });
+    expect(await monitors()).toEqual([]);
+    // A second start within the hour is more than one: device.restart. The stored config, unchanged, is no on-site write.
+    await stored({ source: 'local', config });
+    expect(await monitors()).toEqual(['device.restart']);
+    await stored({ source: 'cloud', messageId: '7', config: { ...config, assets: [] } });
+    await stored({ source: 'local', config });
+    await stored({ source: 'local', config: { ...config, assets: [] } });
+    expect(await monitors()).toEqual(['device.restart', 'device.localConfigWriteFrequency']);
+
+    // A loop that did not start; the config report of that same run keeps the alarm, the next run without a failure clears it.
+    evaluator.evaluate([report(deviceId, 'error', { code: 'unsupported_control_loop', message: 'control loop 0 (powerLimiter): not built on this agent' })]);
+    await evaluator.idle();
+    await stored({ source: 'cloud', messageId: '8', config });
+    expect(await monitors()).toContain('device.failedToInitializeActiveControl');
+    await stored({ source: 'cloud', messageId: '9', config });
+    expect(await monitors()).not.toContain('device.failedToInitializeActiveControl');
+
+    // An hour later the counts have fallen: the sweep clears both.
+    await database
+      .db('device_reports')
+      .where('device_id', deviceId)
+      .update({ received_at: database.db.raw("now() - interval '2 hours'") });
+    const sweep = new MonitorSweep(database.db, services.alarms, { sweepSeconds: 60 }, log);
+    await sweep.runOnce();
+    await sweep.stop();
+    expect(await monitors()).toEqual([]);
+    await evaluator.close();
+  });
+
+  it('fires disconnect frequency per interface class and cloud connectivity from the connection events, and clears them as the windows pass', async () => {
+    const deviceId = await aDevice({ monitor_settings: JSON.stringify({ acceptableBadConnectionCount: 2, thresholdPercentage: 1 }) });
+    const event = (kind: string, networkInterface: string, minutesAgo: number) => ({
+      device_id: deviceId,
+      kind,
+      network_interface: networkInterface,
+      at: database.db.raw(`now() - make_interval(mins => ${minutesAgo})`),
+    });
+    // Three cellular drops within the hour (more than 2), about 40 minutes offline in all (more than 1 % of the day).
+    await database
+      .db('device_connection_events')
+      .insert([
+        event('connected', 'wwan0', 200),
+        event('disconnected', 'wwan0', 50),
+        event('connected', 'wwan0', 40),
+        event('disconnected', 'wwan0', 35),
+        event('connected', 'wwan0', 20),
+        event('disconnected', 'wwan0', 15),
+        event('connected', 'eth0', 1),
+        event('disconnected', 'eth0', 0),
+      ]);
+    await database
+      .db('devices')
+      .where('id', deviceId)
+      .update({ online: true, network_interface: 'eth0', last_seen_at: database.db.raw('now()') });
+    const sweep = new MonitorSweep(database.db, services.alarms, { sweepSeconds: 60 }, log);
+    await sweep.runOnce();
+    const firing = async () =>
+      (await alarmsOf(deviceId))
+        .filter((alarm) => alarm.closed_at === null && alarm.recovering_since === null)
+        .map((alarm) => alarm.monitor)
+        .sort();
+    expect(await firing()).toEqual(['device.cloud.connectivity', 'device.disconnect.frequency.cellular']);
+
+    // Two days later: nothing in the windows, the device online: both clear.
+    await database
+      .db('device_connection_events')
+      .where('device_id', deviceId)
+      .update({ at: database.db.raw("at - interval '2 days'") });
+    await sweep.runOnce();
+    expect(await firing()).toEqual([]);
+    await sweep.stop();
+  });
+
   it('records connection events where sessions open and close, and the sweep fires and clears disconnect duration under one lease', async () => {
     const presence = new DevicePresenceService(database.db, new InProcessPubSub());
     const deviceId = await aDevice({ monitor_settings: JSON.stringify({ disconnectIntervalSeconds: 1 }) });

@@ -261,9 +261,19 @@ export class MonitorSweep {
       }
     }
     for (const alarm of await this.alarms.firingOf([monitor])) {
-      const entry = offlineShare.get(Number(alarm.deviceId));
-      if (!entry || !entry.watched || entry.share <= entry.threshold) {
-        count(false, await this.alarms.clear({ monitor, deviceId: Number(alarm.deviceId), assetIdentifier: null }));
+      const deviceId = Number(alarm.deviceId);
+      const entry = offlineShare.get(deviceId);
+      if (!entry) {
+        // No event within the window: offline all of it, unless it is online (and watched) now.
+        const device = (await this.db('devices').where('id', deviceId).first('online', 'monitor_connectivity')) as
+          { online: boolean; monitor_connectivity: boolean } | undefined;
+        if (!device || device.online || !device.monitor_connectivity) {
+          count(false, await this.alarms.clear({ monitor, deviceId, assetIdentifier: null }));
+        }
+        continue;
+      }
+      if (!entry.watched || entry.share <= entry.threshold) {
+        count(false, await this.alarms.clear({ monitor, deviceId, assetIdentifier: null }));
       }
     }
   }
