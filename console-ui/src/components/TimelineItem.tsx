@@ -34,6 +34,17 @@ export function TimelineItem({ title, by, at, internal = false, actions, childre
   );
 }
 
+/** What an empty timeline says: still loading, or nothing yet. */
+export function TimelineEmpty({ loading }: { loading: boolean }) {
+  const t = useMessages();
+  return <Empty>{loading ? t('timeline.loading') : t('timeline.empty')}</Empty>;
+}
+
+const Empty = styled.p`
+  color: ${({ theme }) => theme.colors.textMuted};
+  margin: 0 0 8px;
+`;
+
 /** The list a timeline's items go in, newest first or oldest first as its owner orders them. */
 export const TimelineList = styled.ol`
   list-style: none;

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import styled from 'styled-components';
-import { Button } from '../components/Button';
+import { LoadMore } from '../components/LoadMore';
+import { TimelineEmpty } from '../components/TimelineItem';
 import type { LinkTo } from '../components/DiffList';
 import { Panel } from '../devices/DeviceFrame';
 import type { IssueTimeline_ItemFragment } from '../graphql/operations';
@@ -27,27 +27,10 @@ export function IssueTimelinePanel({ hashId, onAdded, generation, linkTo, messag
   return (
     <Panel>
       <h2>{t('issue.timeline')}</h2>
-      {timeline.items.length === 0 && <Note>{timeline.loading ? t('timeline.loading') : t('timeline.empty')}</Note>}
+      {timeline.items.length === 0 && <TimelineEmpty loading={timeline.loading} />}
       <IssueTimeline items={timeline.items} linkTo={linkTo} messageActions={messageActions} />
-      {timeline.hasMore && (
-        <More>
-          <Button variant="text" loading={timeline.loading} onClick={timeline.loadMore}>
-            {t('timeline.loadMore')}
-          </Button>
-        </More>
-      )}
+      {timeline.hasMore && <LoadMore loading={timeline.loading} onClick={timeline.loadMore} />}
       {children}
     </Panel>
   );
 }
-
-const Note = styled.p`
-  color: ${({ theme }) => theme.colors.textMuted};
-  margin: 0 0 8px;
-`;
-
-const More = styled.div`
-  display: flex;
-  justify-content: center;
-  margin: 8px 0;
-`;

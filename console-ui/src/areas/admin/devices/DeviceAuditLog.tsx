@@ -3,7 +3,8 @@ import { useCallback, useEffect, useState } from 'react';
 import styled from 'styled-components';
 import { AuditEntry } from '../../../components/AuditEntry';
 import { Button } from '../../../components/Button';
-import { TimelineList } from '../../../components/TimelineItem';
+import { LoadMore } from '../../../components/LoadMore';
+import { TimelineEmpty, TimelineList } from '../../../components/TimelineItem';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { usePagedRows } from '../../../devices/usePagedRows';
 import { DeviceAuditLogDocument, type AuditEntry_EntryFragment } from '../../../graphql/operations';
@@ -43,19 +44,13 @@ export function DeviceAuditLog({ hashId, pageSize = auditPageSize }: { hashId: s
           {t('action.reload')}
         </Button>
       </Bar>
-      {log.rows.length === 0 && <Note>{log.loading ? t('timeline.loading') : t('timeline.empty')}</Note>}
+      {log.rows.length === 0 && <TimelineEmpty loading={log.loading} />}
       <TimelineList aria-label={t('device.history.title')}>
         {log.rows.map((entry) => (
           <AuditEntry key={entry.hashId} entry={entry} linkTo={adminLinkTo} />
         ))}
       </TimelineList>
-      {log.hasMore && (
-        <Bar>
-          <Button variant="text" loading={log.loading} onClick={log.loadMore}>
-            {t('timeline.loadMore')}
-          </Button>
-        </Bar>
-      )}
+      {log.hasMore && <LoadMore loading={log.loading} onClick={log.loadMore} />}
     </div>
   );
 }
@@ -64,9 +59,4 @@ const Bar = styled.div`
   display: flex;
   justify-content: flex-end;
   margin: 4px 0;
-`;
-
-const Note = styled.p`
-  color: ${({ theme }) => theme.colors.textMuted};
-  margin: 0 0 8px;
 `;
