@@ -6,6 +6,7 @@ import styled from 'styled-components';
 import * as yup from 'yup';
 import { issueLimits, issueMessageCreateSchema, issueMessageUpdateSchema } from '../../../../../contracts/issue';
 import { emailSchema } from '../../../../../contracts/user';
+import { apiErrorOfApollo } from '../../../api/apollo';
 import { Button } from '../../../components/Button';
 import { useConfirm } from '../../../components/ConfirmDialog';
 import { FormDialog } from '../../../components/FormDialog';
@@ -143,6 +144,12 @@ export function AdminIssueScreen() {
           await (open ? resolve(hashId, silent) : reopen(hashId, silent));
         } catch (failure) {
           showError(failure);
+          // Someone else resolved or reopened it meanwhile: show it as it is now, nothing to try again.
+          const refused = apiErrorOfApollo(failure);
+          if (refused?.is('already_resolved') || refused?.is('already_open')) {
+            await refetch();
+            return;
+          }
           throw failure;
         }
         await refetch();

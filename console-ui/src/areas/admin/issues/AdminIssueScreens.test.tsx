@@ -20,7 +20,7 @@ async function notice(text: string): Promise<void> {
 const variablesOf = (calls: SeenCall[], name: string) =>
   calls.filter((call) => operation(call).operationName === name).map((call) => operation(call).variables);
 
-function staffServer() {
+function staffServer({ resolvedElsewhere = false } = {}) {
   let issue: Record<string, unknown> = anIssue();
   return (call: SeenCall) => {
     if (call.path === '/console-shared/v1/authentication/whoami') {
@@ -58,6 +58,9 @@ function staffServer() {
       }
       case 'ResolveIssue':
         issue = { ...issue, status: 'RESOLVED', closedAt: '2026-11-22T06:00:00.000Z' };
+        if (resolvedElsewhere) {
+          return { status: 200, body: { data: null, errors: [{ message: 'already_resolved', extensions: { code: 'already_resolved' } }] } };
+        }
         return answer({ resolveIssue: { __typename: 'Issue', hashId: 'i1' } });
       case 'AddIssueMessage':
         return answer({ addIssueMessage: { __typename: 'IssueMessage', hashId: 'm3' } });
@@ -234,6 +237,17 @@ describe('the admin issue screens', () => {
       { input: { issueHashId: 'i1', message: 'The breaker log.', isInternal: true, to: [], cc: [], fileIdentifiers: ['f1'] } },
     ]);
     await waitFor(() => expect(screen.queryByRole('link', { name: 'breaker.txt' })).toBeNull());
+  });
+
+  it('shows an issue someone else resolved meanwhile as resolved, with the refusal', async () => {
+    renderConsole('/admin/issues/i1', staffServer({ resolvedElsewhere: true }));
+    await screen.findByRole('heading', { name: 'Harbour battery disconnected' }, { timeout: 10_000 });
+    await userEvent.click(screen.getByRole('button', { name: 'Resolve' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Resolve this issue?' });
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Resolve' }));
+    await notice('The request failed: The issue is already resolved.');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByRole('button', { name: 'Reopen' })).toBeInTheDocument();
   });
 
   it("lists a device's issues in its issues tab", async () => {
