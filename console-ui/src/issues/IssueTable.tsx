@@ -15,9 +15,9 @@ export interface IssueTableProps {
   showNextActivity?: boolean;
 }
 
-/** Who an issue waits on: its assigned user, an email, or nobody. */
-export function assigneeOf(issue: Pick<IssueTable_IssueFragment, 'assignedUser' | 'assignedEmail'>, t: Translate): string {
-  return issue.assignedUser?.name ?? issue.assignedEmail ?? t('issue.unassigned');
+/** Who an issue waits on: its assigned user, an email, else Gridport when the provider handles it, else nobody. */
+export function assigneeOf(issue: Pick<IssueTable_IssueFragment, 'assignedUser' | 'assignedEmail' | 'gridportIssueOwner'>, t: Translate): string {
+  return issue.assignedUser?.name ?? issue.assignedEmail ?? t(issue.gridportIssueOwner ? 'issue.gridport' : 'issue.unassigned');
 }
 
 const when = (at: string | null) => (at === null ? '' : new Date(at).toLocaleString());

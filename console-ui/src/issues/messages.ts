@@ -17,6 +17,7 @@ export const issueMessages = {
   'issue.organization': 'Organisation',
   'issue.assignee': 'Assigned to',
   'issue.unassigned': 'Nobody',
+  'issue.gridport': 'Gridport',
   'issue.createdAt': 'Opened',
   'issue.closedAt': 'Resolved',
   'issue.subscribers': 'Subscribers',

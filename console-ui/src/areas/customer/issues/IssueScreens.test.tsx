@@ -92,6 +92,8 @@ describe('the customer issue screens', () => {
     await screen.findByRole('heading', { name: 'Harbour battery disconnected' }, { timeout: 10_000 });
     expect(screen.getByRole('link', { name: 'Harbour battery' })).toHaveAttribute('href', '/teleports/d7/general');
     expect(screen.getByTestId('issue-alarm')).toHaveTextContent('device.disconnect.duration');
+    // Nobody assigned, and the provider handles it.
+    expect(screen.getByTestId('issue-assignee')).toHaveTextContent('Gridport');
     expect(await screen.findByTestId('issue-message')).toHaveTextContent('The gateway has been offline for 10 minutes.');
     expect(screen.getByTestId('issue-message')).toHaveTextContent('Monitoring');
     expect(screen.getByTestId('audit-entry')).toHaveTextContent('assignedUser:none→"u9"');
