@@ -87,6 +87,8 @@ export function createDeviceHub({
       await ingest.close();
       await evaluator?.close();
       await sweep?.stop();
+      // Customer messages of alarms just opened go out before the mail transport closes.
+      await services.alarms.settled();
       await historyJob.stop();
     },
   };
