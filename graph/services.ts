@@ -190,7 +190,7 @@ export function createServices({
     alarms: new AlarmService(db, issueJournal, mailService, directory, alarms ?? { recoverySeconds: defaultAlarmRecoverySeconds }, log),
     issues,
     incomingMail: new IncomingMailService(db, hashIds, issueJournal, directory, files),
-    issueMailer: new IssueMailer(db, hashIds, mailService, directory, log),
+    issueMailer: new IssueMailer(db, hashIds, mailService, directory, issues, log),
     files,
     onCall,
     telephony: new TelephonyService(db, issueJournal, onCall, contacts, twilio),

@@ -40,7 +40,7 @@ describe('issue mail out', () => {
   function mailerOfANode(smtpUrl: string | null = peer.url, batchSize = 2): { mailer: IssueMailer; mail: MailService } {
     const mail = new MailService(database.db, hashIds, { smtpUrl, from, publicUrl }, log);
     return {
-      mailer: new IssueMailer(database.db, hashIds, mail, new IdentityDirectory(), log, {
+      mailer: new IssueMailer(database.db, hashIds, mail, new IdentityDirectory(), services.issues, log, {
         claimSeconds: 60,
         batchSize,
         retrySeconds: 300,
@@ -187,6 +187,31 @@ describe('issue mail out', () => {
     // Every mail about a message carries its Message-ID, so that a reply to any of them finds the issue.
     expect(mailsTo('sub-customer@example.com').map((received) => received.parsed.messageId)).toEqual([stored[0]?.mailMessageId, '<news@customer.example>']);
     expect(mailsTo('sub-customer@example.com')[1]?.parsed.inReplyTo).toBe(stored[1]?.mailMessageId);
+  });
+
+  it('tells a subscriber nothing of an issue they may no longer see', async () => {
+    const organization = await buildOrganization(services);
+    const elsewhere = await buildOrganization(services);
+    const customer = await buildUser(services, { organizationHashId: organization.hashId, rights: ['customer.read'], email: 'gone-customer@example.com' });
+    const stranger = await buildUser(services, { organizationHashId: elsewhere.hashId, rights: ['customer.read'], email: 'gone-stranger@example.com' });
+    const staff = await buildUser(services, { rights: ['gridport.employee'], email: 'gone-staff@example.com' });
+    const issue = await openIssue({ title: 'Turned internal', organizationId: organization.id });
+    await IssueSubscriberModel.query(database.db).insert([customer, stranger, staff].map((user) => ({ issueId: issue.id, userId: user.id })));
+    const { mailer, mail } = mailerOfANode(peer.url, 20);
+    try {
+      await addMessage(issue.id, { message: 'Before' });
+      await mailer.runOnce();
+      await database.db('issues').update({ internal: true }).where('id', issue.id);
+      await addMessage(issue.id, { message: 'After' });
+      await mailer.runOnce();
+    } finally {
+      mail.close();
+    }
+    // Before it turned internal the customer of its organisation heard of it; the customer of another never did.
+    const said = (address: string) => mailsTo(address).map((received) => received.parsed.text?.split('\n')[2]);
+    expect(said('gone-customer@example.com')).toEqual(['Before']);
+    expect(said('gone-stranger@example.com')).toEqual([]);
+    expect(said('gone-staff@example.com')).toEqual(['Before', 'After']);
   });
 
   it('leaves a message another node has claimed until that claim runs out', async () => {

@@ -7,6 +7,7 @@ import type { DirectoryUser, IdentityDirectory } from '../../identity/services/d
 import { IssueModel, IssueSubscriberModel } from '../models/issue.model';
 import { IssueMessageModel } from '../models/issue-message.model';
 import type { MailService } from './mail.service';
+import type { IssueService } from './issue.service';
 
 export interface IssueMailerSettings {
   /** How long a node may take to mail about the messages it claimed before another may take them over, in seconds. */
@@ -39,7 +40,7 @@ type Job = 'recipients' | 'subscribers';
 /**
  * Issue mail out (docs/operations.md, "Mail in and out"): every message written with `to` or `cc`
  * (mail state `pending`) is mailed to them once, and every new message is mailed once to the
- * issue's subscribers but its author (internal messages to staff only). Each mail threads: the
+ * issue's subscribers who may see it but its author (internal messages to staff only). Each mail threads: the
  * message's Message-ID (kept in `mail_message_id`, so a reply finds the issue), In-Reply-To the
  * message before it, References the thread, and the subject `<title> [#<hashId>]`.
  *
@@ -53,6 +54,7 @@ export class IssueMailer {
     private readonly hashIds: HashIds,
     private readonly mail: MailService,
     private readonly directory: IdentityDirectory,
+    private readonly issues: Pick<IssueService, 'userMaySee'>,
     private readonly log: Logger,
     private readonly settings: IssueMailerSettings = defaultIssueMailerSettings,
   ) {}
@@ -168,13 +170,20 @@ export class IssueMailer {
     const subscriberIds = (await IssueSubscriberModel.query(this.db).where('issue_id', issue.id).select('user_id')).map((row) => row.userId);
     const people = await this.directory.users(this.db, [...subscriberIds, ...(message.userId === null ? [] : [message.userId])]);
     const addressed = new Set([...message.to, ...message.cc].map((email) => email.toLowerCase()));
-    const readers = subscriberIds
-      .map((userId) => people.get(userId))
-      .filter((user): user is DirectoryUser => user !== undefined)
-      .filter((user) => user.id !== message.userId)
-      .filter((user) => !message.isInternal || hasAnyRight(user.rights as Right[], ['gridport.employee']))
-      // Those the message is addressed to have it already.
-      .filter((user) => !addressed.has(user.email.toLowerCase()));
+    const readers: DirectoryUser[] = [];
+    for (const user of subscriberIds.map((userId) => people.get(userId))) {
+      // Not the author, nor those the message is addressed to (they have it already); internal messages to staff only.
+      if (!user || user.id === message.userId || addressed.has(user.email.toLowerCase())) {
+        continue;
+      }
+      if (message.isInternal && !hasAnyRight(user.rights as Right[], ['gridport.employee'])) {
+        continue;
+      }
+      // A subscriber who may no longer see the issue (it turned internal, its device went elsewhere) is told nothing.
+      if (await this.issues.userMaySee(user, issue, this.db)) {
+        readers.push(user);
+      }
+    }
     if (readers.length > 0) {
       const thread = await this.threadHeaders(issue, message);
       const issueHashId = this.hashIds.encode('issue', issue.id);

@@ -437,6 +437,11 @@ export class IssueService {
    * customer one that is not internal, of their organisation or of a device they may see.
    */
   private async canSee(w: Write, user: DirectoryUser, issue: Pick<IssueModel, 'id' | 'internal'>): Promise<boolean> {
+    return this.userMaySee(user, issue, w.trx);
+  }
+
+  /** Whether a user may see an issue now, by the same rule (the issue mailer asks it before it tells a subscriber). */
+  async userMaySee(user: DirectoryUser, issue: Pick<IssueModel, 'id' | 'internal'>, db: Knex = this.db): Promise<boolean> {
     if (user.rights.some(isStaffRight)) {
       return true;
     }
@@ -451,7 +456,7 @@ export class IssueService {
       rights: user.rights.filter((right): right is Right => (knownRights as readonly string[]).includes(right)),
       name: user.name,
     };
-    return (await this.visible(asUser, w.trx).findById(issue.id).select('issues.id')) !== undefined;
+    return (await this.visible(asUser, db).findById(issue.id).select('issues.id')) !== undefined;
   }
 
   /** Whether an email belongs to a user of the provider organisation. */
