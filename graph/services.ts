@@ -189,7 +189,7 @@ export function createServices({
     issueJournal,
     alarms: new AlarmService(db, issueJournal, mailService, directory, alarms ?? { recoverySeconds: defaultAlarmRecoverySeconds }, log),
     issues,
-    incomingMail: new IncomingMailService(db, hashIds, issueJournal, directory, files),
+    incomingMail: new IncomingMailService(db, hashIds, issueJournal, directory, files, issues),
     issueMailer: new IssueMailer(db, hashIds, mailService, directory, issues, log),
     files,
     onCall,

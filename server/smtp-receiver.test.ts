@@ -139,6 +139,15 @@ describe('the SMTP receiver', () => {
     expect(await messagesOf(issue.id)).toMatchObject([{ source: 'incoming-email', userId: user.id, message: 'It is back.' }]);
     expect(await IssueModel.query(database.db).findById(issue.id)).toMatchObject({ nonUserParticipants: [] });
 
+    // A user of another organisation writes to it as anyone would: by address, a participant.
+    const outsider = await buildUser(services, { organizationHashId: (await buildOrganization(services)).hashId, rights: ['customer.write'] });
+    await client.sendMail({ from: outsider.email, to: support, subject: `Meter silent [#${issueHashId}]`, text: 'Me too.' });
+    expect((await messagesOf(issue.id)).map(({ userId, message }) => ({ userId, message }))).toEqual([
+      { userId: user.id, message: 'It is back.' },
+      { userId: null, message: 'Me too.' },
+    ]);
+    expect(await IssueModel.query(database.db).findById(issue.id)).toMatchObject({ nonUserParticipants: [{ email: outsider.email, name: null }] });
+
     // A tag that names no issue opens one, like a mail without a tag; so does a known user's mail, in the user's organisation.
     const untagged = (await client.sendMail({ from: 'bo@customer.example', to: support, subject: 'New meter [#nonsense]', text: 'Hello' })) as {
       response: string;

@@ -18,6 +18,7 @@ import { IssueModel, type NonUserParticipant } from '../models/issue.model';
 import { IssueMessageModel, type EmailHeaders } from '../models/issue-message.model';
 import type { IssueJournal } from './issue-journal';
 import type { FileService } from './file.service';
+import type { IssueService } from './issue.service';
 
 const actor = systemActor('incoming mail');
 
@@ -94,6 +95,7 @@ export class IncomingMailService {
     private readonly journal: IssueJournal,
     private readonly directory: IdentityDirectory,
     private readonly files: FileService,
+    private readonly issues: Pick<IssueService, 'userMaySee'>,
   ) {}
 
   async receive(mail: IncomingMail): Promise<IncomingMailReceipt> {
@@ -106,9 +108,11 @@ export class IncomingMailService {
           return { outcome: 'duplicate', issueHashId: this.hashIds.encode('issue', taken.issueId), attachmentsKept: 0, attachmentsSkipped: 0 };
         }
       }
-      const sender = await this.directory.userByEmail(w.trx, mail.from.address);
+      const user = await this.directory.userByEmail(w.trx, mail.from.address);
       const plan = planAttachments(mail.attachments, this.files);
       const found = await this.issueAnswered(w.trx, mail);
+      // A user writes as themselves only to an issue they may see; to another they are a participant by their address, as anyone.
+      const sender = user && found && !(await this.issues.userMaySee(user, found, w.trx)) ? null : user;
       const issue = found ?? (await this.openIssue(w, mail, sender));
       if (found && !sender) {
         await this.addParticipant(w.trx, found, mail.from);
