@@ -17,9 +17,9 @@ const sourceLabels: Record<IssueMessageSource, MessageKey> = {
   GITHUB: 'issue.source.GITHUB',
 };
 
-/** The key of an item: its message's or its audit entry's hash id. */
+/** The key of an item: where it stands in the timeline. */
 export function timelineItemKey(item: IssueTimeline_ItemFragment): string {
-  return item.message?.hashId ?? item.auditEntry?.hashId ?? `${item.kind}-${item.createdAt}`;
+  return item.cursor;
 }
 
 function MessageItem({ message, actions }: { message: IssueTimelineMessage; actions?: ReactNode }) {

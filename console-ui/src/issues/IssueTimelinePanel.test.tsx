@@ -9,7 +9,7 @@ import { inRouter } from '../test-support/render';
 import { IssueTimelinePanel } from './IssueTimelinePanel';
 
 describe('the live issue timeline', () => {
-  it('shows the timeline oldest first, then appends what the subscription adds, each item once', async () => {
+  it('shows the timeline oldest first, then appends what the subscription adds after the last item read, each item once', async () => {
     const subscriptions = new MockSubscriptionLink();
     const queries = new MockLink([
       {
@@ -21,6 +21,8 @@ describe('the live issue timeline', () => {
     const added: string[] = [];
     await renderWithApollo(inRouter(<IssueTimelinePanel hashId="i1" onAdded={(item) => added.push(item.kind)} />), link);
     await screen.findByText('The gateway is offline.');
+    // Subscribed once the pages are read, from the last item read: nothing missed, nothing twice.
+    await waitFor(() => expect(subscriptions.operation?.variables).toEqual({ hashId: 'i1', after: 'c-m1' }));
 
     const push = (item: unknown) => act(() => subscriptions.simulateResult({ result: { data: { issueTimeline: item } } }));
     push(anAuditItem('a1', [{ type: 'boolean', name: 'closed', oldValue: false, newValue: true }], 'CONTROLLER_UPDATE'));

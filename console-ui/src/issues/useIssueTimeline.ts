@@ -16,10 +16,10 @@ export interface IssueTimelineState {
 }
 
 /**
- * An issue's timeline, oldest first, a page at a time, and live: what the issueTimeline
- * subscription adds is appended once the pages before it are all loaded (until then, paging
- * reaches it anyway). `onAdded` hears each live item (the issue's facts may have changed); a new
- * `generation` reads the timeline again (a message was edited).
+ * An issue's timeline, oldest first, a page at a time, and live: once every page is loaded, the
+ * issueTimeline subscription brings what comes after the last item read (its cursor), so nothing
+ * is missed or shown twice. `onAdded` hears each live item (the issue's facts may have changed);
+ * a new `generation` reads the timeline again (a message was edited).
  */
 export function useIssueTimeline(
   hashId: string,
@@ -46,32 +46,37 @@ export function useIssueTimeline(
     }
   }, [pages.error, showError]);
 
-  const [live, setLive] = useState<{ key: string; items: readonly IssueTimeline_ItemFragment[] }>({ key, items: [] });
+  // Live from the last item read, once the pages are all read.
+  const ready = !pages.loading && !pages.hasMore && pages.error === null;
+  const after = pages.rows.at(-1)?.cursor ?? null;
+  const liveKey = `${key}@${after ?? ''}`;
+  const [live, setLive] = useState<{ key: string; items: readonly IssueTimeline_ItemFragment[] }>({ key: liveKey, items: [] });
   const latest = useRef(onAdded);
   latest.current = onAdded;
   useSubscription(IssueTimelineAddedDocument, {
-    variables: { hashId },
+    variables: { hashId, after },
+    skip: !ready,
     onData: ({ data }) => {
       const item = data.data?.issueTimeline;
       if (item === undefined) {
         return;
       }
       setLive((current) => {
-        const kept = current.key === key ? current.items : [];
+        const kept = current.key === liveKey ? current.items : [];
         const known = kept.some((seen) => timelineItemKey(seen) === timelineItemKey(item));
-        return { key, items: known ? kept : [...kept, item] };
+        return { key: liveKey, items: known ? kept : [...kept, item] };
       });
       latest.current?.(item);
     },
   });
 
   const items = useMemo(() => {
-    if (pages.hasMore || pages.loading || live.key !== key) {
+    if (!ready || live.key !== liveKey) {
       return pages.rows;
     }
     const loaded = new Set(pages.rows.map(timelineItemKey));
     return [...pages.rows, ...live.items.filter((item) => !loaded.has(timelineItemKey(item)))];
-  }, [pages.rows, pages.hasMore, pages.loading, live, key]);
+  }, [pages.rows, ready, live, liveKey]);
 
   return { items, loading: pages.loading, hasMore: pages.hasMore, loadMore: pages.loadMore };
 }

@@ -40,6 +40,7 @@ export function aMessageItem(hashId: string, message: string, overrides: Record<
   return {
     __typename: 'IssueTimelineItem',
     kind: 'MESSAGE',
+    cursor: `c-${hashId}`,
     createdAt: '2026-11-22T05:01:00.000Z',
     auditEntry: null,
     message: {
@@ -64,6 +65,7 @@ export function anAuditItem(hashId: string, diff: unknown[], changeType = 'CONTR
   return {
     __typename: 'IssueTimelineItem',
     kind: 'AUDIT',
+    cursor: `c-${hashId}`,
     createdAt: '2026-11-22T05:02:00.000Z',
     message: null,
     auditEntry: {
