@@ -286,6 +286,54 @@ describe('monitors and alarms in the database', () => {
     await evaluator.close();
   });
 
+  it('reads loop status (slow iterations, uncontrollable assets), setpoints and the identifiers read from assets', async () => {
+    const deviceId = await aDevice({ monitor_settings: JSON.stringify({ acceptableBadConnectionCount: 1, thresholdPercentage: 10 }) });
+    const evaluator = new MonitorEvaluator(database.db, services.alarms, log);
+    const status = (iterationMs: number, uncontrollableAssets: number[]) =>
+      report(
+        deviceId,
+        'powerLimiterStatus',
+        { state: 'active', iterationMs, unlimitableAssets: [], uncontrollableAssets, unreadableAssets: [] },
+        { controller: 0 },
+      );
+    const battery = (activePower: number, effective: number, confirmed: number) =>
+      report(deviceId, 'batteryPower', { activePower, setpoints: { confirmed, desired: { cloud: effective }, effective } }, { asset: 0 });
+    const open = async () =>
+      (await alarmsOf(deviceId))
+        .filter((alarm) => alarm.closed_at === null && alarm.recovering_since === null)
+        .map((alarm) => `${alarm.monitor} ${alarm.asset_identifier ?? ''}`)
+        .sort();
+
+    // One slow iteration (the step is 100 ms by default) is accepted; two in a row fire.
+    evaluator.evaluate([status(250, []), battery(-5000, -5000, -5000)]);
+    await evaluator.idle();
+    expect(await open()).toEqual([]);
+    evaluator.evaluate([
+      status(250, [1]),
+      status(250, [1]),
+      battery(-1000, -5000, -2000),
+      battery(-1000, -5000, -2000),
+      report(deviceId, 'assetIdentifiers', {
+        assets: [
+          { asset: 0, identifier: 'BAT-2' },
+          { asset: 1, identifier: 'MTR-1' },
+        ],
+      }),
+    ]);
+    await evaluator.idle();
+    expect(await open()).toEqual([
+      'activeControl.assetsTooOftenUncontrollable limiter-1',
+      'activeControl.slowControlLoop limiter-1',
+      'asset.powerUnresponsive BAT-1',
+      'asset.setpointUnresponsive BAT-1',
+      'battery.metadataMismatch BAT-1',
+    ]);
+    evaluator.evaluate([status(40, []), battery(-5000, -5000, -5000), report(deviceId, 'assetIdentifiers', { assets: [{ asset: 0, identifier: 'BAT-1' }] })]);
+    await evaluator.idle();
+    expect(await open()).toEqual([]);
+    await evaluator.close();
+  });
+
   it('counts agent starts and on-site config writes from the stored config reports, and a loop that failed to start until a config runs whole', async () => {
     const deviceId = await aDevice({ monitor_settings: JSON.stringify({ acceptableBadConnectionCount: 1 }) });
     const evaluator = new MonitorEvaluator(database.db, services.alarms, log);

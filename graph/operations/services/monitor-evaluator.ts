@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { categoryOfType } from '../../../contracts/device/asset-types';
+import { controlLoopDefaults } from '../../../contracts/device/control-loops';
 import type { StoredReport } from '../../../contracts/hub/reports';
 import {
   assetAlarmCategories,
@@ -29,6 +30,8 @@ const reloadAfterMs = 60_000;
  * meanwhile, or the sweep closed its alarms.
  */
 const forgetAfterMs = 5 * 60_000;
+/** A loop's step when its config gives none. */
+const defaultLoopStepMs = controlLoopDefaults.controlLoopSleep * 1000;
 /** Reports of a device kept while its state loads; beyond, the oldest are evaluated late or not at all. */
 const backlogMax = 10_000;
 
@@ -44,6 +47,8 @@ interface DeviceState {
   settingsText: string;
   assets: AssetInfo[];
   controllers: string[];
+  /** Each loop's step (controlLoopSleep) in ms: an iteration longer than that is slow. */
+  controllerStepsMs: number[];
   /** Keys (monitor|subject) of the alarms open and firing, as the database has them. */
   firing: Set<string>;
   /** Consecutive bad and good reports per monitor and subject. */
@@ -164,6 +169,7 @@ export class MonitorEvaluator {
       settingsText: '',
       assets: [],
       controllers: [],
+      controllerStepsMs: [],
       firing: new Set(),
       streaks: new Map(),
       constants: new Map(),
@@ -199,8 +205,11 @@ export class MonitorEvaluator {
           identifier: typeof asset.identifier === 'string' ? asset.identifier : `asset ${index}`,
           category: typeof asset.type === 'string' ? categoryOfType(asset.type) : undefined,
         }));
-        const loops = Array.isArray(device.config?.activeControl) ? (device.config.activeControl as { identifier?: unknown }[]) : [];
+        const loops = Array.isArray(device.config?.activeControl)
+          ? (device.config.activeControl as { identifier?: unknown; controlLoopSleep?: unknown }[])
+          : [];
         state.controllers = loops.map((loop, index) => (typeof loop.identifier === 'string' ? loop.identifier : `control loop ${index}`));
+        state.controllerStepsMs = loops.map((loop) => (typeof loop.controlLoopSleep === 'number' ? loop.controlLoopSleep * 1000 : defaultLoopStepMs));
         if (refresh) {
           const open = await this.alarms.openAlarmsOf(state.deviceId);
           state.firing.clear();
@@ -264,10 +273,32 @@ export class MonitorEvaluator {
         }
         return;
       default:
+        if (report.controllerIndex !== null && report.type.endsWith('Status')) {
+          this.onLoopStatus(state, report.controllerIndex, observations);
+          return;
+        }
         if (report.assetIndex !== null && !report.type.endsWith('.flash')) {
           this.onConnectionStatistics(state, report, observations);
           this.onSetpoints(state, report, observations);
         }
+    }
+  }
+
+  /**
+   * What the agent does not raise itself, read from every loop's status: an iteration longer
+   * than the loop's step (activeControl.slowControlLoop), and assets it could not control in the
+   * last iteration (activeControl.assetsTooOftenUncontrollable); each in a row.
+   */
+  private onLoopStatus(state: DeviceState, controllerIndex: number, observations: Record<string, unknown>): void {
+    const subject = state.controllers[controllerIndex] ?? `control loop ${controllerIndex}`;
+    if (typeof observations.iterationMs === 'number') {
+      const stepMs = state.controllerStepsMs[controllerIndex] ?? defaultLoopStepMs;
+      this.streak(state, 'activeControl.slowControlLoop', subject, observations.iterationMs > stepMs, { iterationMs: observations.iterationMs, stepMs });
+    }
+    if (Array.isArray(observations.uncontrollableAssets)) {
+      this.streak(state, 'activeControl.assetsTooOftenUncontrollable', subject, observations.uncontrollableAssets.length > 0, {
+        uncontrollableAssets: observations.uncontrollableAssets.slice(0, 20),
+      });
     }
   }
 
