@@ -26,7 +26,7 @@ export const emailSchema = yup
   .string()
   .transform((value: unknown) => (typeof value === 'string' ? value.replace(invisible, '').trim() : value))
   .max(255)
-  .test('rfc5322', invalidEmailMessage, (value) => value === undefined || addrSpec.test(value));
+  .test('rfc5322', invalidEmailMessage, (value) => value === undefined || value === null || addrSpec.test(value));
 
 /** Passwords people choose (reset, invite conversion, operators): 12 to 255 characters (console.md section 5). */
 export const newPasswordSchema = yup.string().min(12).max(255);

@@ -272,6 +272,12 @@ describe('issues over REST', () => {
   });
 
   describe('updating, resolving and reopening', () => {
+    it('takes null to clear the assignee (user or email)', async () => {
+      const issue = await buildIssue(t.services, { organizationHashId: ownerHashId, assignedEmail: 'installer@owner.example' });
+      const cleared = await ok<IssueView>('PUT', `${admin}/${issue.hashId}`, staff.cookie, { assignedEmail: null, assignedUserHashId: null });
+      expect(cleared).toMatchObject({ assignedEmail: null, assignedUser: null });
+    });
+
     it('updates the fields given, audits them as the issue changes, and leaves the rest', async () => {
       const issue = await buildIssue(t.services, { organizationHashId: ownerHashId });
       const updated = await ok<IssueView>('PUT', `${admin}/${issue.hashId}`, staff.cookie, {

@@ -105,7 +105,7 @@ export class S3Client {
     });
     delete headers.host;
     try {
-      return await fetch(url, { method, headers, ...(body ? { body } : {}), signal: AbortSignal.timeout(this.timeoutMs) });
+      return await fetch(url, { method, headers, ...(body ? { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) } : {}), signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (error) {
       const timedOut = (error as { name?: unknown } | null)?.name === 'TimeoutError';
       throw new GridportError('service_unavailable', {
