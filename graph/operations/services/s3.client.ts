@@ -105,7 +105,8 @@ export class S3Client {
     });
     delete headers.host;
     try {
-      return await fetch(url, { method, headers, ...(body ? { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) } : {}), signal: AbortSignal.timeout(this.timeoutMs) });
+      // Node's Buffers sit on ArrayBuffers (never shared memory), which is what the DOM's BodyInit asks for.
+      return await fetch(url, { method, headers, ...(body ? { body: body as Uint8Array<ArrayBuffer> } : {}), signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (error) {
       const timedOut = (error as { name?: unknown } | null)?.name === 'TimeoutError';
       throw new GridportError('service_unavailable', {
