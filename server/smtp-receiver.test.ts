@@ -239,6 +239,13 @@ describe('the SMTP receiver', () => {
     const oversized = `From: dee@stranger.example\r\nSubject: Large\r\n\r\n${'x'.repeat(issueMailLimits.inboundMailBytes)}\r\n`;
     expect(await refusal(client, { envelope, raw: oversized })).toBe(552);
     expect(await IssueMessageModel.query(database.db).resultSize()).toBe(before);
+    // NUL characters, which PostgreSQL cannot keep, are dropped rather than the mail refused again and again.
+    const withNul = (await client.sendMail({ envelope, raw: 'From: dee@stranger.example\r\nSubject: Odd\u0000 subject\r\n\r\nOdd\u0000 text\r\n' })) as {
+      response: string;
+    };
+    const odd = await IssueModel.query(database.db).findById(hashIds.decode('issue', issueHashIdIn(withNul.response) ?? '') ?? 0);
+    expect(odd).toMatchObject({ title: 'Odd subject' });
+    expect(await messagesOf(odd?.id ?? 0)).toMatchObject([{ message: 'Odd text', emailHeaders: { subject: 'Odd subject' } }]);
     // The receiver is still there.
     await expect(client.sendMail({ from: 'dee@stranger.example', to: support, subject: 'Still there?', text: 'Yes' })).resolves.toMatchObject({
       response: expect.stringMatching(/Opened issue/),

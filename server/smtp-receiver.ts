@@ -37,17 +37,20 @@ const closeTimeoutMs = 10_000;
 /** Connections at once: each may hold a mail of up to 25 MB in memory; the next is told to come back (421), as SMTP senders do. */
 export const smtpReceiverMaxClients = 20;
 
+/** Text as PostgreSQL keeps it: without NUL characters, which neither its text nor its jsonb can hold. */
+const storable = (text: string): string => text.replace(/\u0000/g, '');
+
 function addresses(field: AddressObject | AddressObject[] | undefined): MailAddress[] {
   const objects = field === undefined ? [] : Array.isArray(field) ? field : [field];
   return objects
     .flatMap((object) => object.value)
     .flatMap((entry) => (entry.group ? entry.group : [entry]))
     .filter((entry) => entry.address !== undefined && entry.address !== '')
-    .map((entry) => ({ address: entry.address ?? '', name: entry.name === '' ? null : entry.name }));
+    .map((entry) => ({ address: storable(entry.address ?? ''), name: entry.name ? storable(entry.name) : null }));
 }
 
 const messageIdOf = (text: string | undefined): string | null => {
-  const id = text?.trim() ?? '';
+  const id = storable(text ?? '').trim();
   return id === '' || id.length > messageIdLength ? null : id;
 };
 
@@ -80,21 +83,21 @@ export function incomingMailOf(parsed: ParsedMail): IncomingMail {
     throw new SmtpRefusal(550, '5.6.0 The mail has no From address Gridport can read');
   }
   const references = (Array.isArray(parsed.references) ? parsed.references : parsed.references === undefined ? [] : parsed.references.split(/\s+/))
-    .map((id) => id.trim())
+    .map((id) => storable(id).trim())
     .filter((id) => id !== '' && id.length <= messageIdLength);
   return {
     from,
     to: addresses(parsed.to),
     cc: addresses(parsed.cc),
-    subject: parsed.subject ?? '',
+    subject: storable(parsed.subject ?? ''),
     messageId: messageIdOf(parsed.messageId),
     inReplyTo: messageIdOf(parsed.inReplyTo),
     references,
     date: parsed.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date.toISOString() : null,
-    text: parsed.text ?? '',
+    text: storable(parsed.text ?? ''),
     automatic: isAutomatic(parsed),
     attachments: parsed.attachments.map((attachment) => ({
-      filename: attachment.filename ?? null,
+      filename: attachment.filename ? storable(attachment.filename) : null,
       contentType: attachment.contentType,
       content: attachment.content,
     })),
