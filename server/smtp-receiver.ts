@@ -38,7 +38,7 @@ const closeTimeoutMs = 10_000;
 export const smtpReceiverMaxClients = 20;
 
 /** Text as PostgreSQL keeps it: without NUL characters, which neither its text nor its jsonb can hold. */
-const storable = (text: string): string => text.replace(/\u0000/g, '');
+const storable = (text: string): string => text.replaceAll('\u0000', '');
 
 function addresses(field: AddressObject | AddressObject[] | undefined): MailAddress[] {
   const objects = field === undefined ? [] : Array.isArray(field) ? field : [field];
