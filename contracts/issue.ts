@@ -12,9 +12,7 @@ export const issueLimits = {
   messageLength: 100_000,
   /** Most `to` and most `cc` addresses of one message. */
   recipients: 50,
-  /** Most files attached to one message (too_many_files beyond). */
-  filesPerMessage: 10,
-  /** Most file identifiers a request may name at all: beyond filesPerMessage the answer is too_many_files, beyond this payload_invalid. */
+  /** Most file identifiers a request may name at all: beyond fileLimits.filesPerMessage the answer is too_many_files, beyond this payload_invalid. */
   fileIdentifiersMax: 1000,
   /** Most users added or removed as subscribers in one request. */
   subscribersPerRequest: 100,

@@ -486,7 +486,7 @@ describe('issues over REST', () => {
       const eleven = await Promise.all(Array.from({ length: 11 }, () => upload(writer)));
       expect(await error('POST', `${customer}/${issue.hashId}/message`, writer.cookie, { message: 'Many', fileIdentifiers: eleven })).toEqual({
         status: 400,
-        body: { key: 'too_many_files', details: { max: 10, given: 11 } },
+        body: { key: 'too_many_files', details: { count: 11, max: 10 } },
       });
       expect(await error('POST', messages, staff.cookie, { issueHashId: issue.hashId, message: 'Many', fileIdentifiers: eleven })).toMatchObject({
         status: 400,

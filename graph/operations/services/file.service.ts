@@ -4,7 +4,6 @@ import type { Knex } from 'knex';
 import { GridportError } from '../../../contracts/errors';
 import {
   allowedFileTypes,
-  fileLimits,
   filePath,
   uploadLimitBytes,
   type AllowedFileType,
@@ -16,6 +15,7 @@ import type { Actor } from '../../common/context';
 import { authorize, isStaff } from '../../common/context';
 import { FileModel } from '../models/file.model';
 import { IssueMessageModel } from '../models/issue-message.model';
+import { attachTemporaryFiles, fileIdentifierPattern } from './file-attachments';
 import { externalFileStore, type ExternalFileStore, type FileSettings } from './file-store';
 import type { IssueService } from './issue.service';
 
@@ -26,8 +26,6 @@ export interface FileContent {
   size: number;
   body: Buffer | Readable;
 }
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The first bytes of each binary type (its "magic"); the declared type must match them. */
 const signatures: Record<Extract<AllowedFileType, `image/${string}` | 'application/pdf'>, (bytes: Buffer) => boolean> = {
@@ -204,7 +202,7 @@ export class FileService {
   async read(actor: Actor, fileIdentifier: string): Promise<FileContent> {
     authorize(actor, 'file.read');
     const notFound = () => new GridportError('not_found', { fileIdentifier });
-    if (!uuidPattern.test(fileIdentifier)) {
+    if (!fileIdentifierPattern.test(fileIdentifier)) {
       throw notFound();
     }
     const file = await FileModel.query(this.db).findOne({ identifier: fileIdentifier.toLowerCase() });
@@ -242,31 +240,8 @@ export class FileService {
    * upload (someone else's, already attached, unknown) is no_temp_file_found.
    */
   async attach(trx: Knex.Transaction, userId: number | null, fileIdentifiers: readonly string[], messageId: number): Promise<FileView[]> {
-    const wanted = [...new Set(fileIdentifiers.map((identifier) => identifier.toLowerCase()))];
-    if (wanted.length === 0) {
-      return [];
-    }
-    const already = await FileModel.query(trx).where('issue_message_id', messageId).resultSize();
-    if (already + wanted.length > fileLimits.filesPerMessage) {
-      throw new GridportError('too_many_files', { count: already + wanted.length, max: fileLimits.filesPerMessage });
-    }
-    const valid = wanted.filter((identifier) => uuidPattern.test(identifier));
-    const found =
-      userId === null || valid.length === 0
-        ? []
-        : await FileModel.query(trx).whereIn('identifier', valid).whereNull('issue_message_id').where('uploaded_by_user_id', userId).forUpdate();
-    const foundIdentifiers = new Set(found.map((file) => file.identifier));
-    const missing = wanted.filter((identifier) => !foundIdentifiers.has(identifier));
-    if (missing.length > 0) {
-      throw new GridportError('no_temp_file_found', { fileIdentifiers: missing });
-    }
-    await FileModel.query(trx)
-      .patch({ issueMessageId: messageId })
-      .whereIn(
-        'id',
-        found.map((file) => file.id),
-      );
-    return found.map((file) => this.present(file));
+    const attached = await attachTemporaryFiles(trx, userId, fileIdentifiers, messageId);
+    return attached.map((file) => this.present(file));
   }
 
   /**

@@ -7,7 +7,6 @@ import {
   issueCustomerListQuerySchema,
   issueCustomerMessageCreateSchema,
   issueHashIdParams,
-  issueLimits,
   issueMessageCreateSchema,
   type IssueAdminListQuery,
   type IssueCountView,
@@ -37,9 +36,9 @@ import { write, type Write } from '../../common/write';
 import type { DeviceService } from '../../fleet/services/device.service';
 import type { AuditLogService } from '../../identity/services/audit-log.service';
 import type { DirectoryUser, IdentityDirectory } from '../../identity/services/directory.service';
-import { FileModel } from '../models/file.model';
 import { IssueModel, IssueSubscriberModel } from '../models/issue.model';
 import { IssueMessageModel } from '../models/issue-message.model';
+import { attachTemporaryFiles } from './file-attachments';
 import type { IssueJournal, NewIssue } from './issue-journal';
 import { IssuePresenter } from './issue.presenter';
 
@@ -57,8 +56,6 @@ const auditedFields: FieldTypes<IssueModel> = {
 
 /** The diff name of an internal message's edit: such audit entries are left out of a customer's timeline. */
 const internalMessageDiffName = 'internalMessage';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Where an item stands in a timeline: its time in microseconds, audit entries before messages of the same moment, then id. */
 type TimelineKey = [number, number, number];
@@ -596,36 +593,6 @@ export class IssueService {
 
   // Messages ---------------------------------------------------------------------------------
 
-  /**
-   * The caller's own temporary uploads named by `identifiers`, locked to be attached: more than
-   * issueLimits.filesPerMessage is too_many_files; one that is unknown, someone else's or
-   * attached already is no_temp_file_found.
-   */
-  private async temporaryFiles(w: Write, actor: Actor, identifiers: readonly string[]): Promise<number[]> {
-    const wanted = distinct(identifiers.map((identifier) => identifier.toLowerCase()));
-    if (wanted.length > issueLimits.filesPerMessage) {
-      throw new GridportError('too_many_files', { max: issueLimits.filesPerMessage, given: wanted.length });
-    }
-    if (wanted.length === 0) {
-      return [];
-    }
-    const files = await FileModel.query(w.trx)
-      .whereIn(
-        'identifier',
-        wanted.filter((identifier) => uuidPattern.test(identifier)),
-      )
-      .where('uploaded_by_user_id', actor.userId ?? -1)
-      .whereNull('issue_message_id')
-      .forUpdate()
-      .select('id', 'identifier');
-    const found = new Set(files.map((file) => file.identifier.toLowerCase()));
-    const missing = wanted.filter((identifier) => !found.has(identifier));
-    if (missing.length > 0) {
-      throw new GridportError('no_temp_file_found', { fileIdentifiers: missing });
-    }
-    return files.map((file) => file.id);
-  }
-
   private async presentMessage(message: IssueMessageModel): Promise<IssueMessageView> {
     const [view] = await this.presenter.messages([message], this.db);
     if (!view) {
@@ -641,7 +608,6 @@ export class IssueService {
     issue: IssueModel,
     input: { message: string; isInternal?: boolean; to?: string[]; cc?: string[]; fileIdentifiers: string[] },
   ): Promise<IssueMessageModel> {
-    const fileIds = await this.temporaryFiles(w, actor, input.fileIdentifiers);
     const message = await this.journal.addMessage(w, issue.id, {
       source: 'user',
       message: input.message,
@@ -650,9 +616,7 @@ export class IssueService {
       to: input.to ?? [],
       cc: input.cc ?? [],
     });
-    if (fileIds.length > 0) {
-      await FileModel.query(w.trx).patch({ issueMessageId: message.id }).whereIn('id', fileIds);
-    }
+    await attachTemporaryFiles(w.trx, actor.userId, input.fileIdentifiers, message.id);
     return message;
   }
 
