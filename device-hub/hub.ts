@@ -11,6 +11,7 @@ import { ReportHistoryJob } from './rollups';
 import { defaultHistorySettings, type HistorySettings } from '../contracts/history';
 import { TunnelServer } from './tunnels';
 import { MonitorEvaluator } from '../graph/operations/services/monitor-evaluator';
+import { channels } from '../graph/common/pubsub';
 import { defaultMonitorSweepSettings, MonitorSweep, type MonitorSweepSettings } from '../graph/operations/services/monitor-sweep';
 
 /** The device hub of one node: gateway connections, report ingest, and delivery from the outbox. */
@@ -55,6 +56,15 @@ export function createDeviceHub({
   const sweep = monitors === false ? null : new MonitorSweep(db, services.alarms, monitors, log);
   sweep?.start();
   const ingest = new ReportIngest(db, services.pubsub, evaluator ? (reports) => evaluator.evaluate(reports) : undefined);
+  // A device that connects (here or on another node) is taken up afresh from its open alarms at its next report here.
+  const stopForgetting = evaluator
+    ? services.pubsub.subscribe(channels.presence, (message) => {
+        const deviceId = (message as { deviceId?: unknown; online?: unknown }).deviceId;
+        if (typeof deviceId === 'number' && (message as { online?: unknown }).online === true) {
+          evaluator.forget(deviceId);
+        }
+      })
+    : () => undefined;
   // The lease is taken at once; a lease found run out takes the sessions held here back.
   const node: NodePresence = new NodePresence(services.devicePresence, presence, log, () => gateways.retakeAll());
   const gateways: GatewayServer = new GatewayServer({
@@ -85,6 +95,7 @@ export function createDeviceHub({
       await node.stop();
       await tunnels.close();
       await ingest.close();
+      stopForgetting();
       await evaluator?.close();
       await sweep?.stop();
       // Customer messages of alarms just opened go out before the mail transport closes.

@@ -334,6 +334,28 @@ describe('monitors and alarms in the database', () => {
     await evaluator.close();
   });
 
+  it('takes a device up afresh after it was forgotten (it connected again, perhaps to another node that closed its alarm meanwhile)', async () => {
+    const deviceId = await aDevice({ monitor_settings: JSON.stringify({ acceptableBadConnectionCount: 1 }) });
+    const here = new MonitorEvaluator(database.db, services.alarms, log);
+    const elsewhere = new MonitorEvaluator(database.db, services.alarms, log);
+    const bad = () => report(deviceId, 'meterPower', { activePower: 0, ...statistics(1, 9) }, { asset: 1 });
+    const good = () => report(deviceId, 'meterPower', { activePower: 0, ...statistics(10, 0) }, { asset: 1 });
+    here.evaluate([bad(), bad()]);
+    await here.idle();
+    elsewhere.evaluate([good()]);
+    await elsewhere.idle();
+    await services.alarms.closeRecovered();
+    expect((await alarmsOf(deviceId)).map((alarm) => alarm.closed_at !== null)).toEqual([true]);
+
+    // Back here: without forgetting, this node would still believe the alarm open and raise nothing.
+    here.forget(deviceId);
+    here.evaluate([bad(), bad()]);
+    await here.idle();
+    expect((await alarmsOf(deviceId)).map((alarm) => alarm.closed_at !== null)).toEqual([true, false]);
+    await here.close();
+    await elsewhere.close();
+  });
+
   it('counts agent starts and on-site config writes from the stored config reports, and a loop that failed to start until a config runs whole', async () => {
     const deviceId = await aDevice({ monitor_settings: JSON.stringify({ acceptableBadConnectionCount: 1 }) });
     const evaluator = new MonitorEvaluator(database.db, services.alarms, log);
