@@ -410,7 +410,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     token: parsed.GRAFANA_ONCALL_TOKEN ?? null,
     scheduleId: parsed.GRAFANA_ONCALL_SCHEDULE ?? null,
   };
-  const grafanaGiven = Object.entries({ GRAFANA_ONCALL_URL: grafanaOnCall.url, GRAFANA_ONCALL_TOKEN: grafanaOnCall.token, GRAFANA_ONCALL_SCHEDULE: grafanaOnCall.scheduleId });
+  const grafanaGiven = Object.entries({
+    GRAFANA_ONCALL_URL: grafanaOnCall.url,
+    GRAFANA_ONCALL_TOKEN: grafanaOnCall.token,
+    GRAFANA_ONCALL_SCHEDULE: grafanaOnCall.scheduleId,
+  });
   if (grafanaGiven.some(([, value]) => value !== null) && grafanaGiven.some(([, value]) => value === null)) {
     problems.push(
       `Grafana OnCall needs GRAFANA_ONCALL_URL, GRAFANA_ONCALL_TOKEN and GRAFANA_ONCALL_SCHEDULE together; missing: ${grafanaGiven
@@ -477,7 +481,12 @@ function fileSettings(parsed: yup.InferType<typeof environmentSchema>, dataDir: 
   if (storage === 'folder') {
     return { storage, folder: parsed.FILE_FOLDER ? path.resolve(cwd, parsed.FILE_FOLDER) : path.join(dataDir, 'files') };
   }
-  const required = { S3_ENDPOINT: parsed.S3_ENDPOINT, S3_BUCKET: parsed.S3_BUCKET, S3_ACCESS_KEY_ID: parsed.S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: parsed.S3_SECRET_ACCESS_KEY };
+  const required = {
+    S3_ENDPOINT: parsed.S3_ENDPOINT,
+    S3_BUCKET: parsed.S3_BUCKET,
+    S3_ACCESS_KEY_ID: parsed.S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY: parsed.S3_SECRET_ACCESS_KEY,
+  };
   const missing = Object.entries(required)
     .filter(([, value]) => value === undefined)
     .map(([name]) => name);
