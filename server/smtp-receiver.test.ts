@@ -177,6 +177,30 @@ describe('the SMTP receiver', () => {
     ]);
   });
 
+  it('reopens a resolved issue that a person writes to, but not for an autoresponder', async () => {
+    const issue = await write(database.db, systemActor('test'), (w) =>
+      services.issueJournal.open(w, { title: 'Inverter trip', source: 'user', organizationId: null }),
+    );
+    await IssueModel.query(database.db).patch({ closedAt: new Date() }).where('id', issue.id);
+    const issueHashId = hashIds.encode('issue', issue.id);
+    await client.sendMail({
+      from: 'gus@stranger.example',
+      to: support,
+      subject: `Out of office: Inverter trip [#${issueHashId}]`,
+      text: 'Away until Monday.',
+      headers: { 'Auto-Submitted': 'auto-replied' },
+    });
+    expect(await IssueModel.query(database.db).findById(issue.id)).toMatchObject({ closedAt: expect.any(Date) as Date });
+
+    await client.sendMail({ from: 'Gus <gus@stranger.example>', to: support, subject: `RE: Inverter trip [#${issueHashId}]`, text: 'It tripped again.' });
+    expect(await IssueModel.query(database.db).findById(issue.id)).toMatchObject({ closedAt: null, nextActivityDueAt: expect.any(Date) as Date });
+    expect((await messagesOf(issue.id)).map(({ source, message }) => [source, message])).toEqual([
+      ['incoming-email', 'Away until Monday.'],
+      ['incoming-email', 'It tripped again.'],
+      ['cloud', 'Reopened by a new message from Gus.'],
+    ]);
+  });
+
   it('keeps at most 10 files of a mail and names the rest in the message', async () => {
     const attachments = Array.from({ length: 12 }, (_, index) => ({
       filename: `note-${index + 1}.txt`,

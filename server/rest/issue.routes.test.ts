@@ -403,6 +403,23 @@ describe('issues over REST', () => {
       ]);
     });
 
+    it("reopens a resolved issue when a customer writes to it, saying so in the timeline; staff's own messages leave it resolved", async () => {
+      const issue = await buildIssue(t.services, { organizationHashId: ownerHashId });
+      await ok('PUT', `${admin}/${issue.hashId}/resolve`, staff.cookie, { silent: true });
+      await ok('POST', messages, staff.cookie, { issueHashId: issue.hashId, message: 'Closing words' }, 201);
+      expect(await ok<IssueView>('GET', `${admin}/${issue.hashId}`, staff.cookie)).toMatchObject({ status: 'resolved' });
+
+      await ok('POST', `${customer}/${issue.hashId}/message`, reader.cookie, { message: 'It is broken again' }, 201);
+      const reopened = await ok<IssueView>('GET', `${admin}/${issue.hashId}`, staff.cookie);
+      expect(reopened).toMatchObject({ status: 'open', closedAt: null, nextActivityDueAt: expect.any(String) as string });
+      const timeline = await ok<Page<IssueTimelineItemView>>('GET', `${customer}/${issue.hashId}/timeline`, reader.cookie);
+      expect(timeline.rows.filter((row) => row.kind === 'message').map((row) => row.message?.message)).toEqual([
+        'Closing words',
+        'It is broken again',
+        'Reopened by a new message from Rita Reader.',
+      ]);
+    });
+
     it('resolves and reopens silently: audited, and no timeline message', async () => {
       const issue = await buildIssue(t.services, { organizationHashId: ownerHashId });
       expect(await ok<IssueView>('PUT', `${admin}/${issue.hashId}/resolve`, staff.cookie, { silent: true })).toMatchObject({

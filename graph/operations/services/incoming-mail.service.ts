@@ -95,7 +95,7 @@ export class IncomingMailService {
     private readonly journal: IssueJournal,
     private readonly directory: IdentityDirectory,
     private readonly files: FileService,
-    private readonly issues: Pick<IssueService, 'userMaySee'>,
+    private readonly issues: Pick<IssueService, 'userMaySee' | 'awaitAnswer'>,
   ) {}
 
   async receive(mail: IncomingMail): Promise<IncomingMailReceipt> {
@@ -126,6 +126,8 @@ export class IncomingMailService {
       });
       if (mail.automatic) {
         await IssueMessageModel.query(w.trx).patch({ subscribersNotifiedAt: new Date() }).where('id', message.id);
+      } else if (found) {
+        await this.issues.awaitAnswer(w, found, mail.from.name ?? mail.from.address);
       }
       for (const attachment of plan.kept) {
         const name = (attachment.filename ?? 'attachment').slice(0, fileLimits.nameLength);

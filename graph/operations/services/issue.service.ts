@@ -644,13 +644,37 @@ export class IssueService {
     const message = await write(this.db, actor, async (w) => {
       const issue = await this.find(actor, issueHashId, w.trx, true);
       const posted = await this.post(w, actor, issue, input);
-      const now = new Date();
-      if (!isStaff(actor) && (issue.nextActivityDueAt === null || issue.nextActivityDueAt > now)) {
-        await IssueModel.query(w.trx).patch({ nextActivityDueAt: now }).where('id', issue.id);
+      if (!isStaff(actor)) {
+        await this.awaitAnswer(w, issue, actor.name);
       }
       return posted;
     });
     return this.presentMessage(message);
+  }
+
+  /**
+   * Someone outside the provider wrote to the issue (a customer's message, a mail that is not an
+   * autoresponder's): it asks for an answer, so the next activity falls due now unless it is due
+   * sooner already, and a resolved issue opens again, with a timeline message saying why.
+   */
+  async awaitAnswer(w: Write, issue: IssueModel, from: string): Promise<void> {
+    const now = new Date();
+    const nextActivityDueAt = issue.nextActivityDueAt === null || issue.nextActivityDueAt > now ? now : issue.nextActivityDueAt;
+    if (issue.closedAt === null) {
+      if (nextActivityDueAt !== issue.nextActivityDueAt) {
+        await IssueModel.query(w.trx).patch({ nextActivityDueAt }).where('id', issue.id);
+      }
+      return;
+    }
+    const after = await IssueModel.query(w.trx).patchAndFetchById(issue.id, { closedAt: null, closedAutomatically: false, nextActivityDueAt, updatedAt: now });
+    await w.audit({
+      objectType: 'issues',
+      objectId: issue.id,
+      organizationId: issue.organizationId,
+      changeType: 'controllerUpdate',
+      diff: diffObjects({ closedAt: 'date' }, issue, after),
+    });
+    await this.journal.addMessage(w, issue.id, { source: 'cloud', message: `Reopened by a new message from ${from}.` });
   }
 
   /** GraphQL's one way to post: staff as POST /console-admin/v1/issue-messages, customers as POST /console/v1/issue/{issueHashId}/message. */
