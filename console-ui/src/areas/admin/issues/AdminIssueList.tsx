@@ -10,6 +10,7 @@ import { AdminIssueListDocument, type AdminIssueListQueryVariables, type IssueTa
 import { useMessages } from '../../../i18n/messages';
 import { IssueTable } from '../../../issues/IssueTable';
 import { issueOwnerEnum, issuePageSize, issueSortEnum, issueStatusEnum, paramOf } from '../../../issues/issue-filters';
+import { IssueUserFilter } from './IssueUserFilter';
 
 /** The filters of the admin issue list, as named in the address (console.md section 7). */
 interface Filters {
@@ -72,6 +73,8 @@ export function AdminIssueList({ deviceHashId }: { deviceHashId?: string }) {
   const [search, setSearch] = useSearchParams();
   const applied = useMemo(() => ({ ...filtersOf(search), ...(deviceHashId === undefined ? {} : { deviceHashId }) }), [search, deviceHashId]);
   const [draft, setDraft] = useState<Filters>(applied);
+  // Clearing starts the user filters afresh (a search under way is dropped too).
+  const [cleared, setCleared] = useState(0);
   const key = JSON.stringify(applied);
 
   const loadPage = useCallback(
@@ -123,14 +126,21 @@ export function AdminIssueList({ deviceHashId }: { deviceHashId?: string }) {
             <option value="customer">{t('issue.owner.CUSTOMER')}</option>
           </select>
         </label>
-        <label>
-          <span>{t('issue.filter.assignee')}</span>
-          <input name="assignee" maxLength={64} value={draft.assignee ?? ''} onChange={(event) => set('assignee', event.target.value)} />
-        </label>
-        <label>
-          <span>{t('issue.filter.subscriber')}</span>
-          <input name="subscriber" maxLength={64} value={draft.subscriber ?? ''} onChange={(event) => set('subscriber', event.target.value)} />
-        </label>
+        <IssueUserFilter
+          key={`assignee-${cleared}`}
+          name="assignee"
+          label={t('issue.filter.assignee')}
+          value={draft.assignee}
+          onChange={(value) => set('assignee', value ?? '')}
+          allowNone
+        />
+        <IssueUserFilter
+          key={`subscriber-${cleared}`}
+          name="subscriber"
+          label={t('issue.filter.subscriber')}
+          value={draft.subscriber}
+          onChange={(value) => set('subscriber', value ?? '')}
+        />
         <label>
           <span>{t('issue.filter.sortBy')}</span>
           <select name="sortBy" value={draft.sortBy ?? 'createdAtDesc'} onChange={(event) => set('sortBy', event.target.value)}>
@@ -145,6 +155,7 @@ export function AdminIssueList({ deviceHashId }: { deviceHashId?: string }) {
             variant="text"
             onClick={() => {
               setDraft({});
+              setCleared((count) => count + 1);
               setSearch(new URLSearchParams());
             }}
           >

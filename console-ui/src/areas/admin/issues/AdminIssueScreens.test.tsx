@@ -81,6 +81,11 @@ function staffServer({ resolvedElsewhere = false } = {}) {
             ],
           },
         });
+      case 'IssueUserFilterUser':
+        if (variables.hashId !== 'u5') {
+          return { status: 200, body: { data: null, errors: [{ message: 'Not found.', path: ['user'], extensions: { code: 'not_found' } }] } };
+        }
+        return answer({ user: { __typename: 'User', hashId: 'u5', name: 'Sam Site', email: 'sam@harbour.example' } });
       case 'AddIssueSubscribers':
         issue = { ...issue, subscribers: [{ __typename: 'IssueUser', hashId: 'u5', name: 'Sam Site', email: 'sam@harbour.example' }] };
         return answer({ addIssueSubscribers: { __typename: 'Issue', hashId: 'i1' } });
@@ -101,7 +106,7 @@ describe('the admin issue screens', () => {
     await screen.findByRole('row', { name: /Harbour battery disconnected/ }, { timeout: 10_000 });
     await userEvent.selectOptions(screen.getByLabelText('Status'), 'open');
     await userEvent.selectOptions(screen.getByLabelText('Owner'), 'gridport');
-    await userEvent.type(screen.getByLabelText('Assignee (user hash id, me or none)'), 'me');
+    await userEvent.selectOptions(screen.getByLabelText('Assignee'), 'me');
     await userEvent.selectOptions(screen.getByLabelText('Sort'), 'nextActivityDueAt');
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(harness.router.state.location.search).toBe('?status=open&owner=gridport&assignee=me&sortBy=nextActivityDueAt');
@@ -118,6 +123,39 @@ describe('the admin issue screens', () => {
       }),
     );
     expect(screen.getByRole('row', { name: /Harbour battery disconnected/ })).toHaveAttribute('href', '/admin/issues/i1');
+  });
+
+  it('filters by a user found by name for one filter and nobody for the other, and names the chosen user from the address', async () => {
+    const harness = renderConsole('/admin/issues', staffServer());
+    await screen.findByRole('row', { name: /Harbour battery disconnected/ }, { timeout: 10_000 });
+    // Subscribers cannot be "nobody"; assignees can.
+    expect(within(screen.getByLabelText('Subscriber')).queryByRole('option', { name: 'Nobody' })).toBeNull();
+    await userEvent.selectOptions(screen.getByLabelText('Assignee'), 'none');
+    await userEvent.selectOptions(screen.getByLabelText('Subscriber'), 'user');
+    await userEvent.type(screen.getByLabelText('Subscriber: search users by name or email'), 'sam');
+    const found = screen.getByRole('list', { name: 'Subscriber: users found' });
+    await userEvent.click(await within(found).findByRole('button', { name: /Sam Site/ }));
+    expect(within(found).getByRole('button', { name: /Sam Site/ })).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(harness.router.state.location.search).toBe('?assignee=none&subscriber=u5');
+    await waitFor(() => expect(variablesOf(harness.calls, 'AdminIssueList')).toContainEqual(expect.objectContaining({ assignee: 'none', subscriber: 'u5' })));
+    // The search is the assign dialog's: by name or email, across organisations.
+    expect(variablesOf(harness.calls, 'UserPickerUsers')).toContainEqual({ filter: 'sam' });
+    // The chosen user is read back by hash id and named.
+    await screen.findByText('Chosen: Sam Site <sam@harbour.example>');
+    expect(variablesOf(harness.calls, 'IssueUserFilterUser')).toContainEqual({ hashId: 'u5' });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(harness.router.state.location.search).toBe('');
+    expect(screen.getByLabelText('Assignee')).toHaveValue('any');
+    expect(screen.getByLabelText('Subscriber')).toHaveValue('any');
+  });
+
+  it('shows a filter user the API does not answer by hash id', async () => {
+    renderConsole('/admin/issues?assignee=gone1', staffServer());
+    await screen.findByRole('row', { name: /Harbour battery disconnected/ }, { timeout: 10_000 });
+    expect(screen.getByLabelText('Assignee')).toHaveValue('user');
+    await screen.findByText('Chosen: gone1');
   });
 
   it('assigns to an email, posts an internal message and a mailed one, edits the internal one, and resolves silently', async () => {

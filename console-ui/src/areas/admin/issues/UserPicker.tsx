@@ -1,10 +1,8 @@
-import { useQuery } from '@apollo/client/react';
 import { useField } from 'formik';
 import { useId, useState } from 'react';
 import styled from 'styled-components';
-import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { UserPickerUsersDocument } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
+import { useUserSearch } from './useUserSearch';
 
 export interface UserPickerProps {
   /** The formik field holding the chosen user's hash id (null: nobody). */
@@ -20,9 +18,7 @@ export function UserPicker({ name, label, noneLabel }: UserPickerProps) {
   const id = useId();
   const [field, , helpers] = useField<string | null>(name);
   const [filter, setFilter] = useState('');
-  const { data, error } = useQuery(UserPickerUsersDocument, { variables: { filter: filter.trim() === '' ? null : filter.trim() } });
-  useQueryErrorSnackbar(error);
-  const users = data?.users.rows ?? [];
+  const { users, searched } = useUserSearch(filter);
   return (
     <Picker role="group" aria-labelledby={`${id}-label`}>
       <span id={`${id}-label`}>{label}</span>
@@ -36,7 +32,7 @@ export function UserPicker({ name, label, noneLabel }: UserPickerProps) {
             </label>
           </li>
         )}
-        {users.length === 0 && data !== undefined && <li>{t('user.search.none')}</li>}
+        {users.length === 0 && searched && <li>{t('user.search.none')}</li>}
         {users.map((user) => (
           <li key={user.hashId}>
             <label>

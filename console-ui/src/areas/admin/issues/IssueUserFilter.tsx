@@ -1,0 +1,127 @@
+import { useQuery } from '@apollo/client/react';
+import { useState } from 'react';
+import styled from 'styled-components';
+import { IssueUserFilterUserDocument } from '../../../graphql/operations';
+import { useMessages } from '../../../i18n/messages';
+import { useUserSearch } from './useUserSearch';
+
+/** What a user filter of the issue list holds, as the address and the API name it: me, none, or a user's hash id. */
+export type IssueUserFilterValue = string | undefined;
+
+type Mode = 'any' | 'me' | 'none' | 'user';
+
+function modeOf(value: IssueUserFilterValue, choosing: boolean): Mode {
+  if (value === 'me' || value === 'none') {
+    return value;
+  }
+  return value !== undefined || choosing ? 'user' : 'any';
+}
+
+export interface IssueUserFilterProps {
+  /** The filter's name (assignee, subscriber): its select is named so. */
+  name: string;
+  label: string;
+  value: IssueUserFilterValue;
+  onChange: (value: IssueUserFilterValue) => void;
+  /** Offers "nobody" (none) too: an issue has no assignee, yet always may have no subscriber to look for. */
+  allowNone?: boolean;
+}
+
+/** The chosen user, by name when the API lets us read them, else by hash id. */
+function ChosenUser({ hashId }: { hashId: string }) {
+  const t = useMessages();
+  const { data, error } = useQuery(IssueUserFilterUserDocument, { variables: { hashId } });
+  const user = data?.user;
+  if (user === undefined) {
+    return <Chosen>{error === undefined ? t('issue.filter.user.loading') : t('issue.filter.user.chosen', { user: hashId })}</Chosen>;
+  }
+  return <Chosen>{t('issue.filter.user.chosen', { user: `${user.name} <${user.email}>` })}</Chosen>;
+}
+
+/**
+ * A user filter of the staff issue list (assignee, subscriber): anyone, me, nobody (when offered),
+ * or a user found by searching names and emails, as the assign dialog finds them.
+ */
+export function IssueUserFilter({ name, label, value, onChange, allowNone = false }: IssueUserFilterProps) {
+  const t = useMessages();
+  const [choosing, setChoosing] = useState(false);
+  const [search, setSearch] = useState('');
+  const mode = modeOf(value, choosing);
+  const { users, searched } = useUserSearch(search, { skip: mode !== 'user' });
+  const chosen = mode === 'user' ? value : undefined;
+
+  const choose = (next: Mode) => {
+    setChoosing(next === 'user');
+    onChange(next === 'me' || next === 'none' ? next : undefined);
+  };
+
+  return (
+    <Filter>
+      <label>
+        <span>{label}</span>
+        <select name={name} value={mode} onChange={(event) => choose(event.target.value as Mode)}>
+          <option value="any">{t('issue.filter.any')}</option>
+          <option value="me">{t('issue.filter.user.me')}</option>
+          {allowNone && <option value="none">{t('issue.filter.user.none')}</option>}
+          <option value="user">{t('issue.filter.user.user')}</option>
+        </select>
+      </label>
+      {mode === 'user' && (
+        <>
+          {chosen !== undefined && <ChosenUser hashId={chosen} />}
+          <input
+            aria-label={t('issue.filter.user.search', { filter: label })}
+            placeholder={t('user.search')}
+            maxLength={255}
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
+          <Results aria-label={t('issue.filter.user.results', { filter: label })}>
+            {users.length === 0 && searched && <li>{t('user.search.none')}</li>}
+            {users.map((user) => (
+              <li key={user.hashId}>
+                <button type="button" aria-pressed={user.hashId === chosen} onClick={() => onChange(user.hashId)}>
+                  {user.name} &lt;{user.email}&gt; — {user.organization.name}
+                </button>
+              </li>
+            ))}
+          </Results>
+        </>
+      )}
+    </Filter>
+  );
+}
+
+const Filter = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 4px;
+  font-size: 13px;
+`;
+
+const Chosen = styled.span`
+  color: ${({ theme }) => theme.colors.textMuted};
+  overflow-wrap: anywhere;
+`;
+
+const Results = styled.ul`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  max-height: 160px;
+  overflow: auto;
+  button {
+    width: 100%;
+    text-align: left;
+    padding: 4px 6px;
+    border: 0;
+    border-radius: 4px;
+    background: none;
+    cursor: pointer;
+    overflow-wrap: anywhere;
+  }
+  button[aria-pressed='true'] {
+    font-weight: ${({ theme }) => theme.fontWeights.medium};
+    background: ${({ theme }) => theme.colors.border};
+  }
+`;
