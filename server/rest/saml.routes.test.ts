@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DOMParser, XMLSerializer, type Element } from '@xmldom/xmldom';
-import { GridportError } from '../../contracts/errors';
 import type { Right } from '../../contracts/rights';
 import { providerOrganizationId } from '../../contracts/limits';
 import { organizationCreateSchema } from '../../contracts/organization';
@@ -19,7 +18,6 @@ import {
 import { defaultSamlSettings, samlPaths } from '../../graph/identity/services/saml.service';
 import { sessionCookieName } from '../../graph/identity/services/session.service';
 import { testApp, type TestApp } from '../../test-support/app';
-import { parseFormBody } from './saml.routes';
 
 const assertionNs = 'urn:oasis:names:tc:SAML:2.0:assertion';
 const protocolNs = 'urn:oasis:names:tc:SAML:2.0:protocol';
@@ -388,32 +386,5 @@ describe('staff sign-in with SAML without any identity provider', () => {
       status: 401,
       body: { key: 'saml2_post_validation_failed', details: { reason: 'no identity provider is configured' } },
     });
-  });
-});
-
-describe('URL-encoded form bodies', () => {
-  it('decode percent-escapes and plus signs into single values', () => {
-    expect(parseFormBody('SAMLResponse=PHNhbWw%2BPC9zYW1sPg%3D%3D&RelayState=%2Fadmin%2Fdevices+x&empty=&flag')).toEqual({
-      SAMLResponse: 'PHNhbWw+PC9zYW1sPg==',
-      RelayState: '/admin/devices x',
-      empty: '',
-      flag: '',
-    });
-  });
-
-  it('refuse a bad percent-escape or a repeated field with url_encoded_body_invalid', () => {
-    for (const [body, reason] of [
-      ['SAMLResponse=%E0%A4%A', 'a field is not correctly percent-encoded'],
-      ['SAMLResponse=a&SAMLResponse=b', 'the field SAMLResponse is repeated'],
-    ] as [string, string][]) {
-      let thrown: unknown;
-      try {
-        parseFormBody(body);
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown).toBeInstanceOf(GridportError);
-      expect((thrown as GridportError).toBody()).toEqual({ key: 'url_encoded_body_invalid', details: { reason } });
-    }
   });
 });

@@ -1,14 +1,10 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { GridportError } from '../../contracts/errors';
-import { limits } from '../../contracts/limits';
 import type { TwilioRequest } from '../../graph/operations/services/telephony.service';
 import { twilioPaths } from '../../graph/operations/services/telephony.service';
 import type { Services } from '../../graph/services';
 import { access } from './access';
 import { defineRoute } from './route';
-import { parseFormBody } from './saml.routes';
-
-const formContentType = 'application/x-www-form-urlencoded';
+import { acceptFormBodies } from './form-bodies';
 
 /** What the service needs of Twilio's request: the path it came to, its fields, its signature. */
 function twilioRequest(request: FastifyRequest): TwilioRequest {
@@ -60,20 +56,7 @@ export function twilioRoutes(app: FastifyInstance, services: Services): void {
 /** Mounts the Twilio routes in their own scope, which takes URL-encoded form bodies and nothing else. */
 export function twilioPlugin(services: Services): FastifyPluginAsync {
   return async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(formContentType, { parseAs: 'string', bodyLimit: limits.payloadBytes }, (_request, body, done) => {
-      try {
-        done(null, parseFormBody(typeof body === 'string' ? body : body.toString('utf8')));
-      } catch (error) {
-        done(error as Error, undefined);
-      }
-    });
-    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: limits.payloadBytes }, (request, _body, done) => {
-      done(
-        new GridportError('url_encoded_body_invalid', { reason: `the body must be ${formContentType}, not ${request.headers['content-type'] ?? 'untyped'}` }),
-        undefined,
-      );
-    });
+    acceptFormBodies(scope);
     twilioRoutes(scope, services);
   };
 }
