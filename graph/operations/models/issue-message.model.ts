@@ -1,20 +1,12 @@
+import type { EmailHeadersView } from '../../../contracts/issue';
 import { BaseModel } from '../../common/base.model';
 
 /** Message sources (console.md section 3). */
 export const messageSources = ['monitoring', 'cloud', 'user', 'incoming-email', 'github'] as const;
 export type MessageSource = (typeof messageSources)[number];
 
-/** The headers of a mail that became a message. */
-export interface EmailHeaders {
-  from: string;
-  to: string[];
-  cc: string[];
-  subject: string;
-  messageId: string | null;
-  inReplyTo: string | null;
-  references: string[];
-  date: string | null;
-}
+/** The headers of a mail that became a message, as the API shows them. */
+export type EmailHeaders = EmailHeadersView;
 
 export type MailState = 'none' | 'pending' | 'sent' | 'failed';
 
