@@ -1,9 +1,8 @@
-import type { EmailHeadersView } from '../../../contracts/issue';
+import type { EmailHeadersView, issueMessageSources } from '../../../contracts/issue';
 import { BaseModel } from '../../common/base.model';
 
 /** Message sources (console.md section 3). */
-export const messageSources = ['monitoring', 'cloud', 'user', 'incoming-email', 'github'] as const;
-export type MessageSource = (typeof messageSources)[number];
+export type MessageSource = (typeof issueMessageSources)[number];
 
 /** The headers of a mail that became a message, as the API shows them. */
 export type EmailHeaders = EmailHeadersView;
