@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { projectRoot } from './version';
 import { acquireDataFolder } from './data-folder-lock';
+import { freePort } from '../test-support/server-process';
 
 const run = promisify(execFile);
 const root = projectRoot();
@@ -24,9 +25,9 @@ async function gridport(dataDir: string, ...argv: string[]): Promise<{ code: num
 }
 
 /** Starts the compiled server, as `npm start` does, and waits until /v1/health answers. */
-async function startServer(dataDir: string, port: number, demo = true): Promise<{ url: string; process: ChildProcess }> {
+async function startServer(dataDir: string, port: number, demo = true, env: Record<string, string> = {}): Promise<{ url: string; process: ChildProcess }> {
   const child = spawn(process.execPath, [path.join(root, 'dist', 'server', 'main.js')], {
-    env: { PATH: process.env.PATH, GRIDPORT_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', GRIDPORT_DEMO: String(demo) },
+    env: { PATH: process.env.PATH, GRIDPORT_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', GRIDPORT_DEMO: String(demo), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -323,6 +324,32 @@ describe('the README walk-through, with the embedded server running', () => {
         'Gridport',
         'My Energy',
       ]);
+    } finally {
+      await stopServer(server);
+    }
+  }, 240_000);
+
+  it('takes the mail the README sends in with curl as an issue, which issue list and issue show print; mail test says what became of its mail', async () => {
+    const smtpPort = await freePort();
+    const server = await startServer(dataDir, port, true, { SMTP_INBOUND_PORT: String(smtpPort) });
+    try {
+      expect(readme).toContain('Start the server with `SMTP_INBOUND_PORT=2525` and a mail sent to');
+      const send = [
+        "printf 'From: ann@example.com\\r\\nSubject: Inverter shows E42\\r\\n\\r\\nSince this morning.\\r\\n' |",
+        '  curl -sS smtp://127.0.0.1:2525 --mail-from ann@example.com --mail-rcpt support@example.com -T -',
+      ].join('\n');
+      expect(readme).toContain(send);
+      await run('bash', ['-c', send.replace('127.0.0.1:2525', `127.0.0.1:${smtpPort}`)]);
+
+      const listed = await readmeStep(dataDir, 'npx gridport issue list --status open');
+      const line = listed.out.find((row) => row.includes('Inverter shows E42')) ?? '';
+      expect(line).toMatch(/^[A-Za-z0-9]+\s+open\s+.*incoming-email\s+Inverter shows E42, 1 message\(s\)$/);
+      const issueHashId = line.split(/\s+/)[0] ?? '';
+      const shown = await readmeStep(dataDir, 'npx gridport issue show <hashId>', { '<hashId>': issueHashId });
+      expect(shown.out.join('\n')).toContain('Since this morning.');
+
+      const mailed = await readmeStep(dataDir, 'npx gridport mail test you@example.com');
+      expect(mailed.out.join('\n')).toMatch(/kept/);
     } finally {
       await stopServer(server);
     }
