@@ -128,6 +128,8 @@ describeInBrowser('the issue screens in Chromium', () => {
     await page.getByTestId('issue-assignee').getByText(staff.name).waitFor();
     // The assignment is on the timeline as an audit entry, brought live.
     await page.getByTestId('audit-entry').filter({ hasText: 'Updated' }).filter({ hasText: 'assignedUser' }).first().waitFor();
+    // The diff names the user it assigned, read through the user query (not the hash id).
+    await page.getByTestId('diff-entry').filter({ hasText: 'assignedUser' }).filter({ hasText: staff.name }).first().waitFor();
 
     expect(await page.getByLabel('Internal (staff only)').isChecked()).toBe(true);
     await page.getByLabel('Message', { exact: true }).fill('Asked the installer to check the breaker.');

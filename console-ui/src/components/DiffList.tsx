@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import type { DiffEntry } from '../../../contracts/audit-log';
 import { useMessages, type Translate } from '../i18n/messages';
 import { diffEntriesOf } from './diff-entries';
+import { useUserName } from './user-names';
 
 /** Where a linked object opens, by its audit object type (devices, users, ...); null: not a link. */
 export type LinkTo = (objectType: string, hashId: string) => string | null;
@@ -34,9 +35,12 @@ function plainValue(entry: DiffEntry, value: unknown, t: Translate): ReactNode {
   }
 }
 
+/** A linked object: a user by name when known (UserNamesContext), anything else by hash id. */
 function HashId({ objectType, hashId, linkTo }: { objectType: string; hashId: string; linkTo: LinkTo }) {
+  const name = useUserName(objectType, hashId);
   const to = linkTo(objectType, hashId);
-  return to === null ? <code>{hashId}</code> : <Link to={to}>{hashId}</Link>;
+  const label = name === undefined ? <code>{hashId}</code> : <span title={hashId}>{name}</span>;
+  return to === null ? label : <Link to={to}>{label}</Link>;
 }
 
 function hashIds(objectType: string, ids: readonly string[], linkTo: LinkTo): ReactNode {
@@ -96,7 +100,7 @@ function Change({ entry, linkTo, t }: { entry: DiffEntry; linkTo: LinkTo; t: Tra
 /**
  * The typed diff of an audit entry (console.md section 3): each field with its old and new value
  * (number, string, id, boolean, date, json; hidden ones without values), links and link lists by
- * hash id, and a message sent to a device.
+ * hash id (users by name where UserNamesContext knows them), and a message sent to a device.
  */
 export function DiffList({ diff, linkTo = noLinks }: DiffListProps) {
   const t = useMessages();

@@ -19,7 +19,7 @@ describe('the live issue timeline', () => {
     ]);
     const link = ApolloLink.split(({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION, subscriptions, queries);
     const added: string[] = [];
-    await renderWithApollo(inRouter(<IssueTimelinePanel hashId="i1" onAdded={(item) => added.push(item.kind)} />), link);
+    await renderWithApollo(inRouter(<IssueTimelinePanel hashId="i1" userDirectory="any" onAdded={(item) => added.push(item.kind)} />), link);
     await screen.findByText('The gateway is offline.');
     // Subscribed once the pages are read, from the last item read: nothing missed, nothing twice.
     await waitFor(() => expect(subscriptions.operation?.variables).toEqual({ hashId: 'i1', after: 'c-m1' }));

@@ -23,6 +23,7 @@ import { IssueMessageForm, type MessageDraft } from '../../../issues/IssueMessag
 import type { IssueTimelineMessage } from '../../../issues/IssueTimeline';
 import { IssueTimelinePanel } from '../../../issues/IssueTimelinePanel';
 import { useAddIssueMessage } from '../../../issues/useAddIssueMessage';
+import { useUserDirectory } from '../../../issues/useUserNames';
 import { adminLinkTo } from '../links';
 import { IssueAssignDialog } from './IssueAssignDialog';
 import { IssueEditDialog } from './IssueEditDialog';
@@ -96,6 +97,7 @@ function SilentChoice({ text, onChange }: { text: string; onChange: (silent: boo
 export function AdminIssueScreen() {
   const t = useMessages();
   const { hashId = '' } = useParams();
+  const userDirectory = useUserDirectory();
   const confirm = useConfirm();
   const snackbar = useSnackbar();
   const showError = useApolloErrorSnackbar();
@@ -224,6 +226,7 @@ export function AdminIssueScreen() {
           onAdded={() => void refetch()}
           generation={edits}
           linkTo={adminLinkTo}
+          userDirectory={userDirectory}
           messageActions={(message) =>
             message.isInternal ? (
               <Button variant="text" onClick={() => setEditing(message)}>

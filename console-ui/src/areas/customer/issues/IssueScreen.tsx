@@ -12,6 +12,7 @@ import { IssueHeader } from '../../../issues/IssueHeader';
 import { IssueMessageForm, type MessageDraft } from '../../../issues/IssueMessageForm';
 import { IssueTimelinePanel } from '../../../issues/IssueTimelinePanel';
 import { useAddIssueMessage } from '../../../issues/useAddIssueMessage';
+import { useUserDirectory } from '../../../issues/useUserNames';
 import { useSession } from '../../../session/useSession';
 import { useSubscribeToIssue } from './useSubscribeToIssue';
 import { useUnsubscribeFromIssue } from './useUnsubscribeFromIssue';
@@ -23,6 +24,7 @@ export function IssueScreen() {
   const t = useMessages();
   const { hashId = '' } = useParams();
   const { profile } = useSession();
+  const userDirectory = useUserDirectory();
   const snackbar = useSnackbar();
   const showError = useApolloErrorSnackbar();
   const { data, error, refetch } = useQuery(CustomerIssueDocument, { variables: { hashId } });
@@ -66,7 +68,7 @@ export function IssueScreen() {
       <Panel>
         <IssueFacts issue={issue} deviceLink={(device) => `/teleports/${device}/general`} />
       </Panel>
-      <IssueTimelinePanel hashId={hashId} onAdded={() => void refetch()}>
+      <IssueTimelinePanel hashId={hashId} onAdded={() => void refetch()} userDirectory={userDirectory}>
         <IssueMessageForm initialValues={emptyMessage} validationSchema={issueCustomerMessageCreateSchema} onSend={send} />
       </IssueTimelinePanel>
     </section>
