@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
 import styled from 'styled-components';
 import { useMessages } from '../i18n/messages';
-import { OnlineState } from './VirtualDeviceList';
+import { OnlineState } from './OnlineState';
 
 export interface DeviceTab {
   /** The tab's path below the device. */

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import styled from 'styled-components';
-import { VirtualDeviceList, type DeviceColumn } from '../devices/VirtualDeviceList';
+import { VirtualList, type VirtualListColumn } from '../components/VirtualList';
 import type { IssueTable_IssueFragment } from '../graphql/operations';
 import { useMessages, type Translate } from '../i18n/messages';
 import { IssueStatusBadge } from './IssueStatusBadge';
@@ -22,10 +22,10 @@ export function assigneeOf(issue: Pick<IssueTable_IssueFragment, 'assignedUser' 
 
 const when = (at: string | null) => (at === null ? '' : new Date(at).toLocaleString());
 
-/** A list of issues (the issue screens of both areas, a device's issues tab), virtualised like the device lists. */
+/** A list of issues (the issue screens of both areas, a device's issues tab), with the virtualised list the device lists use. */
 export function IssueTable({ rows, rowLink, onNearEnd, loading, label, showNextActivity = false }: IssueTableProps) {
   const t = useMessages();
-  const columns = useMemo<DeviceColumn<IssueTable_IssueFragment>[]>(
+  const columns = useMemo<VirtualListColumn<IssueTable_IssueFragment>[]>(
     () => [
       { header: t('issue.list.title'), width: 'minmax(160px, 3fr)', cell: (row) => row.title },
       { header: t('issue.list.device'), width: 'minmax(120px, 1.5fr)', cell: (row) => row.device?.name ?? '', optional: true },
@@ -41,7 +41,7 @@ export function IssueTable({ rows, rowLink, onNearEnd, loading, label, showNextA
   );
   return (
     <Wrap>
-      <VirtualDeviceList
+      <VirtualList
         label={label}
         rows={rows}
         columns={columns}

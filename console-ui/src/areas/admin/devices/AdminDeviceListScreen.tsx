@@ -9,7 +9,8 @@ import { useMessages, type MessageKey } from '../../../i18n/messages';
 import { pageSizeAt } from '../../../devices/device-page-size';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { usePagedRows } from '../../../devices/usePagedRows';
-import { OnlineState, VirtualDeviceList, type DeviceColumn } from '../../../devices/VirtualDeviceList';
+import { VirtualList, type VirtualListColumn } from '../../../components/VirtualList';
+import { OnlineState } from '../../../devices/OnlineState';
 
 /** Every filter of the admin device list (console.md section 7), as named in GraphQL and in the address. */
 export const adminDeviceFilters = [
@@ -65,7 +66,7 @@ export function AdminDeviceListScreen() {
   }, [list.error, showError]);
 
   const yesNo = useCallback((value: boolean) => t(value ? 'device.yes' : 'device.no'), [t]);
-  const columns = useMemo<DeviceColumn<AdminDeviceListScreen_DeviceFragment>[]>(
+  const columns = useMemo<VirtualListColumn<AdminDeviceListScreen_DeviceFragment>[]>(
     () => [
       { header: t('device.list.name'), width: 'minmax(140px, 2fr)', cell: (row) => row.name },
       { header: t('device.list.identifier'), width: 'minmax(120px, 2fr)', cell: (row) => row.identifier, optional: true },
@@ -129,7 +130,7 @@ export function AdminDeviceListScreen() {
           </Button>
         </FilterActions>
       </FilterForm>
-      <VirtualDeviceList
+      <VirtualList
         label={t('devices.title')}
         rows={list.rows}
         columns={columns}

@@ -86,7 +86,7 @@ withListViewport();
 
 /** The first cell of each row rendered (role queries are slow on a long list; the roles are the same). */
 function rowNames(): string[] {
-  const rows = [...screen.getByTestId('device-list-scroller').querySelectorAll('[role="row"]')];
+  const rows = [...screen.getByTestId('virtual-list-scroller').querySelectorAll('[role="row"]')];
   return rows.map((row) => row.querySelector('[role="cell"]')?.textContent ?? '');
 }
 
@@ -123,7 +123,7 @@ describe('the customer device list', () => {
     expect(rowNames()).toHaveLength(22);
     expect(rowNames()[21]).toBe('Site 21');
 
-    const scroller = screen.getByTestId('device-list-scroller');
+    const scroller = screen.getByTestId('virtual-list-scroller');
     scroller.scrollTop = 470 * 48;
     fireEvent.scroll(scroller);
     await waitFor(() => expect(table).toHaveAttribute('aria-rowcount', '600'));

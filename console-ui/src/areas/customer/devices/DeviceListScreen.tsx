@@ -9,7 +9,8 @@ import { CustomerDeviceListDocument, DeviceCountsDocument, type DeviceListScreen
 import { useMessages } from '../../../i18n/messages';
 import { pageSizeAt } from '../../../devices/device-page-size';
 import { usePagedRows } from '../../../devices/usePagedRows';
-import { OnlineState, VirtualDeviceList, type DeviceColumn } from '../../../devices/VirtualDeviceList';
+import { VirtualList, type VirtualListColumn } from '../../../components/VirtualList';
+import { OnlineState } from '../../../devices/OnlineState';
 
 /** The status filter as it reads in the address (console.md section 7) and in GraphQL. */
 const statuses = {
@@ -54,7 +55,7 @@ export function DeviceListScreen() {
     }
   }, [list.error, showError]);
 
-  const columns = useMemo<DeviceColumn<DeviceListScreen_DeviceFragment>[]>(
+  const columns = useMemo<VirtualListColumn<DeviceListScreen_DeviceFragment>[]>(
     () => [
       { header: t('device.list.name'), width: 'minmax(140px, 2fr)', cell: (row) => row.name },
       { header: t('device.list.identifier'), width: 'minmax(120px, 2fr)', cell: (row) => row.identifier, optional: true },
@@ -93,7 +94,7 @@ export function DeviceListScreen() {
         ))}
       </ChipGroup>
       <Count data-testid="device-count">{list.count === null ? t('device.list.loading') : t('device.list.count', { count: list.count })}</Count>
-      <VirtualDeviceList
+      <VirtualList
         label={t('teleports.title')}
         rows={list.rows}
         columns={columns}

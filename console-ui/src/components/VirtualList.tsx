@@ -4,7 +4,8 @@ import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import { mobile } from '../theme/theme';
 
-export interface DeviceColumn<Row> {
+/** A column of a VirtualList: its header, its width and how a row shows in it. */
+export interface VirtualListColumn<Row> {
   header: string;
   /** A CSS grid track: 2fr, 120px, ... */
   width: string;
@@ -13,9 +14,9 @@ export interface DeviceColumn<Row> {
   optional?: boolean;
 }
 
-export interface VirtualDeviceListProps<Row> {
+export interface VirtualListProps<Row> {
   rows: readonly Row[];
-  columns: readonly DeviceColumn<Row>[];
+  columns: readonly VirtualListColumn<Row>[];
   rowKey: (row: Row) => string;
   rowLink: (row: Row) => string;
   /** Asked when the last rendered rows come near the end of what is loaded. */
@@ -29,10 +30,11 @@ const rowHeight = 48;
 const nearEndRows = 40;
 
 /**
- * A device table that renders only the rows in view (@tanstack/react-virtual), so a list of
- * 10,000 devices scrolls as lightly as one of 50.
+ * A table of linked rows (devices, issues) that renders only the rows in view
+ * (@tanstack/react-virtual), so a list of 10,000 rows scrolls as lightly as one of 50, and asks
+ * for the next page as the end of the loaded rows comes near.
  */
-export function VirtualDeviceList<Row>({ rows, columns, rowKey, rowLink, onNearEnd, empty, label }: VirtualDeviceListProps<Row>) {
+export function VirtualList<Row>({ rows, columns, rowKey, rowLink, onNearEnd, empty, label }: VirtualListProps<Row>) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
   const items = virtualizer.getVirtualItems();
@@ -59,7 +61,7 @@ export function VirtualDeviceList<Row>({ rows, columns, rowKey, rowLink, onNearE
           </Cell>
         ))}
       </HeaderRow>
-      <Scroller ref={scroller} data-testid="device-list-scroller">
+      <Scroller ref={scroller} data-testid="virtual-list-scroller">
         {rows.length === 0 ? (
           <Empty>{empty}</Empty>
         ) : (
@@ -154,14 +156,4 @@ const Cell = styled.span<{ $optional: boolean }>`
 const Empty = styled.p`
   padding: 24px 16px;
   color: ${({ theme }) => theme.colors.textMuted};
-`;
-
-/** The online/offline mark of a device row. */
-export function OnlineState({ online, onlineText, offlineText }: { online: boolean; onlineText: string; offlineText: string }) {
-  return <State $online={online}>{online ? onlineText : offlineText}</State>;
-}
-
-const State = styled.span<{ $online: boolean }>`
-  font-weight: ${({ theme }) => theme.fontWeights.medium};
-  color: ${({ theme, $online }) => ($online ? theme.colors.success : theme.colors.textMuted)};
 `;
