@@ -3,6 +3,7 @@ import { InProcessPubSub } from '../../common/pubsub';
 import { write } from '../../common/write';
 import { testDatabase, type TestDatabase } from '../../../test-support/database';
 import { insertDeviceRow } from '../../../test-support/factories';
+import { exampleDeviceConfig } from '../../../contracts/device';
 import { DeviceOutboxService } from './device-outbox.service';
 
 /** Issue 16, item 9: what the hub delivers to a device is audited as deviceGatewayMessageToDevice, once, when the device acknowledges it. */
@@ -36,5 +37,27 @@ describe('the device outbox acknowledged', () => {
       [{ type: 'message-to-device', name: 'debugPing', message: { type: 'debugPing', payload: 'hello' } }],
       [{ type: 'message-to-device', name: 'reboot', message: { type: 'reboot', hard: false } }],
     ]);
+  });
+
+  it('replaces the configs never sent with a new one, and keeps one already sent and every other message', async () => {
+    const outbox = new DeviceOutboxService(database.db, new InProcessPubSub());
+    const deviceId = await insertDeviceRow(database.db);
+    const actor = systemActor('test');
+    const config = (keepAlive: number) => ({ type: 'setConfig', config: { ...structuredClone(exampleDeviceConfig), cloudKeepAliveIntervalInSec: keepAlive } });
+    const sent = await write(database.db, actor, (w) => outbox.enqueue(w, actor, deviceId, config(10)));
+    await outbox.markDelivered(sent);
+    await write(database.db, actor, async (w) => {
+      await outbox.enqueue(w, actor, deviceId, config(20));
+      await outbox.enqueue(w, actor, deviceId, { type: 'debugPing', payload: 'between' });
+    });
+    await write(database.db, actor, (w) => outbox.enqueue(w, actor, deviceId, config(30)));
+    const pending = await outbox.pending(deviceId);
+    expect(
+      pending.map((message) =>
+        message.type === 'setConfig'
+          ? (message.payload as { config: { cloudKeepAliveIntervalInSec: number } }).config.cloudKeepAliveIntervalInSec
+          : message.type,
+      ),
+    ).toEqual([10, 'debugPing', 30]);
   });
 });

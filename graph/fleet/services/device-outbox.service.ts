@@ -29,11 +29,16 @@ export class DeviceOutboxService {
   /**
    * Queues `message` for the device in the caller's write, checked against the shared message
    * schema; once the write commits, the device hub (on whichever node holds the device's
-   * connection) is told to deliver it.
+   * connection) is told to deliver it. A config is whole, so a new setConfig replaces the
+   * device's earlier ones that were never sent: a device that comes online gets the config it
+   * should run, not every config it missed on the way there.
    */
   async enqueue(w: Write, actor: Actor, deviceId: number, message: CloudToDeviceMessage | Record<string, unknown>): Promise<number> {
     const checked = validate(cloudToDeviceMessageSchema, message, 'payload_invalid') as Record<string, unknown> & { type: string };
     w.afterCommit(() => this.pubsub.publish(channels.outbox, { deviceId }));
+    if (checked.type === 'setConfig') {
+      await DeviceOutboxModel.query(w.trx).delete().where({ device_id: deviceId, type: 'setConfig' }).whereNull('delivered_at').whereNull('acknowledged_at');
+    }
     const row = await DeviceOutboxModel.query(w.trx).insertAndFetch({
       deviceId,
       type: checked.type,
