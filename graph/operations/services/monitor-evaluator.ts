@@ -20,8 +20,25 @@ import { countLocalConfigWrites, countRestarts } from './monitor-queries';
 
 /** Error report codes of the agent that mean its control loops did not start (edge/agent/reporter.ts agentErrorCodes). */
 const failedLoopCodes = new Set(['unsupported_control_loop', 'config_not_applied']);
-/** Production assets only fail their setpoint by producing more; the others by straying either way. */
-const productionCategories = new Set(['solar', 'wind', 'generator']);
+/**
+ * How an asset's setpoint binds it (asset sign convention: production positive, consumption
+ * negative). Producers' setpoints cap what they produce and consumers' (an EV charger, a heater)
+ * cap what they draw, so either fails only by going past it: a charger whose car draws less than
+ * it may is following its setpoint. A battery's setpoint is a target, missed either way.
+ */
+const cappedProducers = new Set(['solar', 'wind', 'generator']);
+const cappedConsumers = new Set(['ev', 'heat']);
+
+/** Whether `activePower` fails the setpoint `effective` of an asset of `category`, beyond `tolerance` W. */
+export function straysFromSetpoint(category: string, activePower: number, effective: number, tolerance: number): boolean {
+  if (cappedProducers.has(category)) {
+    return activePower > effective + tolerance;
+  }
+  if (cappedConsumers.has(category)) {
+    return activePower < effective - tolerance;
+  }
+  return Math.abs(activePower - effective) > tolerance;
+}
 /** A device's settings and config are read again after this long, so console changes reach the evaluator. */
 const reloadAfterMs = 60_000;
 /**
@@ -403,8 +420,7 @@ export class MonitorEvaluator {
     const tolerance = Math.max((Math.abs(effective) * state.settings.thresholdPercentage) / 100, 100);
     const subject = this.assetIdentifier(state, report.assetIndex);
     if (typeof observations.activePower === 'number') {
-      const production = productionCategories.has(state.assets[report.assetIndex]?.category ?? '');
-      const strays = production ? observations.activePower > effective + tolerance : Math.abs(observations.activePower - effective) > tolerance;
+      const strays = straysFromSetpoint(state.assets[report.assetIndex]?.category ?? '', observations.activePower, effective, tolerance);
       this.streak(state, 'asset.powerUnresponsive', subject, strays, { activePower: observations.activePower, effective });
     }
     if (typeof setpoints.confirmed === 'number') {
