@@ -90,6 +90,8 @@ describe('the SMTP receiver', () => {
       gridportIssueOwner: true,
       nonUserParticipants: [{ email: 'ann@stranger.example', name: 'Ann Stranger' }],
       replyHeaders: { messageId: '<e42@stranger.example>', references: ['<earlier@stranger.example>'] },
+      // A new mail waits for an answer: its next activity is due at once.
+      nextActivityDueAt: expect.any(Date) as Date,
     });
     const [message] = await messagesOf(issue?.id ?? 0);
     expect(message).toMatchObject({

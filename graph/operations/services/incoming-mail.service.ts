@@ -189,8 +189,9 @@ export class IncomingMailService {
       title: titleOf(mail),
       source: 'incoming-email',
       organizationId: sender?.organizationId ?? null,
-      // Mail reaches the provider's mailbox, so the provider handles what it opens.
+      // Mail reaches the provider's mailbox, so the provider handles what it opens, and owes an answer now.
       gridportIssueOwner: true,
+      nextActivityDueAt: new Date(),
       nonUserParticipants: sender ? [] : [{ email: mail.from.address, name: mail.from.name }],
       replyHeaders: {
         ...(mail.messageId === null ? {} : { messageId: mail.messageId }),
