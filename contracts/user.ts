@@ -4,6 +4,9 @@ import { filterQuery, pageSchema, paginationQuery } from './pagination';
 import type { OrganizationView } from './organization';
 import type { NamedReference } from './references';
 
+/** Users one list request may name by hash id (the console names a timeline page's users at once). */
+export const userListHashIdsMax = 100;
+
 /** Zero-width characters and special white space, stripped from emails (console.md section 5). */
 const invisible = /[\u200B-\u200D\u2060\uFEFF\u00A0\u1680\u180E\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]/g;
 
@@ -62,6 +65,16 @@ export const userListQuerySchema = yup
     ...paginationQuery,
     filter: filterQuery,
     organizationHashId: yup.string().trim().max(64).optional(),
+    /**
+     * Only these users (`?hashIds=a&hashIds=b` over REST). A hash id that names no user the
+     * caller may see is left out of the page, never an error.
+     */
+    hashIds: yup
+      .array(yup.string().trim().min(1).max(64).required())
+      // A parameter given once in a query string arrives as text, not as a list of one.
+      .transform((value: unknown, original: unknown) => (typeof original === 'string' ? [original] : value))
+      .max(userListHashIdsMax)
+      .optional(),
   })
   .exact();
 

@@ -64,4 +64,29 @@ describe('users in GraphQL', () => {
     const result = await g.execute(customerActor(westId), 'query User($hashId: ID!) { user(hashId: $hashId) { name } }', { hashId: eva });
     expect(result.errors?.[0]?.extensions).toEqual({ code: 'not_found', details: { userHashId: eva } });
   });
+
+  it('reads users by hash id in one answer, leaving out a hash id that names nobody or another organisation, and refuses over 100', async () => {
+    const byHashIds = 'query Users($hashIds: [ID!]) { users(hashIds: $hashIds) { rows { name } nextPageOffset } }';
+    const everyone = (await g.execute<UsersData>(staffActor(['gridport.employee']), listUsers)).data?.users.rows ?? [];
+    const hashIds = [
+      ...everyone.filter((row) => row.name === 'Eva' || row.name === 'Wim').map((row) => row.hashId),
+      g.hashIds.encode('user', 999_999),
+      'hostile"}',
+    ];
+
+    const staff = await g.execute<UsersData>(staffActor(['gridport.employee']), byHashIds, { hashIds });
+    expect(staff.errors).toBeUndefined();
+    expect(staff.data?.users.rows.map((row) => row.name).sort()).toEqual(['Eva', 'Wim']);
+
+    const westId = g.hashIds.decode('organization', westHashId) ?? 0;
+    const customer = await g.execute<UsersData>(customerActor(westId, ['customer.read']), byHashIds, { hashIds });
+    expect(customer.errors).toBeUndefined();
+    expect(customer.data?.users.rows.map((row) => row.name)).toEqual(['Wim']);
+
+    const tooMany = await g.execute(staffActor(['gridport.employee']), byHashIds, { hashIds: Array.from({ length: 101 }, (_, index) => `u${index}`) });
+    expect(tooMany.errors?.[0]?.extensions).toEqual({
+      code: 'query_invalid',
+      details: [{ path: 'hashIds', message: 'hashIds field must have less than or equal to 100 items' }],
+    });
+  });
 });

@@ -80,4 +80,33 @@ describe('users', () => {
     expect(wrong.statusCode).toBe(404);
     expect(wrong.json()).toEqual({ key: 'not_found', details: { userHashId: southHashId } });
   });
+
+  it('are read by hash id in one request, a hash id naming nobody left out; a customer gets only their own, and over 100 is query_invalid', async () => {
+    const all = await t.services.users.list(systemActor('test'), { rowsPerPage: 500, filter: '' });
+    const hashIdOf = (name: string) => all.rows.find((row) => row.name === name)?.hashId ?? '';
+    const named = ['Noor Jansen', 'Sanne Bakker'].map(hashIdOf);
+    const unknown = t.services.hashIds.encode('user', 999_999);
+    const search = [...named, unknown, 'hostile%27--'].map((hashId) => `hashIds=${hashId}`).join('&');
+
+    const staff = await t.signIn(['gridport.employee']);
+    const admin = await t.app.inject({ method: 'GET', url: `/console-admin/v1/user?${search}`, headers: { cookie: staff } });
+    expect(admin.statusCode).toBe(200);
+    expect((admin.json() as Page).rows.map((row) => row.name).sort()).toEqual(['Noor Jansen', 'Sanne Bakker']);
+
+    const customer = await t.signIn(['customer.read'], southHashId);
+    const own = await t.app.inject({ method: 'GET', url: `/console/v1/user?${search}`, headers: { cookie: customer } });
+    expect(own.statusCode).toBe(200);
+    expect((own.json() as Page).rows.map((row) => row.name)).toEqual(['Sanne Bakker']);
+
+    const one = await t.app.inject({ method: 'GET', url: `/console/v1/user?hashIds=${hashIdOf('Sanne Bakker')}`, headers: { cookie: customer } });
+    expect((one.json() as Page).rows.map((row) => row.name)).toEqual(['Sanne Bakker']);
+
+    const tooMany = Array.from({ length: 101 }, (_, index) => `hashIds=u${index}`).join('&');
+    const refused = await t.app.inject({ method: 'GET', url: `/console-admin/v1/user?${tooMany}`, headers: { cookie: staff } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      key: 'query_invalid',
+      details: [{ path: 'hashIds', message: 'hashIds field must have less than or equal to 100 items' }],
+    });
+  });
 });

@@ -1115,6 +1115,7 @@ export type QueryUserInvitesArgs = {
 
 export type QueryUsersArgs = {
   filter: InputMaybe<Scalars['String']['input']>;
+  hashIds: InputMaybe<Array<Scalars['ID']['input']>>;
   offset: InputMaybe<Scalars['String']['input']>;
   organizationHashId: InputMaybe<Scalars['String']['input']>;
   rowsPerPage: InputMaybe<Scalars['Int']['input']>;

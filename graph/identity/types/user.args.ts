@@ -1,4 +1,4 @@
-import { ArgsType, Field, Int } from 'type-graphql';
+import { ArgsType, Field, ID, Int } from 'type-graphql';
 
 /** The arguments of `users`; their rules are userListQuerySchema's. */
 @ArgsType()
@@ -8,6 +8,12 @@ export class UserListArgs {
 
   @Field(() => String, { nullable: true, description: 'Staff only: the users of one organisation.' })
   organizationHashId?: string | null;
+
+  @Field(() => [ID], {
+    nullable: true,
+    description: 'Only these users (at most 100); a hash id naming no user the caller may see is left out, not an error.',
+  })
+  hashIds?: string[] | null;
 
   @Field(() => String, { nullable: true, description: 'The nextPageOffset of the page before.' })
   offset?: string | null;
