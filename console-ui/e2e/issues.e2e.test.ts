@@ -128,7 +128,7 @@ describeInBrowser('the issue screens in Chromium', () => {
     await page.getByTestId('issue-assignee').getByText(staff.name).waitFor();
     // The assignment is on the timeline as an audit entry, brought live.
     await page.getByTestId('audit-entry').filter({ hasText: 'Updated' }).filter({ hasText: 'assignedUser' }).first().waitFor();
-    // The diff names the user it assigned, read through the user query (not the hash id).
+    // The diff names the user it assigned, read through the users list by hash id (not shown as the hash id).
     await page.getByTestId('diff-entry').filter({ hasText: 'assignedUser' }).filter({ hasText: staff.name }).first().waitFor();
 
     expect(await page.getByLabel('Internal (staff only)').isChecked()).toBe(true);
