@@ -108,7 +108,13 @@ describeInBrowser('the issue screens in Chromium', () => {
     await page.getByRole('heading', { name: 'Issues' }).waitFor();
     await page.getByRole('row').filter({ hasText: 'Question about the invoice' }).waitFor();
 
-    await page.getByLabel('Device (hash id)').fill(deviceHashId);
+    // The device is found by name and kept in the address as its hash id.
+    await page.getByLabel('Device: search devices by name').fill('Harbour');
+    await page
+      .getByRole('list', { name: 'Device: devices found' })
+      .getByRole('button', { name: /Harbour battery/ })
+      .click();
+    await page.getByText(/^Chosen: Harbour battery/).waitFor();
     await page.getByLabel('Status').selectOption('open');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL((url) => url.searchParams.get('deviceHashId') === deviceHashId);

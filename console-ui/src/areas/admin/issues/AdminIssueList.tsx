@@ -10,6 +10,7 @@ import { AdminIssueListDocument, type AdminIssueListQueryVariables, type IssueTa
 import { useMessages } from '../../../i18n/messages';
 import { IssueTable } from '../../../issues/IssueTable';
 import { issueOwnerEnum, issuePageSize, issueSortEnum, issueStatusEnum, paramOf } from '../../../issues/issue-filters';
+import { IssueDeviceFilter } from './IssueDeviceFilter';
 import { IssueUserFilter } from './IssueUserFilter';
 
 /** The filters of the admin issue list, as named in the address (console.md section 7). */
@@ -73,7 +74,7 @@ export function AdminIssueList({ deviceHashId }: { deviceHashId?: string }) {
   const [search, setSearch] = useSearchParams();
   const applied = useMemo(() => ({ ...filtersOf(search), ...(deviceHashId === undefined ? {} : { deviceHashId }) }), [search, deviceHashId]);
   const [draft, setDraft] = useState<Filters>(applied);
-  // Clearing starts the user filters afresh (a search under way is dropped too).
+  // Clearing starts the device and user filters afresh (a search under way is dropped too).
   const [cleared, setCleared] = useState(0);
   const key = JSON.stringify(applied);
 
@@ -113,10 +114,12 @@ export function AdminIssueList({ deviceHashId }: { deviceHashId?: string }) {
           </select>
         </label>
         {deviceHashId === undefined && (
-          <label>
-            <span>{t('issue.filter.deviceHashId')}</span>
-            <input name="deviceHashId" maxLength={64} value={draft.deviceHashId ?? ''} onChange={(event) => set('deviceHashId', event.target.value)} />
-          </label>
+          <IssueDeviceFilter
+            key={`device-${cleared}`}
+            label={t('issue.filter.device')}
+            value={draft.deviceHashId}
+            onChange={(value) => set('deviceHashId', value ?? '')}
+          />
         )}
         <label>
           <span>{t('issue.filter.owner')}</span>

@@ -20,6 +20,20 @@ async function notice(text: string): Promise<void> {
 const variablesOf = (calls: SeenCall[], name: string) =>
   calls.filter((call) => operation(call).operationName === name).map((call) => operation(call).variables);
 
+const aListedDevice = (hashId: string, name: string) => ({
+  __typename: 'Device',
+  hashId,
+  name,
+  identifier: 'gw-7',
+  isOnline: false,
+  inProduction: true,
+  isExposedToCustomer: true,
+  iccid: null,
+  deviceGroupHashId: null,
+  nominalActivePowerSum: 0,
+  organization: { __typename: 'Organization', hashId: 'o1', name: 'Harbour' },
+});
+
 function staffServer({ resolvedElsewhere = false } = {}) {
   let issue: Record<string, unknown> = anIssue();
   return (call: SeenCall) => {
@@ -86,6 +100,14 @@ function staffServer({ resolvedElsewhere = false } = {}) {
           return { status: 200, body: { data: null, errors: [{ message: 'Not found.', path: ['user'], extensions: { code: 'not_found' } }] } };
         }
         return answer({ user: { __typename: 'User', hashId: 'u5', name: 'Sam Site', email: 'sam@harbour.example' } });
+      case 'AdminDeviceList':
+        return answer({
+          devices: {
+            __typename: 'DevicePage',
+            rows: variables.hashId === undefined || variables.hashId === 'd7' ? [aListedDevice('d7', 'Harbour battery')] : [],
+            nextPageOffset: null,
+          },
+        });
       case 'AddIssueSubscribers':
         issue = { ...issue, subscribers: [{ __typename: 'IssueUser', hashId: 'u5', name: 'Sam Site', email: 'sam@harbour.example' }] };
         return answer({ addIssueSubscribers: { __typename: 'Issue', hashId: 'i1' } });
@@ -149,6 +171,31 @@ describe('the admin issue screens', () => {
     expect(harness.router.state.location.search).toBe('');
     expect(screen.getByLabelText('Assignee')).toHaveValue('any');
     expect(screen.getByLabelText('Subscriber')).toHaveValue('any');
+  });
+
+  it('filters by a device found by name, kept in the address as its hash id and named from it, and clears it', async () => {
+    const harness = renderConsole('/admin/issues', staffServer());
+    await screen.findByRole('row', { name: /Harbour battery disconnected/ }, { timeout: 10_000 });
+    await userEvent.type(screen.getByLabelText('Device: search devices by name'), 'harbour');
+    const found = screen.getByRole('list', { name: 'Device: devices found' });
+    await userEvent.click(await within(found).findByRole('button', { name: /Harbour battery \(gw-7\)/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(harness.router.state.location.search).toBe('?deviceHashId=d7');
+    await waitFor(() => expect(variablesOf(harness.calls, 'AdminIssueList')).toContainEqual(expect.objectContaining({ deviceHashId: 'd7' })));
+    expect(variablesOf(harness.calls, 'AdminDeviceList')).toContainEqual({ filter: 'harbour', rowsPerPage: 8 });
+    await screen.findByText('Chosen: Harbour battery (gw-7)');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Clear the device' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(harness.router.state.location.search).toBe('');
+    await waitFor(() => expect(variablesOf(harness.calls, 'AdminIssueList').at(-1)).toMatchObject({ deviceHashId: null }));
+  });
+
+  it('names the device of the address', async () => {
+    renderConsole('/admin/issues?deviceHashId=d7', staffServer());
+    await screen.findByText('Chosen: Harbour battery (gw-7)', undefined, { timeout: 10_000 });
+    await userEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(screen.getByText('Any device')).toBeInTheDocument();
   });
 
   it('shows a filter user the API does not answer by hash id', async () => {
@@ -321,7 +368,7 @@ describe('the admin issue screens', () => {
     });
     await screen.findByRole('heading', { name: 'Issues of this device' }, { timeout: 10_000 });
     await screen.findByRole('row', { name: /Harbour battery disconnected/ });
-    expect(screen.queryByLabelText('Device (hash id)')).toBeNull();
+    expect(screen.queryByRole('group', { name: 'Device' })).toBeNull();
     expect(variablesOf(harness.calls, 'AdminIssueList')[0]).toMatchObject({ deviceHashId: 'd7' });
   });
 });

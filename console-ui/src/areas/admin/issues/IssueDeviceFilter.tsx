@@ -1,0 +1,123 @@
+import { useQuery } from '@apollo/client/react';
+import { useState } from 'react';
+import styled from 'styled-components';
+import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
+import { AdminDeviceListDocument } from '../../../graphql/operations';
+import { useMessages } from '../../../i18n/messages';
+
+/** Devices a search offers at once. */
+const devicesFound = 8;
+
+export interface IssueDeviceFilterProps {
+  label: string;
+  /** The chosen device's hash id (as the address names it), or undefined: any device. */
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+}
+
+/** The chosen device, by name once the device list answers it, else by hash id (a device gone, a hash id typed into the address). */
+function ChosenDevice({ hashId }: { hashId: string }) {
+  const t = useMessages();
+  const { data, error } = useQuery(AdminDeviceListDocument, { variables: { hashId, rowsPerPage: 1 } });
+  if (data === undefined && error === undefined) {
+    return <Chosen>{t('issue.filter.device.loading')}</Chosen>;
+  }
+  const device = data?.devices.rows[0];
+  return <Chosen>{t('issue.filter.device.chosen', { device: device === undefined ? hashId : `${device.name} (${device.identifier})` })}</Chosen>;
+}
+
+/**
+ * The device filter of the staff issue list: a device found by searching names and identifiers
+ * (the admin device list's own search), shown by name and kept as its hash id; clearing it
+ * lists the issues of every device again.
+ */
+export function IssueDeviceFilter({ label, value, onChange }: IssueDeviceFilterProps) {
+  const t = useMessages();
+  const [search, setSearch] = useState('');
+  const trimmed = search.trim();
+  const { data, error } = useQuery(AdminDeviceListDocument, { variables: { filter: trimmed, rowsPerPage: devicesFound }, skip: trimmed === '' });
+  useQueryErrorSnackbar(error);
+  const devices = trimmed === '' ? [] : (data?.devices.rows ?? []);
+
+  return (
+    <Filter role="group" aria-label={label}>
+      <span>{label}</span>
+      {value === undefined ? (
+        <Chosen>{t('issue.filter.device.any')}</Chosen>
+      ) : (
+        <ChosenRow>
+          <ChosenDevice hashId={value} />
+          <button type="button" onClick={() => onChange(undefined)}>
+            {t('issue.filter.device.clear')}
+          </button>
+        </ChosenRow>
+      )}
+      <input
+        aria-label={t('issue.filter.device.search')}
+        placeholder={t('issue.filter.device.search')}
+        maxLength={255}
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+      />
+      {trimmed !== '' && (
+        <Results aria-label={t('issue.filter.device.results')}>
+          {devices.length === 0 && data !== undefined && <li>{t('issue.filter.device.none')}</li>}
+          {devices.map((device) => (
+            <li key={device.hashId}>
+              <button type="button" aria-pressed={device.hashId === value} onClick={() => onChange(device.hashId)}>
+                {device.name} ({device.identifier}){device.organization === null ? '' : ` — ${device.organization.name}`}
+              </button>
+            </li>
+          ))}
+        </Results>
+      )}
+    </Filter>
+  );
+}
+
+const Filter = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 4px;
+  font-size: 13px;
+`;
+
+const ChosenRow = styled.div`
+  display: flex;
+  gap: 6px;
+  align-items: baseline;
+  button {
+    border: 0;
+    background: none;
+    padding: 0;
+    cursor: pointer;
+    color: ${({ theme }) => theme.colors.primary};
+  }
+`;
+
+const Chosen = styled.span`
+  color: ${({ theme }) => theme.colors.textMuted};
+  overflow-wrap: anywhere;
+`;
+
+const Results = styled.ul`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  max-height: 160px;
+  overflow: auto;
+  button {
+    width: 100%;
+    text-align: left;
+    padding: 4px 6px;
+    border: 0;
+    border-radius: 4px;
+    background: none;
+    cursor: pointer;
+    overflow-wrap: anywhere;
+  }
+  button[aria-pressed='true'] {
+    font-weight: ${({ theme }) => theme.fontWeights.medium};
+    background: ${({ theme }) => theme.colors.border};
+  }
+`;
