@@ -8,6 +8,7 @@ import { closeCodes, gatewayPath, hubLimits, parseEnvelope, type AuthenticatePay
 import { implausibleReportIssues, runningConfigOf, type RunningConfig } from '../contracts/hub/reports';
 import type { DeviceOutboxService, PendingMessage } from '../graph/fleet/services/device-outbox.service';
 import type { DevicePresenceService } from '../graph/fleet/services/device-presence.service';
+import type { MessageFromDeviceService } from '../graph/fleet/services/message-from-device.service';
 import type { ReportIngest } from './ingest';
 import { channels, type PubSub } from '../graph/common/pubsub';
 import { closeWebSockets } from './upgrade';
@@ -33,6 +34,8 @@ export interface GatewayServerOptions {
   /** This node: sessions are tagged with its id, and open once its lease is taken. */
   node: { nodeId: string; ready: Promise<void> };
   ingest: ReportIngest;
+  /** Audits the error envelopes a gateway sends (messageFromDevice). */
+  messagesFromDevice: Pick<MessageFromDeviceService, 'errorEnvelope'>;
   /** The device behind a certificate: signed by the platform CA, valid now, the one provisioning recorded; null otherwise. */
   verifyCertificate(pem: string): Promise<CertifiedDevice | null>;
   /** The shared report schema (contracts/hub/reports.ts). */
@@ -188,6 +191,7 @@ class GatewayConnection {
         return;
       case 'error':
         this.options.log.warn({ device: this.device.identifier, payload: envelope.payload }, 'gateway reported an error');
+        this.options.messagesFromDevice.errorEnvelope(this.device.deviceId, envelope);
         return;
       default:
         this.sendError('payload_invalid', `A gateway does not send ${envelope.type} envelopes.`, [envelope.id]);

@@ -55,7 +55,10 @@ export function createDeviceHub({
   const evaluator = monitors === false ? null : new MonitorEvaluator(db, services.alarms, log);
   const sweep = monitors === false ? null : new MonitorSweep(db, services.alarms, monitors, log);
   sweep?.start();
-  const ingest = new ReportIngest(db, services.pubsub, evaluator ? (reports) => evaluator.evaluate(reports) : undefined);
+  const ingest = new ReportIngest(db, services.pubsub, (reports) => {
+    services.messagesFromDevice.reportsStored(reports);
+    evaluator?.evaluate(reports);
+  });
   // A device that connects (here or on another node) is taken up afresh from its open alarms at its next report here.
   const stopForgetting = evaluator
     ? services.pubsub.subscribe(channels.presence, (message) => {
@@ -74,6 +77,7 @@ export function createDeviceHub({
     presence: services.devicePresence,
     node,
     ingest,
+    messagesFromDevice: services.messagesFromDevice,
     verifyCertificate: (pem) => services.provisioning.verifyDeviceCertificate(pem),
     validateReport,
   });
@@ -97,6 +101,7 @@ export function createDeviceHub({
       await ingest.close();
       stopForgetting();
       await evaluator?.close();
+      await services.messagesFromDevice.idle();
       await sweep?.stop();
       // Customer messages of alarms just opened go out before the mail transport closes.
       await services.alarms.settled();

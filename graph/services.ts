@@ -25,6 +25,7 @@ import { UserInviteService } from './identity/services/user-invite.service';
 import { SamlRequestIds } from './identity/services/saml.service';
 import { DeviceOutboxService } from './fleet/services/device-outbox.service';
 import { DevicePresenceService } from './fleet/services/device-presence.service';
+import { MessageFromDeviceService } from './fleet/services/message-from-device.service';
 import { DeviceService } from './fleet/services/device.service';
 import { MeasurementService } from './fleet/services/measurement.service';
 import type { HistorySettings } from '../contracts/history';
@@ -96,6 +97,8 @@ export interface Services {
   deviceOutbox: DeviceOutboxService;
   /** Which connection and node hold each device, kept true across crashes. */
   devicePresence: DevicePresenceService;
+  /** messageFromDevice audit entries (error and alarm reports, gateway error envelopes), monitors on or off. */
+  messagesFromDevice: MessageFromDeviceService;
   steering: SteeringService;
   firmware: FirmwareService;
   deviceMessages: DeviceMessageService;
@@ -144,7 +147,6 @@ export function createServices({
   const sessions = new SessionService(db, hashIds, organizations, sessionSecret);
   const deviceOutbox = new DeviceOutboxService(db, pubsub);
   const directory = new IdentityDirectory();
-  const devices = new DeviceService(db, hashIds, deviceOutbox, directory);
   const dangerousActions = new DangerousActionService();
   const auditLog = new AuditLogService(db, hashIds);
   const mailService = new MailService(
@@ -154,6 +156,8 @@ export function createServices({
     log,
   );
   const issueJournal = new IssueJournal(pubsub);
+  const alarmService = new AlarmService(db, issueJournal, mailService, directory, alarms ?? { recoverySeconds: defaultAlarmRecoverySeconds }, log);
+  const devices = new DeviceService(db, hashIds, deviceOutbox, directory, alarmService);
   const users = new UserService(db, hashIds);
   const contacts = new ContactService(db);
   const issues = new IssueService(db, hashIds, issueJournal, devices, directory, auditLog, pubsub);
@@ -182,12 +186,13 @@ export function createServices({
     steering: new SteeringService(db, hashIds, devices, deviceOutbox, dangerousActions),
     deviceOutbox,
     devicePresence: new DevicePresenceService(db, pubsub),
+    messagesFromDevice: new MessageFromDeviceService(db, log),
     firmware: new FirmwareService(db, devices, dangerousActions, balena),
     deviceMessages: new DeviceMessageService(db, devices, deviceOutbox, dangerousActions),
     deviceTickets: new DeviceTicketService(devices, hubspot),
     provisioning: new ProvisioningService(db, box),
     issueJournal,
-    alarms: new AlarmService(db, issueJournal, mailService, directory, alarms ?? { recoverySeconds: defaultAlarmRecoverySeconds }, log),
+    alarms: alarmService,
     issues,
     incomingMail: new IncomingMailService(db, hashIds, issueJournal, directory, files, issues),
     issueMailer: new IssueMailer(db, hashIds, mailService, directory, issues, log),

@@ -29,6 +29,7 @@ import { DeviceComponentModel } from '../models/device-component.model';
 import { DeviceGroupModel } from '../models/device-group.model';
 import { DeviceModel } from '../models/device.model';
 import { PartnershipModel } from '../models/partnership.model';
+import type { AlarmService } from '../../operations/services/alarm.service';
 import { IssueService } from '../../operations/services/issue.service';
 import { limitToAccessible, type DeviceAccess } from './device-access';
 import { checkedConfig, componentColumns, componentsOf, exposureProblem, identifierProblem, nominalActivePowerOf } from './device-config';
@@ -99,6 +100,7 @@ export class DeviceService {
     private readonly hashIds: HashIds,
     private readonly outbox: DeviceOutboxService,
     private readonly directory: IdentityDirectory,
+    private readonly alarms: AlarmService,
   ) {
     this.presenter = new DevicePresenter(hashIds, directory);
   }
@@ -398,7 +400,12 @@ export class DeviceService {
           await this.outbox.enqueue(w, actor, before.id, { type: 'setConfig', config: parsed });
         }
       }
-      return this.patchAudited(w, before, changes);
+      const after = await this.patchAudited(w, before, changes);
+      if (configChanged) {
+        // Alarms of assets and loops the new config dropped close now, in this write (docs/operations.md, "Monitors and alarms").
+        await this.alarms.closeWithoutSubject(w, after, after.config);
+      }
+      return after;
     });
     return this.presentOne(actor, device);
   }

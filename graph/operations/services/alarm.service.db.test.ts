@@ -1,8 +1,12 @@
 import pino from 'pino';
+import { exampleDeviceConfig } from '../../../contracts/device';
+import { deviceUpdateSchema } from '../../../contracts/fleet';
 import type { StoredReport } from '../../../contracts/hub/reports';
+import { validate } from '../../../contracts/validation';
 import { testSecrets } from '../../../test-support/app';
 import { testDatabase, type TestDatabase } from '../../../test-support/database';
-import { buildDeviceGroup, buildOrganization, buildUser, insertDeviceRow } from '../../../test-support/factories';
+import { buildDevice, buildDeviceGroup, buildOrganization, buildUser, insertDeviceRow } from '../../../test-support/factories';
+import { systemActor } from '../../common/context';
 import { HashIds } from '../../common/hash-ids';
 import { createServices, type Services } from '../../services';
 import { DevicePresenceService } from '../../fleet/services/device-presence.service';
@@ -241,6 +245,123 @@ describe('monitors and alarms in the database', () => {
     expect((await alarmsOf(deviceId)).map((alarm) => alarm.closed_at !== null)).toEqual([true]);
   });
 
+  describe('a saved config that drops an asset or a control loop', () => {
+    const actor = systemActor('test');
+    /** A config the device service accepts (the example's network and intervals) with these assets and loops. */
+    const configOf = (assets: [type: string, identifier: string][], activeControl: object[] = []) => ({
+      ...exampleDeviceConfig,
+      assets: assets.map(([type, identifier]) => ({ type, identifier, communication: { type: 'none' } })),
+      activeControl,
+    });
+    const limiter = (meterAssetIndex: number, asset: number) => ({
+      type: 'powerLimiter',
+      identifier: 'limiter-1',
+      meterAssetIndex,
+      primaryLimitableAssetIndices: [asset],
+      contractualLimit: { feedIn: 50_000 },
+    });
+    /** The config above as the device service accepts it. */
+    const saved = configOf(
+      [
+        ['demo-battery', 'BAT-1'],
+        ['demo-meter', 'MTR-1'],
+      ],
+      [limiter(1, 0)],
+    );
+    const withConfig = async (next: object, hashId: string) =>
+      services.devices.update(actor, hashId, validate(deviceUpdateSchema, { config: structuredClone(next) }, 'payload_invalid'));
+    const openAlarms = async (deviceId: number) =>
+      (await alarmsOf(deviceId)).filter((alarm) => alarm.closed_at === null).map((alarm) => `${alarm.monitor} ${alarm.asset_identifier ?? ''}`.trim());
+
+    it('closes at once the alarms of assets and loops it no longer has, or of kinds that no longer apply, and keeps the others', async () => {
+      const device = await buildDevice(services, { organizationHashId: services.hashIds.encode('organization', organizationId), config: saved });
+      const deviceId = device.id;
+      for (const [monitor, assetIdentifier] of [
+        ['asset.connectivity', 'BAT-1'],
+        ['battery.alarm', 'BAT-1'],
+        ['asset.connectivity', 'MTR-1'],
+        ['meter.alarm', 'MTR-1'],
+        ['activeControl.slowControlLoop', 'limiter-1'],
+        ['device.restart', null],
+      ] as const) {
+        expect(await services.alarms.fire({ monitor, deviceId, assetIdentifier })).toBe('opened');
+      }
+      const [issue] = await issuesOf(deviceId);
+
+      // An unchanged config closes nothing; a change that only reorders the same assets neither.
+      await withConfig(saved, device.hashId);
+      await withConfig(
+        configOf(
+          [
+            ['demo-meter', 'MTR-1'],
+            ['demo-battery', 'BAT-1'],
+          ],
+          [limiter(0, 1)],
+        ),
+        device.hashId,
+      );
+      expect(await openAlarms(deviceId)).toHaveLength(6);
+
+      // The battery and the loop are gone: their alarms close; the meter's and the device's stay.
+      await withConfig(configOf([['demo-meter', 'MTR-1']]), device.hashId);
+      expect(await openAlarms(deviceId)).toEqual(['asset.connectivity MTR-1', 'meter.alarm MTR-1', 'device.restart']);
+      expect((await issuesOf(deviceId))[0]?.closed_at).toBeNull();
+
+      // MTR-1 is now a battery: a meter's alarm no longer applies to it; its connectivity still does.
+      await withConfig(configOf([['demo-battery', 'MTR-1']]), device.hashId);
+      expect(await openAlarms(deviceId)).toEqual(['asset.connectivity MTR-1', 'device.restart']);
+
+      expect((await messagesOf(issue?.id ?? 0)).filter((message) => message.includes('closed'))).toEqual([
+        "monitoring: Alarm **Asset unreachable** (`asset.connectivity`, BAT-1) closed: the device's config no longer has asset BAT-1 that this monitor watches.",
+        "monitoring: Alarm **Battery reports an alarm** (`battery.alarm`, BAT-1) closed: the device's config no longer has asset BAT-1 that this monitor watches.",
+        "monitoring: Alarm **Control loop too slow** (`activeControl.slowControlLoop`, limiter-1) closed: the device's config no longer has control loop limiter-1 that this monitor watches.",
+        "monitoring: Alarm **Meter reports an alarm** (`meter.alarm`, MTR-1) closed: the device's config no longer has asset MTR-1 that this monitor watches.",
+      ]);
+      const audit = (await database
+        .db('audit_log')
+        .where({ object_type: 'devices', object_id: deviceId, change_type: 'deviceGatewayMonitoring' })
+        .orderBy('id')) as { diff: { name: string; newValue: unknown }[] }[];
+      expect(audit.filter((entry) => entry.diff.some((d) => d.name === 'alarm' && d.newValue === 'closed'))).toHaveLength(4);
+    });
+
+    it('resolves the auto-closing issue once the last alarm closes with the config change', async () => {
+      const device = await buildDevice(services, { organizationHashId: services.hashIds.encode('organization', organizationId), config: saved });
+      await services.alarms.fire({ monitor: 'asset.setpointUnresponsive', deviceId: device.id, assetIdentifier: 'BAT-1' });
+      await withConfig(configOf([['demo-meter', 'MTR-1']]), device.hashId);
+      const [issue] = await issuesOf(device.id);
+      expect(issue).toMatchObject({ closed_automatically: true, closed_at: expect.any(Date) });
+      expect((await messagesOf(issue?.id ?? 0)).slice(-2)).toEqual([
+        "monitoring: Alarm **Asset does not confirm its setpoint** (`asset.setpointUnresponsive`, BAT-1) closed: the device's config no longer has asset BAT-1 that this monitor watches.",
+        'monitoring: All alarms closed: the issue resolved itself.',
+      ]);
+    });
+
+    it('lets the evaluator fire a new alarm when the asset comes back with the next config the device runs', async () => {
+      const device = await buildDevice(services, {
+        organizationHashId: services.hashIds.encode('organization', organizationId),
+        config: saved,
+        monitorSettings: { acceptableBadConnectionCount: 1 },
+      });
+      const evaluator = new MonitorEvaluator(database.db, services.alarms, log);
+      const bad = () => report(device.id, 'batteryPower', { activePower: 0, ...statistics(1, 9) }, { asset: 0 });
+      evaluator.evaluate([bad(), bad()]);
+      await evaluator.idle();
+      expect(await openAlarms(device.id)).toEqual(['asset.connectivity BAT-1']);
+
+      await withConfig(configOf([['demo-meter', 'MTR-1']]), device.hashId);
+      expect(await openAlarms(device.id)).toEqual([]);
+      await withConfig(saved, device.hashId);
+      // The device runs the config it was sent and reports it: the evaluator reads the config and the open alarms again.
+      evaluator.evaluate([report(device.id, 'config', { source: 'cloud', messageId: '1', config: saved })]);
+      await evaluator.idle();
+      evaluator.evaluate([bad(), bad()]);
+      await evaluator.idle();
+      expect(await openAlarms(device.id)).toEqual(['asset.connectivity BAT-1']);
+      expect(await alarmsOf(device.id)).toHaveLength(2);
+      await evaluator.close();
+    });
+  });
+
   it('evaluates reports: asset connectivity after more than acceptableBadConnectionCount bad reports, agent alarms by code; a restarted evaluator keeps the state', async () => {
     const deviceId = await aDevice({ monitor_settings: JSON.stringify({ acceptableBadConnectionCount: 2, thresholdPercentage: 20 }) });
     const evaluator = new MonitorEvaluator(database.db, services.alarms, log);
@@ -260,10 +381,8 @@ describe('monitors and alarms in the database', () => {
       ['activeControl.slowControlLoop', 'limiter-1'],
       ['battery.alarm', 'BAT-1'],
     ]);
-    const fromDevice = (await database.db('audit_log').where({ object_type: 'devices', object_id: deviceId, change_type: 'messageFromDevice' })) as {
-      diff: { name: string }[];
-    }[];
-    expect(fromDevice.map((entry) => entry.diff[0]?.name)).toEqual(['alarm', 'alarm']);
+    // Messages from the device are audited apart (MessageFromDeviceService), not by the evaluator.
+    expect(await database.db('audit_log').where({ object_type: 'devices', object_id: deviceId, change_type: 'messageFromDevice' })).toEqual([]);
 
     // A new evaluator (the node restarted) takes up the open alarms: more bad reports open nothing new; good ones clear.
     const restarted = new MonitorEvaluator(database.db, services.alarms, log);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { issueTitleOf, monitorEnabled, monitorSettingsOf, monitorWindows, type MonitorKind } from '../../../contracts/monitors';
+import { isMonitorKind, issueTitleOf, monitorEnabled, monitorKinds, monitorSettingsOf, monitorWindows, type MonitorKind } from '../../../contracts/monitors';
 import { systemActor } from '../../common/context';
 import { write, type Write } from '../../common/write';
 import type { IdentityDirectory } from '../../identity/services/directory.service';
@@ -8,6 +8,7 @@ import { AlarmModel, type CustomerMessage } from '../models/alarm.model';
 import { IssueModel } from '../models/issue.model';
 import type { IssueJournal } from './issue-journal';
 import type { MailService } from './mail.service';
+import { alarmApplies, monitorSubjectsOf } from './monitor-subjects';
 
 /** What one alarm is about: a monitor kind on a device, for one asset (or control loop) or the device as a whole. */
 export interface AlarmKey {
@@ -207,6 +208,45 @@ export class AlarmService {
       }
       return closed;
     });
+  }
+
+  /**
+   * A device's saved config changed (called in the device service's write, the device row
+   * locked): its open alarms of an asset or control loop the new config no longer has, or of a
+   * kind that no longer applies to it (a battery alarm on an asset that is now a meter), close at
+   * once, and their auto-closing issues resolve themselves. The evaluator names an alarm's asset
+   * from the saved config, so no report could ever clear such an alarm. Answers how many closed.
+   */
+  async closeWithoutSubject(w: Write, device: { id: number; organizationId: number | null }, config: unknown): Promise<number> {
+    const subjects = monitorSubjectsOf(config);
+    const open = await AlarmModel.query(w.trx).where('device_id', device.id).whereNull('closed_at').orderBy('id');
+    const issues = new Set<number>();
+    let closed = 0;
+    for (const alarm of open) {
+      if (!isMonitorKind(alarm.monitor) || alarmApplies(alarm.monitor, alarm.assetIdentifier, subjects)) {
+        continue;
+      }
+      await AlarmModel.query(w.trx).patch({ closedAt: new Date() }).where('id', alarm.id);
+      closed += 1;
+      const key = { monitor: alarm.monitor, deviceId: device.id, assetIdentifier: alarm.assetIdentifier };
+      const noun = monitorKinds[alarm.monitor].subject === 'asset' ? 'asset' : 'control loop';
+      const what = alarm.assetIdentifier === null ? `a ${noun}` : `${noun} ${alarm.assetIdentifier}`;
+      await this.record(
+        w,
+        { id: device.id, organization_id: device.organizationId },
+        alarm.issueId === null ? null : Number(alarm.issueId),
+        `Alarm **${issueTitleOf(alarm.monitor)}** (${describe(key)}) closed: the device's config no longer has ${what} that this monitor watches.`,
+        key,
+        'closed',
+      );
+      if (alarm.issueId !== null) {
+        issues.add(Number(alarm.issueId));
+      }
+    }
+    for (const issueId of issues) {
+      await this.autoClose(w, issueId);
+    }
+    return closed;
   }
 
   /** Resolves an auto-closing, open issue that has no open alarm left. */

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { categoryOfType } from '../../../contracts/device/asset-types';
 import { controlLoopDefaults } from '../../../contracts/device/control-loops';
 import type { StoredReport } from '../../../contracts/hub/reports';
 import {
@@ -13,10 +12,9 @@ import {
   type EffectiveMonitorSettings,
   type MonitorKind,
 } from '../../../contracts/monitors';
-import { systemActor } from '../../common/context';
-import { write } from '../../common/write';
 import type { AlarmKey, AlarmService } from './alarm.service';
 import { countLocalConfigWrites, countRestarts } from './monitor-queries';
+import { monitorSubjectsOf, type MonitoredAsset } from './monitor-subjects';
 
 /** Error report codes of the agent that mean its control loops did not start (edge/agent/reporter.ts agentErrorCodes). */
 const failedLoopCodes = new Set(['unsupported_control_loop', 'config_not_applied']);
@@ -52,17 +50,13 @@ const defaultLoopStepMs = controlLoopDefaults.controlLoopSleep * 1000;
 /** Reports of a device kept while its state loads; beyond, the oldest are evaluated late or not at all. */
 const backlogMax = 10_000;
 
-interface AssetInfo {
-  identifier: string;
-  category: string | undefined;
-}
-
 interface DeviceState {
   deviceId: number;
-  organizationId: number | null;
   settings: EffectiveMonitorSettings;
   settingsText: string;
-  assets: AssetInfo[];
+  /** The saved config's revision as read last: when it moves, the open alarms are read again (a config change closes those it left without a subject). */
+  configRevision: number;
+  assets: MonitoredAsset[];
   controllers: string[];
   /** Each loop's step (controlLoopSleep) in ms: an iteration longer than that is slow. */
   controllerStepsMs: number[];
@@ -90,8 +84,8 @@ const keyOf = (monitor: MonitorKind, subject: string | null): string => `${monit
  * hands it each batch of reports right after the batch committed, on the node that stored it
  * (a device's reports all arrive on the node holding its connection). It keeps each device's
  * monitor state in memory and touches the database only when a state changes (an alarm fires
- * or clears), for the rare report types that need history (config), and to audit messages from
- * the device (error and alarm reports). After a restart a device's state is taken up again
+ * or clears) and for the rare report types that need history (config). Messages from the
+ * device are audited apart, monitors or not (graph/fleet/services/message-from-device.service.ts). After a restart a device's state is taken up again
  * from its open alarms. Time-based conditions are the sweep's (monitor-sweep.ts).
  */
 export class MonitorEvaluator {
@@ -114,7 +108,6 @@ export class MonitorEvaluator {
     if (this.closed) {
       return;
     }
-    const audits: { state: DeviceState; report: StoredReport }[] = [];
     const now = Date.now();
     if (now - this.prunedAt > forgetAfterMs) {
       this.prune(now);
@@ -139,13 +132,7 @@ export class MonitorEvaluator {
         }
         continue;
       }
-      if (report.type === 'error' || report.type === 'alarm') {
-        audits.push({ state, report });
-      }
       this.apply(state, report);
-    }
-    if (audits.length > 0) {
-      this.enqueue(() => this.auditMessagesFromDevice(audits));
     }
   }
 
@@ -181,9 +168,9 @@ export class MonitorEvaluator {
   private newState(deviceId: number): DeviceState {
     return {
       deviceId,
-      organizationId: null,
       settings: monitorSettingsOf({}),
       settingsText: '',
+      configRevision: -1,
       assets: [],
       controllers: [],
       controllerStepsMs: [],
@@ -205,28 +192,23 @@ export class MonitorEvaluator {
     state.loading = true;
     const loading = (async () => {
       try {
-        const device = (await this.db('devices').where('id', state.deviceId).first('organization_id', 'monitor_settings', 'config')) as
-          { organization_id: string | number | null; monitor_settings: unknown; config: { assets?: unknown; activeControl?: unknown } | null } | undefined;
+        const device = (await this.db('devices').where('id', state.deviceId).first('monitor_settings', 'config', 'config_revision')) as
+          { monitor_settings: unknown; config: unknown; config_revision: string | number } | undefined;
         if (!device) {
           this.devices.delete(state.deviceId);
           return;
         }
-        state.organizationId = device.organization_id === null ? null : Number(device.organization_id);
         const settingsText = JSON.stringify(device.monitor_settings ?? {});
-        // Settings changed (a monitor turned off or on): the open alarms are read again with them.
-        const refresh = !state.ready || settingsText !== state.settingsText;
+        const configRevision = Number(device.config_revision);
+        // Settings changed (a monitor turned off or on) or the config (its change closed alarms left without a subject): the open alarms are read again.
+        const refresh = !state.ready || settingsText !== state.settingsText || configRevision !== state.configRevision;
         state.settingsText = settingsText;
+        state.configRevision = configRevision;
         state.settings = monitorSettingsOf(device.monitor_settings);
-        const assets = Array.isArray(device.config?.assets) ? (device.config.assets as { identifier?: unknown; type?: unknown }[]) : [];
-        state.assets = assets.map((asset, index) => ({
-          identifier: typeof asset.identifier === 'string' ? asset.identifier : `asset ${index}`,
-          category: typeof asset.type === 'string' ? categoryOfType(asset.type) : undefined,
-        }));
-        const loops = Array.isArray(device.config?.activeControl)
-          ? (device.config.activeControl as { identifier?: unknown; controlLoopSleep?: unknown }[])
-          : [];
-        state.controllers = loops.map((loop, index) => (typeof loop.identifier === 'string' ? loop.identifier : `control loop ${index}`));
-        state.controllerStepsMs = loops.map((loop) => (typeof loop.controlLoopSleep === 'number' ? loop.controlLoopSleep * 1000 : defaultLoopStepMs));
+        const subjects = monitorSubjectsOf(device.config);
+        state.assets = subjects.assets;
+        state.controllers = subjects.loops.map((loop) => loop.identifier);
+        state.controllerStepsMs = subjects.loops.map((loop) => loop.stepMs);
         if (refresh) {
           const open = await this.alarms.openAlarmsOf(state.deviceId);
           state.firing.clear();
@@ -547,21 +529,6 @@ export class MonitorEvaluator {
     this.chain = this.chain.then(work).catch((error: unknown) => {
       undo?.();
       this.log.error({ err: error }, 'monitors: recording a monitor state failed');
-    });
-  }
-
-  /** messageFromDevice audit entries for the device's error and alarm reports, one transaction a batch. */
-  private async auditMessagesFromDevice(entries: { state: DeviceState; report: StoredReport }[]): Promise<void> {
-    await write(this.db, systemActor('device-hub'), async (w) => {
-      for (const { state, report } of entries) {
-        await w.audit({
-          objectType: 'devices',
-          objectId: state.deviceId,
-          organizationId: state.organizationId,
-          changeType: 'messageFromDevice',
-          diff: [{ type: 'json', name: report.type, oldValue: null, newValue: report.body }],
-        });
-      }
     });
   }
 }
