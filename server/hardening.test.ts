@@ -14,7 +14,7 @@ import { loadConfig } from './config';
 
 interface OpenApiOperation {
   requestBody?: unknown;
-  parameters?: { in: string; name: string }[];
+  parameters?: { in: string; name: string; schema?: { type?: string } }[];
 }
 type OpenApiPaths = Record<string, Record<string, OpenApiOperation>>;
 
@@ -237,11 +237,12 @@ describe('input that used to reach code that throws', () => {
     'post /console/v1/user-invite/{hashId}': JSON.stringify({ name: 'Invited', password: 'a password long enough', twoFactorCode: '123456' }),
   };
 
-  it('answers a repeated query parameter with 400 query_invalid naming it, on every route and parameter', async () => {
+  it('answers a repeated query parameter with 400 query_invalid naming it, on every route and parameter but lists', async () => {
+    // A list parameter (the users lists' hashIds) is given once per item: repeating it is the point.
     const pairs = Object.entries(paths).flatMap(([path, item]) =>
       Object.entries(item).flatMap(([method, operation]) =>
         (operation.parameters ?? [])
-          .filter((parameter) => parameter.in === 'query')
+          .filter((parameter) => parameter.in === 'query' && parameter.schema?.type !== 'array')
           .map((parameter) => ({
             method,
             path,
