@@ -102,6 +102,20 @@ describe('the names of the users an issue timeline links to', () => {
     expect(asked.filter((name) => name === 'UserNames')).toHaveLength(1);
   });
 
+  it('asks for more users than one request may name (100) in as few requests as the limit allows', async () => {
+    const many = Array.from({ length: 101 }, (_, index) => `u${String(index).padStart(3, '0')}`);
+    const { asked } = await renderTimeline(
+      [
+        timelinePage([anAuditItem('a1', [subscribers(many, [])])]),
+        userNames(many.slice(0, 100), usersAnswer(aUser('u000', 'Casey Customer'))),
+        userNames(many.slice(100), usersAnswer(aUser('u100', 'Nora Night'))),
+      ],
+      'any',
+    );
+    await waitFor(() => expect(entries()[0]).toHaveTextContent(/^subscribers:added Casey Customer, u001, .*, Nora Night$/));
+    expect(asked.filter((name) => name === 'UserNames')).toHaveLength(2);
+  });
+
   it('asks nothing of a caller who may read no user, and shows everyone by hash id', async () => {
     const { asked } = await renderTimeline([timelinePage([anAuditItem('a1', [assigned(null, 'u2')])])], 'none');
     await waitFor(() => expect(entries()[0]).toHaveTextContent('assignedUser:none→u2'));
