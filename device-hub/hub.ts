@@ -59,15 +59,25 @@ export function createDeviceHub({
     services.messagesFromDevice.reportsStored(reports);
     evaluator?.evaluate(reports);
   });
-  // A device that connects (here or on another node) is taken up afresh from its open alarms at its next report here.
+  // A device that connects (here or on another node), or whose saved config changed (a setConfig
+  // queued, which closed the alarms the config left without a subject), is taken up afresh from
+  // its config and open alarms at its next report here.
   const stopForgetting = evaluator
-    ? services.pubsub.subscribe(channels.presence, (message) => {
-        const deviceId = (message as { deviceId?: unknown; online?: unknown }).deviceId;
-        if (typeof deviceId === 'number' && (message as { online?: unknown }).online === true) {
-          evaluator.forget(deviceId);
-        }
-      })
-    : () => undefined;
+    ? [
+        services.pubsub.subscribe(channels.presence, (message) => {
+          const deviceId = (message as { deviceId?: unknown; online?: unknown }).deviceId;
+          if (typeof deviceId === 'number' && (message as { online?: unknown }).online === true) {
+            evaluator.forget(deviceId);
+          }
+        }),
+        services.pubsub.subscribe(channels.outbox, (message) => {
+          const { deviceId, type } = message as { deviceId?: unknown; type?: unknown };
+          if (typeof deviceId === 'number' && type === 'setConfig') {
+            evaluator.forget(deviceId);
+          }
+        }),
+      ]
+    : [];
   // The lease is taken at once; a lease found run out takes the sessions held here back.
   const node: NodePresence = new NodePresence(services.devicePresence, presence, log, () => gateways.retakeAll());
   const gateways: GatewayServer = new GatewayServer({
@@ -99,7 +109,7 @@ export function createDeviceHub({
       await node.stop();
       await tunnels.close();
       await ingest.close();
-      stopForgetting();
+      stopForgetting.forEach((stop) => stop());
       await evaluator?.close();
       await services.messagesFromDevice.idle();
       await sweep?.stop();

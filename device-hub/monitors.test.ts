@@ -2,6 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { exampleDeviceConfig } from '../contracts/device';
+import { deviceUpdateSchema } from '../contracts/fleet';
+import type { StoredReport } from '../contracts/hub/reports';
+import { validate } from '../contracts/validation';
+import { systemActor } from '../graph/common/context';
 import { testApp, type TestApp } from '../test-support/app';
 import { buildDevice } from '../test-support/factories';
 
@@ -141,4 +146,57 @@ describe('monitors end to end with a real gateway', () => {
     // One customer mail for the one alarm, however many sweeps ran meanwhile.
     expect(await t.database.db('mails').whereRaw('"to" @> ?::jsonb', [JSON.stringify(['outage@customer.example'])])).toHaveLength(1);
   }, 120_000);
+
+  it('takes a device up afresh when its saved config changes, so a report about an asset it dropped opens no alarm meanwhile', async () => {
+    const monitors = t.hub?.monitors;
+    if (!monitors) {
+      throw new Error('the hub runs monitors here');
+    }
+    const asset = (type: string, identifier: string) => ({ type, identifier, communication: { type: 'none' } });
+    const config = { ...exampleDeviceConfig, assets: [asset('demo-battery', 'BAT-1'), asset('demo-meter', 'MTR-1')], activeControl: [] };
+    const device = await buildDevice(t.services, { config, monitorSettings: { acceptableBadConnectionCount: 1 } });
+    let sequence = 0;
+    const batteryReport = (timeout: number): StoredReport => {
+      sequence += 1;
+      const at = new Date(Date.now() - 60_000 + sequence).toISOString();
+      const observations = {
+        activePower: 0,
+        connectionStatistics: { success: 10 - timeout, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout, responseError: 0 },
+      };
+      return {
+        deviceId: device.id,
+        reportId: `b${sequence}`,
+        type: 'batteryPower',
+        at,
+        assetIndex: 0,
+        controllerIndex: null,
+        body: { type: 'batteryPower', at, asset: 0, observations },
+      };
+    };
+    const alarms = async () =>
+      (
+        (await t.database.db('alarms').where('device_id', device.id).orderBy('id')) as {
+          asset_identifier: string;
+          recovering_since: Date | null;
+          closed_at: Date | null;
+        }[]
+      ).map((alarm) => `${alarm.asset_identifier} ${alarm.closed_at ? 'closed' : alarm.recovering_since ? 'recovering' : 'firing'}`);
+
+    monitors.evaluator.evaluate([batteryReport(9), batteryReport(9)]);
+    await monitors.evaluator.idle();
+    monitors.evaluator.evaluate([batteryReport(0)]);
+    await monitors.evaluator.idle();
+    expect(await alarms()).toEqual(['BAT-1 recovering']);
+
+    // The battery leaves the config: its alarm closes; the device still runs the old config until it applies the new one.
+    await t.services.devices.update(
+      systemActor('test'),
+      device.hashId,
+      validate(deviceUpdateSchema, { config: { ...config, assets: [asset('demo-meter', 'MTR-1')] } }, 'payload_invalid'),
+    );
+    expect(await alarms()).toEqual(['BAT-1 closed']);
+    monitors.evaluator.evaluate([batteryReport(9), batteryReport(9)]);
+    await monitors.evaluator.idle();
+    expect((await alarms()).filter((alarm) => alarm.startsWith('BAT-1'))).toEqual(['BAT-1 closed']);
+  });
 });

@@ -13,7 +13,7 @@ export interface PubSub {
 
 /** Channels, in one place. */
 export const channels = {
-  /** A device has new outbox rows: `{ deviceId }`. */
+  /** A device has new outbox rows: `{ deviceId, type }` (the message's type; a `setConfig` means its saved config changed). */
   outbox: 'device-outbox',
   /** A device's stored reports: `device-reports:<deviceId>`. */
   reports: (deviceId: number) => `device-reports:${deviceId}`,

@@ -35,7 +35,7 @@ export class DeviceOutboxService {
    */
   async enqueue(w: Write, actor: Actor, deviceId: number, message: CloudToDeviceMessage | Record<string, unknown>): Promise<number> {
     const checked = validate(cloudToDeviceMessageSchema, message, 'payload_invalid') as Record<string, unknown> & { type: string };
-    w.afterCommit(() => this.pubsub.publish(channels.outbox, { deviceId }));
+    w.afterCommit(() => this.pubsub.publish(channels.outbox, { deviceId, type: checked.type }));
     if (checked.type === 'setConfig') {
       await DeviceOutboxModel.query(w.trx).delete().where({ device_id: deviceId, type: 'setConfig' }).whereNull('delivered_at').whereNull('acknowledged_at');
     }
