@@ -16,15 +16,19 @@ interface DeviceMessage {
 }
 
 const actor = systemActor('device-hub');
+/** Messages waiting for their write; beyond, new ones are dropped and logged (a database away, a gateway flooding errors). */
+const pendingMax = 10_000;
 
 /**
  * The `messageFromDevice` audit entries of a device's timeline, monitors on or off: the hub hands
  * it every committed batch of reports (it keeps only the rare `error` and `alarm` reports) and
- * each `error` envelope a gateway sends. Writes run behind, in order, one transaction a batch,
- * so the report path never waits on them; a failure is logged.
+ * each `error` envelope a gateway sends. Writes run behind, one at a time, each taking every
+ * message waiting in one transaction, so the report path never waits on them; a failure is logged.
  */
 export class MessageFromDeviceService {
   private chain: Promise<void> = Promise.resolve();
+  private pending: DeviceMessage[] = [];
+  private dropped = 0;
 
   constructor(
     private readonly db: Knex,
@@ -65,9 +69,21 @@ export class MessageFromDeviceService {
   }
 
   private enqueue(messages: DeviceMessage[]): void {
-    this.chain = this.chain
-      .then(() => this.audit(messages))
-      .catch((error: unknown) => this.log.error({ err: error, count: messages.length }, 'auditing messages from devices failed'));
+    const room = pendingMax - this.pending.length;
+    if (messages.length > room) {
+      this.dropped += messages.length - Math.max(0, room);
+      this.log.warn({ dropped: this.dropped }, 'messages from devices dropped unaudited: too many waiting');
+    }
+    const scheduled = this.pending.length > 0;
+    this.pending.push(...messages.slice(0, Math.max(0, room)));
+    if (scheduled || this.pending.length === 0) {
+      return;
+    }
+    this.chain = this.chain.then(async () => {
+      const taken = this.pending;
+      this.pending = [];
+      await this.audit(taken).catch((error: unknown) => this.log.error({ err: error, count: taken.length }, 'auditing messages from devices failed'));
+    });
   }
 
   private async audit(messages: DeviceMessage[]): Promise<void> {
