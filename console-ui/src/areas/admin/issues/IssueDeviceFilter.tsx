@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { AdminDeviceListDocument } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
+import { PickerChosen, PickerFilter, PickerResults } from './picker.styles';
 
 /** Devices a search offers at once. */
 const devicesFound = 8;
@@ -20,10 +21,10 @@ function ChosenDevice({ hashId }: { hashId: string }) {
   const t = useMessages();
   const { data, error } = useQuery(AdminDeviceListDocument, { variables: { hashId, rowsPerPage: 1 } });
   if (data === undefined && error === undefined) {
-    return <Chosen>{t('issue.filter.device.loading')}</Chosen>;
+    return <PickerChosen>{t('issue.filter.device.loading')}</PickerChosen>;
   }
   const device = data?.devices.rows[0];
-  return <Chosen>{t('issue.filter.device.chosen', { device: device === undefined ? hashId : `${device.name} (${device.identifier})` })}</Chosen>;
+  return <PickerChosen>{t('issue.filter.device.chosen', { device: device === undefined ? hashId : `${device.name} (${device.identifier})` })}</PickerChosen>;
 }
 
 /**
@@ -40,10 +41,10 @@ export function IssueDeviceFilter({ label, value, onChange }: IssueDeviceFilterP
   const devices = trimmed === '' ? [] : (data?.devices.rows ?? []);
 
   return (
-    <Filter role="group" aria-label={label}>
+    <PickerFilter role="group" aria-label={label}>
       <span>{label}</span>
       {value === undefined ? (
-        <Chosen>{t('issue.filter.device.any')}</Chosen>
+        <PickerChosen>{t('issue.filter.device.any')}</PickerChosen>
       ) : (
         <ChosenRow>
           <ChosenDevice hashId={value} />
@@ -60,7 +61,7 @@ export function IssueDeviceFilter({ label, value, onChange }: IssueDeviceFilterP
         onChange={(event) => setSearch(event.target.value)}
       />
       {trimmed !== '' && (
-        <Results aria-label={t('issue.filter.device.results')}>
+        <PickerResults aria-label={t('issue.filter.device.results')}>
           {devices.length === 0 && data !== undefined && <li>{t('issue.filter.device.none')}</li>}
           {devices.map((device) => (
             <li key={device.hashId}>
@@ -69,18 +70,11 @@ export function IssueDeviceFilter({ label, value, onChange }: IssueDeviceFilterP
               </button>
             </li>
           ))}
-        </Results>
+        </PickerResults>
       )}
-    </Filter>
+    </PickerFilter>
   );
 }
-
-const Filter = styled.div`
-  display: flex;
-  flex-direction: column;
-  gap: 4px;
-  font-size: 13px;
-`;
 
 const ChosenRow = styled.div`
   display: flex;
@@ -92,32 +86,5 @@ const ChosenRow = styled.div`
     padding: 0;
     cursor: pointer;
     color: ${({ theme }) => theme.colors.primary};
-  }
-`;
-
-const Chosen = styled.span`
-  color: ${({ theme }) => theme.colors.textMuted};
-  overflow-wrap: anywhere;
-`;
-
-const Results = styled.ul`
-  list-style: none;
-  margin: 0;
-  padding: 0;
-  max-height: 160px;
-  overflow: auto;
-  button {
-    width: 100%;
-    text-align: left;
-    padding: 4px 6px;
-    border: 0;
-    border-radius: 4px;
-    background: none;
-    cursor: pointer;
-    overflow-wrap: anywhere;
-  }
-  button[aria-pressed='true'] {
-    font-weight: ${({ theme }) => theme.fontWeights.medium};
-    background: ${({ theme }) => theme.colors.border};
   }
 `;

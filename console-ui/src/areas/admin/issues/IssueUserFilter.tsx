@@ -1,8 +1,8 @@
 import { useQuery } from '@apollo/client/react';
 import { useState } from 'react';
-import styled from 'styled-components';
 import { IssueUserFilterUserDocument } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
+import { PickerChosen, PickerFilter, PickerResults } from './picker.styles';
 import { useUserSearch } from './useUserSearch';
 
 /** What a user filter of the issue list holds, as the address and the API name it: me, none, or a user's hash id. */
@@ -33,9 +33,9 @@ function ChosenUser({ hashId }: { hashId: string }) {
   const { data, error } = useQuery(IssueUserFilterUserDocument, { variables: { hashId } });
   const user = data?.user;
   if (user === undefined) {
-    return <Chosen>{error === undefined ? t('issue.filter.user.loading') : t('issue.filter.user.chosen', { user: hashId })}</Chosen>;
+    return <PickerChosen>{error === undefined ? t('issue.filter.user.loading') : t('issue.filter.user.chosen', { user: hashId })}</PickerChosen>;
   }
-  return <Chosen>{t('issue.filter.user.chosen', { user: `${user.name} <${user.email}>` })}</Chosen>;
+  return <PickerChosen>{t('issue.filter.user.chosen', { user: `${user.name} <${user.email}>` })}</PickerChosen>;
 }
 
 /**
@@ -56,7 +56,7 @@ export function IssueUserFilter({ name, label, value, onChange, allowNone = fals
   };
 
   return (
-    <Filter>
+    <PickerFilter>
       <label>
         <span>{label}</span>
         <select name={name} value={mode} onChange={(event) => choose(event.target.value as Mode)}>
@@ -76,7 +76,7 @@ export function IssueUserFilter({ name, label, value, onChange, allowNone = fals
             value={search}
             onChange={(event) => setSearch(event.target.value)}
           />
-          <Results aria-label={t('issue.filter.user.results', { filter: label })}>
+          <PickerResults aria-label={t('issue.filter.user.results', { filter: label })}>
             {users.length === 0 && searched && <li>{t('user.search.none')}</li>}
             {users.map((user) => (
               <li key={user.hashId}>
@@ -85,43 +85,9 @@ export function IssueUserFilter({ name, label, value, onChange, allowNone = fals
                 </button>
               </li>
             ))}
-          </Results>
+          </PickerResults>
         </>
       )}
-    </Filter>
+    </PickerFilter>
   );
 }
-
-const Filter = styled.div`
-  display: flex;
-  flex-direction: column;
-  gap: 4px;
-  font-size: 13px;
-`;
-
-const Chosen = styled.span`
-  color: ${({ theme }) => theme.colors.textMuted};
-  overflow-wrap: anywhere;
-`;
-
-const Results = styled.ul`
-  list-style: none;
-  margin: 0;
-  padding: 0;
-  max-height: 160px;
-  overflow: auto;
-  button {
-    width: 100%;
-    text-align: left;
-    padding: 4px 6px;
-    border: 0;
-    border-radius: 4px;
-    background: none;
-    cursor: pointer;
-    overflow-wrap: anywhere;
-  }
-  button[aria-pressed='true'] {
-    font-weight: ${({ theme }) => theme.fontWeights.medium};
-    background: ${({ theme }) => theme.colors.border};
-  }
-`;
