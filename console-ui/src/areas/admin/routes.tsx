@@ -4,8 +4,7 @@ import { ComingSoon } from '../../shell/ComingSoon';
 import { defaultTab, redirectRoute } from '../../shell/route-helpers';
 import { AdminDeviceListScreen } from './devices/AdminDeviceListScreen';
 import { AdminDeviceScreen } from './devices/AdminDeviceScreen';
-import { AdminIssueListScreen } from './issues/AdminIssueListScreen';
-import { AdminIssueScreen } from './issues/AdminIssueScreen';
+import { LazyAdminIssueListScreen, LazyAdminIssueScreen } from '../../issues/lazy-screens';
 
 /** The admin area's navigation. */
 export const adminNav: readonly NavItem[] = [
@@ -32,8 +31,8 @@ function tabs(title: Parameters<typeof ComingSoon>[0]['title'], names: readonly 
  */
 export const adminRoutes: RouteObject[] = [
   redirectRoute(null, '/admin/devices'),
-  { path: 'issues', element: <AdminIssueListScreen /> },
-  { path: 'issues/:hashId', element: <AdminIssueScreen /> },
+  { path: 'issues', element: <LazyAdminIssueListScreen /> },
+  { path: 'issues/:hashId', element: <LazyAdminIssueScreen /> },
   { path: 'devices', element: <AdminDeviceListScreen /> },
   {
     path: 'devices/:hashId',

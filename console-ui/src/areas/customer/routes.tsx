@@ -4,8 +4,7 @@ import { defaultTab, redirectRoute } from '../../shell/route-helpers';
 import { AccessManagementScreen } from './access/AccessManagementScreen';
 import { CustomerDeviceScreen } from './devices/CustomerDeviceScreen';
 import { DeviceListScreen } from './devices/DeviceListScreen';
-import { IssueListScreen } from './issues/IssueListScreen';
-import { IssueScreen } from './issues/IssueScreen';
+import { LazyIssueListScreen, LazyIssueScreen } from '../../issues/lazy-screens';
 import { SettingsScreen } from './settings/SettingsScreen';
 
 /** The customer area's navigation. */
@@ -31,8 +30,8 @@ export const customerRoutes: RouteObject[] = [
       { path: 'configuration', element: <CustomerDeviceScreen tab="configuration" /> },
     ],
   },
-  { path: 'issues', element: <IssueListScreen /> },
-  { path: 'issues/:hashId', element: <IssueScreen /> },
+  { path: 'issues', element: <LazyIssueListScreen /> },
+  { path: 'issues/:hashId', element: <LazyIssueScreen /> },
   {
     path: 'access-management',
     children: [

@@ -7,7 +7,7 @@ import { useOnline } from '../../../devices/useOnline';
 import { DeviceFrame, Panel } from '../../../devices/DeviceFrame';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { up } from '../../../theme/theme';
-import { AdminIssueList } from '../issues/AdminIssueList';
+import { LazyAdminIssueList } from '../../../issues/lazy-screens';
 import { DebuggingTab } from './DebuggingTab';
 import { DeviceAuditLog } from './DeviceAuditLog';
 import { DeviceTimeline } from './DeviceTimeline';
@@ -55,7 +55,7 @@ export function AdminDeviceScreen({ tab }: { tab: AdminDeviceTab }) {
       {tab === 'issues' && (
         <Panel>
           <h2>{t('device.issues.title')}</h2>
-          <AdminIssueList deviceHashId={hashId} />
+          <LazyAdminIssueList deviceHashId={hashId} />
         </Panel>
       )}
       {tab === 'settings' && <SettingsTab device={device} />}
