@@ -177,7 +177,7 @@ describe('the admin issue screens', () => {
     const harness = renderConsole('/admin/issues', staffServer());
     await screen.findByRole('row', { name: /Harbour battery disconnected/ }, { timeout: 10_000 });
     await userEvent.type(screen.getByLabelText('Device: search devices by name'), 'harbour');
-    const found = screen.getByRole('list', { name: 'Device: devices found' });
+    const found = await screen.findByRole('list', { name: 'Device: devices found' });
     await userEvent.click(await within(found).findByRole('button', { name: /Harbour battery \(gw-7\)/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(harness.router.state.location.search).toBe('?deviceHashId=d7');

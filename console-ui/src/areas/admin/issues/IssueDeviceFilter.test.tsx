@@ -65,7 +65,7 @@ describe('the device filter of the staff issue list', () => {
     expect(asked).toEqual([]);
 
     await userEvent.type(screen.getByLabelText('Device: search devices by name'), 'harbour');
-    const found = screen.getByRole('list', { name: 'Device: devices found' });
+    const found = await screen.findByRole('list', { name: 'Device: devices found' });
     await waitFor(() => expect(within(found).getAllByRole('button')).toHaveLength(2));
     expect(asked).toContainEqual({ filter: 'harbour', rowsPerPage: 8 });
     await userEvent.click(within(found).getByRole('button', { name: /Harbour battery \(gw-7\)/ }));

@@ -1,6 +1,7 @@
 import { useQuery } from '@apollo/client/react';
 import { useState } from 'react';
 import styled from 'styled-components';
+import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { AdminDeviceListDocument } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
@@ -35,7 +36,7 @@ function ChosenDevice({ hashId }: { hashId: string }) {
 export function IssueDeviceFilter({ label, value, onChange }: IssueDeviceFilterProps) {
   const t = useMessages();
   const [search, setSearch] = useState('');
-  const trimmed = search.trim();
+  const trimmed = useDebouncedValue(search.trim());
   const { data, error } = useQuery(AdminDeviceListDocument, { variables: { filter: trimmed, rowsPerPage: devicesFound }, skip: trimmed === '' });
   useQueryErrorSnackbar(error);
   const devices = trimmed === '' ? [] : (data?.devices.rows ?? []);
