@@ -161,8 +161,8 @@ describe('the admin issue screens', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(harness.router.state.location.search).toBe('?assignee=none&subscriber=u5');
     await waitFor(() => expect(variablesOf(harness.calls, 'AdminIssueList')).toContainEqual(expect.objectContaining({ assignee: 'none', subscriber: 'u5' })));
-    // The search is the assign dialog's: by name or email, across organisations.
-    expect(variablesOf(harness.calls, 'UserPickerUsers')).toContainEqual({ filter: 'sam' });
+    // The search is the assign dialog's: by name or email, across organisations, asked once typing pauses.
+    await waitFor(() => expect(variablesOf(harness.calls, 'UserPickerUsers')).toContainEqual({ filter: 'sam' }));
     // The chosen user is read back by hash id and named.
     await screen.findByText('Chosen: Sam Site <sam@harbour.example>');
     expect(variablesOf(harness.calls, 'IssueUserFilterUser')).toContainEqual({ hashId: 'u5' });
