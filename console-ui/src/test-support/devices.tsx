@@ -49,3 +49,26 @@ export function withListViewport(): void {
     }
   });
 }
+
+/** The admin device settings answer (AdminDeviceSettings) of a gateway that never connected, with `overrides`. */
+export function anAdminDevice(overrides: Record<string, unknown> = {}) {
+  return {
+    __typename: 'Device',
+    hashId: 'd7',
+    name: 'Harbour battery',
+    identifier: 'gw-7',
+    isOnline: false,
+    inProduction: false,
+    isExposedToCustomer: false,
+    monitorConnectivity: true,
+    exportMessages: false,
+    openForProvisioning: false,
+    cloudApi: 'OFF',
+    iccid: null,
+    imsi: null,
+    balenaUuid: null,
+    config: null,
+    assets: [],
+    ...overrides,
+  };
+}

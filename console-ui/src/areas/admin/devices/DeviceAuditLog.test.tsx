@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { anAdminDevice } from '../../../test-support/devices';
 import { profile, renderConsole, type SeenCall } from '../../../test-support/render';
 
 interface GraphqlBody {
@@ -7,24 +8,7 @@ interface GraphqlBody {
   variables?: { hashId?: string; offset?: string | null; rowsPerPage?: number };
 }
 
-const device = {
-  __typename: 'Device',
-  hashId: 'd7',
-  name: 'Harbour battery',
-  identifier: 'gw-7',
-  isOnline: false,
-  inProduction: false,
-  isExposedToCustomer: false,
-  monitorConnectivity: true,
-  exportMessages: false,
-  openForProvisioning: false,
-  cloudApi: 'OFF',
-  iccid: null,
-  imsi: null,
-  balenaUuid: null,
-  config: null,
-  assets: [],
-};
+const device = anAdminDevice();
 
 const row = (hashId: string, changeType: string, diff: unknown[], createdAt: string) => ({
   __typename: 'AuditLogRow',

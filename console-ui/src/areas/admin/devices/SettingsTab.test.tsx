@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { exampleDeviceConfig } from '../../../../../contracts/device/examples';
+import { anAdminDevice } from '../../../test-support/devices';
 import { profile, renderConsole, type FakeHandler, type SeenCall } from '../../../test-support/render';
 
 interface GraphqlBody {
@@ -8,27 +9,13 @@ interface GraphqlBody {
   variables?: { hashId?: string; input?: Record<string, unknown> };
 }
 
-const device = {
-  __typename: 'Device',
-  hashId: 'd7',
-  name: 'Harbour battery',
-  identifier: 'gw-7',
-  isOnline: false,
-  inProduction: false,
-  isExposedToCustomer: false,
-  monitorConnectivity: true,
-  exportMessages: false,
-  openForProvisioning: false,
-  cloudApi: 'OFF',
-  iccid: null,
-  imsi: null,
-  balenaUuid: null,
+const device = anAdminDevice({
   config: exampleDeviceConfig,
   assets: [
     { __typename: 'DeviceAsset', index: 0, type: 'sma-sunny-tripower', identifier: 'pv-roof' },
     { __typename: 'DeviceAsset', index: 1, type: 'demo-meter', identifier: 'pv-roof' },
   ],
-};
+});
 
 /** The server refuses the exposure with `key` (and its details), as the device service does. */
 function server(key: string, details: Record<string, unknown> | undefined): FakeHandler {

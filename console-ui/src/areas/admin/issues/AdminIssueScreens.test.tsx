@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { withListViewport } from '../../../test-support/devices';
+import { anAdminDevice, withListViewport } from '../../../test-support/devices';
 import { aMessageItem, anIssue } from '../../../test-support/issues';
 import { profile, renderConsole, type SeenCall } from '../../../test-support/render';
 
@@ -342,24 +342,7 @@ describe('the admin issue screens', () => {
           status: 200,
           body: {
             data: {
-              device: {
-                __typename: 'Device',
-                hashId: 'd7',
-                name: 'Harbour battery',
-                identifier: 'gw-7',
-                isOnline: false,
-                inProduction: false,
-                isExposedToCustomer: false,
-                monitorConnectivity: true,
-                exportMessages: false,
-                openForProvisioning: false,
-                cloudApi: 'OFF',
-                iccid: null,
-                imsi: null,
-                balenaUuid: null,
-                config: null,
-                assets: [],
-              },
+              device: anAdminDevice(),
             },
           },
         };
