@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 /** Debian's Chromium: the only browser the console's tests use. */
 export const chromiumPath = '/usr/bin/chromium';
@@ -53,4 +53,38 @@ export async function launchBrowser(): Promise<Browser> {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Signs a staff user in through the development identity provider by opening `path` (an admin
+ * screen): the console sends staff to SAML, the provider asks which staff user signs in.
+ */
+export async function signInAsStaff(page: Page, baseUrl: string, path: string, email: string): Promise<void> {
+  await page.context().clearCookies();
+  await page.goto(`${baseUrl}${path}`);
+  await page.locator('input[name="email"]').fill(email);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname.startsWith('/admin'));
+}
+
+/** Signs a customer user in with email and password on /login, and waits for the device list. */
+export async function signInAsCustomer(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.context().clearCookies();
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Teleports' }).waitFor();
+}
+
+/** Checks that `control` is disabled and that hovering it shows the "No permission" hint. */
+export async function expectNoPermission(control: Locator): Promise<void> {
+  await control.waitFor();
+  if (!(await control.isDisabled())) {
+    throw new Error(`expected ${control.toString()} to be disabled for want of rights`);
+  }
+  // A disabled button takes no pointer events itself: hover the tooltip's anchor around it.
+  await control.locator('xpath=..').hover();
+  await control.page().getByRole('tooltip', { name: 'No permission' }).waitFor();
+  await control.page().mouse.move(0, 0);
 }

@@ -1,6 +1,7 @@
 import type { RouteObject } from 'react-router-dom';
 import { AreaShell, type NavItem } from '../../shell/AreaShell';
 import { ComingSoon } from '../../shell/ComingSoon';
+import { lazyScreen } from '../../shell/lazy-screen';
 import { defaultTab, redirectRoute } from '../../shell/route-helpers';
 import { AdminDeviceListScreen } from './devices/AdminDeviceListScreen';
 import { AdminDeviceScreen } from './devices/AdminDeviceScreen';
@@ -19,15 +20,34 @@ export const adminNav: readonly NavItem[] = [
 
 const soon = (title: Parameters<typeof ComingSoon>[0]['title']) => <ComingSoon title={title} />;
 
-/** Tabs of a screen: the default one first, each a ComingSoon until built. */
+// Every screen but the device list (where staff land) loads as its own chunk when first shown.
+const OrganizationListScreen = lazyScreen(async () => (await import('./organizations/OrganizationListScreen')).OrganizationListScreen);
+const OrganizationAddScreen = lazyScreen(async () => (await import('./organizations/OrganizationAddScreen')).OrganizationAddScreen);
+const OrganizationFrame = lazyScreen(async () => (await import('./organizations/OrganizationFrame')).OrganizationFrame);
+const OrganizationGeneralTab = lazyScreen(async () => (await import('./organizations/OrganizationGeneralTab')).OrganizationGeneralTab);
+const OrganizationUsersTab = lazyScreen(async () => (await import('./users/OrganizationUsersTab')).OrganizationUsersTab);
+const OrganizationPartnershipsTab = lazyScreen(async () => (await import('./partnerships/OrganizationPartnershipsTab')).OrganizationPartnershipsTab);
+const OrganizationApiKeysTab = lazyScreen(async () => (await import('./api-keys/OrganizationApiKeysTab')).OrganizationApiKeysTab);
+const ApiKeyScreen = lazyScreen(async () => (await import('./api-keys/ApiKeyScreen')).ApiKeyScreen);
+const UserListScreen = lazyScreen(async () => (await import('./users/UserListScreen')).UserListScreen);
+const UserScreen = lazyScreen(async () => (await import('./users/UserScreen')).UserScreen);
+const UserInviteListScreen = lazyScreen(async () => (await import('./user-invites/UserInviteListScreen')).UserInviteListScreen);
+const UserInviteAddScreen = lazyScreen(async () => (await import('./user-invites/UserInviteAddScreen')).UserInviteAddScreen);
+const DeviceGroupListScreen = lazyScreen(async () => (await import('./device-groups/DeviceGroupListScreen')).DeviceGroupListScreen);
+const DeviceGroupAddScreen = lazyScreen(async () => (await import('./device-groups/DeviceGroupAddScreen')).DeviceGroupAddScreen);
+const DeviceGroupFrame = lazyScreen(async () => (await import('./device-groups/DeviceGroupFrame')).DeviceGroupFrame);
+const DeviceGroupGeneralTab = lazyScreen(async () => (await import('./device-groups/DeviceGroupGeneralTab')).DeviceGroupGeneralTab);
+const DeviceGroupApiKeysTab = lazyScreen(async () => (await import('./device-groups/DeviceGroupApiKeysTab')).DeviceGroupApiKeysTab);
+
+/** Tabs that come with a later issue (billing, forwarding): the default one first, each a ComingSoon. */
 function tabs(title: Parameters<typeof ComingSoon>[0]['title'], names: readonly string[]): RouteObject[] {
   const [first] = names;
   return [...(first === undefined ? [] : [defaultTab(first)]), ...names.map((name) => ({ path: name, element: soon(title) }))];
 }
 
 /**
- * The admin area's route table (console.md section 2), relative to /admin. A screen is added
- * by replacing its ComingSoon element here; its texts go in i18n/messages/admin.ts.
+ * The admin area's route table (console.md section 2), relative to /admin. A screen's texts go
+ * in the messages.ts of its folder, merged in i18n/messages/admin.ts.
  */
 export const adminRoutes: RouteObject[] = [
   redirectRoute(null, '/admin/devices'),
@@ -45,12 +65,15 @@ export const adminRoutes: RouteObject[] = [
       { path: 'billing', children: tabs('devices.title', ['subscription', 'invoicing', 'charges', 'add-charge']) },
     ],
   },
-  { path: 'device-groups', element: soon('deviceGroups.title') },
-  { path: 'device-groups/add', element: soon('deviceGroups.title') },
+  { path: 'device-groups', element: <DeviceGroupListScreen /> },
+  { path: 'device-groups/add', element: <DeviceGroupAddScreen /> },
   {
     path: 'device-groups/:hashId',
+    element: <DeviceGroupFrame />,
     children: [
-      ...tabs('deviceGroups.title', ['general', 'api-keys']),
+      defaultTab('general'),
+      { path: 'general', element: <DeviceGroupGeneralTab /> },
+      { path: 'api-keys', element: <DeviceGroupApiKeysTab /> },
       {
         path: 'message-destinations',
         children: [
@@ -64,17 +87,21 @@ export const adminRoutes: RouteObject[] = [
   { path: 'message-destinations', element: soon('messageDestinations.title') },
   { path: 'message-destinations/add', element: soon('messageDestinations.title') },
   { path: 'message-destinations/:hashId', children: tabs('messageDestinations.title', ['general']) },
-  { path: 'organizations', element: soon('organizations.title') },
-  { path: 'organizations/add', element: soon('organizations.title') },
+  { path: 'organizations', element: <OrganizationListScreen /> },
+  { path: 'organizations/add', element: <OrganizationAddScreen /> },
   {
     path: 'organizations/:hashId',
+    element: <OrganizationFrame />,
     children: [
-      ...tabs('organizations.title', ['general', 'users', 'partnerships']),
+      defaultTab('general'),
+      { path: 'general', element: <OrganizationGeneralTab /> },
+      { path: 'users', element: <OrganizationUsersTab /> },
+      { path: 'partnerships', element: <OrganizationPartnershipsTab /> },
       {
         path: 'api-keys',
         children: [
-          { index: true, element: soon('organizations.title') },
-          { path: ':apiKeyHashId', element: soon('organizations.title') },
+          { index: true, element: <OrganizationApiKeysTab /> },
+          { path: ':apiKeyHashId', element: <ApiKeyScreen /> },
         ],
       },
       {
@@ -92,10 +119,10 @@ export const adminRoutes: RouteObject[] = [
       },
     ],
   },
-  { path: 'users', element: soon('users.title') },
-  { path: 'users/:hashId', children: tabs('users.title', ['general']) },
-  { path: 'user-invites', element: soon('userInvites.title') },
-  { path: 'user-invites/add', element: soon('userInvites.title') },
+  { path: 'users', element: <UserListScreen /> },
+  { path: 'users/:hashId', children: [defaultTab('general'), { path: 'general', element: <UserScreen /> }] },
+  { path: 'user-invites', element: <UserInviteListScreen /> },
+  { path: 'user-invites/add', element: <UserInviteAddScreen /> },
   redirectRoute('*', '/admin/devices'),
 ];
 

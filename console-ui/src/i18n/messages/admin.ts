@@ -1,6 +1,12 @@
 import { adminDeviceMessages } from '../../areas/admin/devices/messages';
 import { adminIssueMessages } from '../../areas/admin/issues/messages';
-/** Texts of the admin area; the device screens add theirs here. */
+import { apiKeysMessages } from '../../areas/admin/api-keys/messages';
+import { deviceGroupsMessages } from '../../areas/admin/device-groups/messages';
+import { organizationsMessages } from '../../areas/admin/organizations/messages';
+import { partnershipsMessages } from '../../areas/admin/partnerships/messages';
+import { userInvitesMessages } from '../../areas/admin/user-invites/messages';
+import { usersMessages } from '../../areas/admin/users/messages';
+/** Texts of the admin area; each screen folder's messages.ts adds its own here. */
 export const adminMessages = {
   'nav.devices': 'Devices',
   'nav.deviceGroups': 'Device groups',
@@ -19,6 +25,12 @@ export const adminMessages = {
   comingSoon: 'This screen is being built.',
   ...adminDeviceMessages,
   ...adminIssueMessages,
+  ...organizationsMessages,
+  ...usersMessages,
+  ...userInvitesMessages,
+  ...partnershipsMessages,
+  ...apiKeysMessages,
+  ...deviceGroupsMessages,
 } as const;
 
 export type AdminMessageKey = keyof typeof adminMessages;

@@ -1,4 +1,5 @@
 import { accessMessages } from '../../areas/customer/access/messages';
+import { partnershipListMessages } from '../../areas/customer/access/partnership-messages';
 import { customerDeviceMessages } from '../../areas/customer/devices/messages';
 import { customerIssueMessages } from '../../areas/customer/issues/messages';
 import { settingsMessages } from '../../areas/customer/settings/messages';
@@ -19,6 +20,7 @@ export const customerMessages = {
   ...customerDeviceMessages,
   ...customerIssueMessages,
   ...accessMessages,
+  ...partnershipListMessages,
   ...settingsMessages,
 } as const;
 

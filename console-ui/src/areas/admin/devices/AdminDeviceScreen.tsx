@@ -8,8 +8,8 @@ import { DeviceFrame, Panel } from '../../../devices/DeviceFrame';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { up } from '../../../theme/theme';
 import { LazyAdminIssueList } from '../../../issues/lazy-screens';
+import { ObjectAuditLog } from '../audit/ObjectAuditLog';
 import { DebuggingTab } from './DebuggingTab';
-import { DeviceAuditLog } from './DeviceAuditLog';
 import { DeviceTimeline } from './DeviceTimeline';
 import { SettingsTab } from './SettingsTab';
 
@@ -44,7 +44,7 @@ export function AdminDeviceScreen({ tab }: { tab: AdminDeviceTab }) {
         <Columns>
           <Panel>
             <h2>{t('device.history.title')}</h2>
-            <DeviceAuditLog hashId={hashId} />
+            <ObjectAuditLog objectType="DEVICES" hashId={hashId} label={t('device.history.title')} />
           </Panel>
           <Panel>
             <h2>{t('device.timeline.title')}</h2>

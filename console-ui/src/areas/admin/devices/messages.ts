@@ -13,8 +13,6 @@ export const adminDeviceMessages = {
   'device.filter.imsi': 'IMSI',
   'device.filter.activeControlType': 'Active control type',
   'device.filter.activeControlIdentifier': 'Active control identifier',
-  'device.filter.apply': 'Search',
-  'device.filter.clear': 'Clear filters',
   'device.list.production': 'Production',
   'device.list.exposed': 'Exposed',
   'device.tab.timeline': 'Timeline',

@@ -5,7 +5,7 @@ import { profile, renderConsole, type SeenCall } from '../../../test-support/ren
 
 interface GraphqlBody {
   operationName?: string;
-  variables?: { hashId?: string; offset?: string | null; rowsPerPage?: number };
+  variables?: { objectType?: string; hashId?: string; offset?: string | null; rowsPerPage?: number };
 }
 
 const device = anAdminDevice();
@@ -49,7 +49,7 @@ function server(call: SeenCall) {
   if (operationName === 'AdminDeviceSettings') {
     return { status: 200, body: { data: { device } } };
   }
-  if (operationName === 'DeviceAuditLog') {
+  if (operationName === 'ObjectAuditLog') {
     return { status: 200, body: { data: { auditLog: { __typename: 'AuditLogPage', ...pages[variables?.offset ?? 'first'] } } } };
   }
   return undefined;
@@ -75,10 +75,10 @@ describe('the admin device timeline', () => {
     expect(screen.getByRole('link', { name: 'o1' })).toHaveAttribute('href', '/admin/organizations/o1');
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
 
-    const asked = harness.calls.filter((call) => (call.body as GraphqlBody | undefined)?.operationName === 'DeviceAuditLog');
+    const asked = harness.calls.filter((call) => (call.body as GraphqlBody | undefined)?.operationName === 'ObjectAuditLog');
     expect(asked.map((call) => (call.body as GraphqlBody).variables)).toEqual([
-      { hashId: 'd7', offset: null, rowsPerPage: 25 },
-      { hashId: 'd7', offset: 'p2', rowsPerPage: 25 },
+      { objectType: 'DEVICES', hashId: 'd7', offset: null, rowsPerPage: 25 },
+      { objectType: 'DEVICES', hashId: 'd7', offset: 'p2', rowsPerPage: 25 },
     ]);
   });
 });

@@ -7,30 +7,45 @@ import { LoadMore } from '../../../components/LoadMore';
 import { TimelineEmpty, TimelineList } from '../../../components/TimelineItem';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { usePagedRows } from '../../../devices/usePagedRows';
-import { DeviceAuditLogDocument, type AuditEntry_EntryFragment } from '../../../graphql/operations';
+import { ObjectAuditLogDocument, type AuditEntry_EntryFragment } from '../../../graphql/operations';
+import type { AuditObjectType } from '../../../graphql/schema-types';
 import { useMessages } from '../../../i18n/messages';
 import { adminLinkTo } from '../links';
 
 /** Audit entries a page asks for. */
 export const auditPageSize = 25;
 
+export interface ObjectAuditLogProps {
+  objectType: AuditObjectType;
+  hashId: string;
+  /** The list's name for assistive technology ("History"). */
+  label: string;
+  pageSize?: number;
+}
+
 /**
- * A device's history from the audit log (changes, messages to and from it, shipping, monitoring),
- * newest first, with the typed diff of each entry; more on request, and read again on refresh.
+ * One object's history from the audit log (a device's changes, messages to and from it, shipping
+ * and monitoring; an organisation's, a group's, a user's changes), newest first, with the typed
+ * diff of each entry (numbers, dates, links, hidden values, JSON); more on request, and read again
+ * on refresh.
  */
-export function DeviceAuditLog({ hashId, pageSize = auditPageSize }: { hashId: string; pageSize?: number }) {
+export function ObjectAuditLog({ objectType, hashId, label, pageSize = auditPageSize }: ObjectAuditLogProps) {
   const t = useMessages();
   const client = useApolloClient();
   const showError = useApolloErrorSnackbar();
   const [reads, setReads] = useState(0);
   const loadPage = useCallback(
     async (offset: string | null) => {
-      const { data } = await client.query({ query: DeviceAuditLogDocument, variables: { hashId, offset, rowsPerPage: pageSize }, fetchPolicy: 'no-cache' });
+      const { data } = await client.query({
+        query: ObjectAuditLogDocument,
+        variables: { objectType, hashId, offset, rowsPerPage: pageSize },
+        fetchPolicy: 'no-cache',
+      });
       return data?.auditLog ?? { rows: [], nextPageOffset: null };
     },
-    [client, hashId, pageSize],
+    [client, objectType, hashId, pageSize],
   );
-  const log = usePagedRows<AuditEntry_EntryFragment>(`${hashId}#${reads}`, loadPage);
+  const log = usePagedRows<AuditEntry_EntryFragment>(`${objectType}:${hashId}#${reads}`, loadPage);
   useEffect(() => {
     if (log.error !== null) {
       showError(log.error);
@@ -45,7 +60,7 @@ export function DeviceAuditLog({ hashId, pageSize = auditPageSize }: { hashId: s
         </Button>
       </Bar>
       {log.rows.length === 0 && <TimelineEmpty loading={log.loading} />}
-      <TimelineList aria-label={t('device.history.title')}>
+      <TimelineList aria-label={label}>
         {log.rows.map((entry) => (
           <AuditEntry key={entry.hashId} entry={entry} linkTo={adminLinkTo} />
         ))}

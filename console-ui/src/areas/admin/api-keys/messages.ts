@@ -1,0 +1,2 @@
+/** Texts of the admin api-keys screens. */
+export const apiKeysMessages = {} as const;

@@ -1,0 +1,2 @@
+/** Texts of the admin device-groups screens. */
+export const deviceGroupsMessages = {} as const;

@@ -1,0 +1,2 @@
+/** Texts of the admin organizations screens. */
+export const organizationsMessages = {} as const;

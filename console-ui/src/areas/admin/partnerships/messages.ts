@@ -1,0 +1,2 @@
+/** Texts of the admin partnerships screens. */
+export const partnershipsMessages = {} as const;

@@ -1,0 +1,2 @@
+/** Texts of the admin user-invites screens. */
+export const userInvitesMessages = {} as const;

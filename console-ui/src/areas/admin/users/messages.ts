@@ -1,0 +1,2 @@
+/** Texts of the admin users screens. */
+export const usersMessages = {} as const;

@@ -1,0 +1,2 @@
+/** Texts of the customer's partnership lists. */
+export const partnershipListMessages = {} as const;
