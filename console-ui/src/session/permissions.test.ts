@@ -18,4 +18,14 @@ describe('permissions', () => {
     expect(permissionsOf(['gridport.sales']).can(['gridport.ops', 'gridport.developer'])).toBe(false);
     expect(permissionsOf(['customer.read']).can(['customer.write'])).toBe(false);
   });
+
+  it("decides an operation by the server's own rule", () => {
+    expect(permissionsOf(['gridport.sales']).may('organization.create')).toBe(true);
+    expect(permissionsOf(['gridport.sales']).may('userInvite.create')).toBe(false);
+    expect(permissionsOf(['gridport.ops']).may('userInvite.create')).toBe(true);
+    expect(permissionsOf(['gridport.employee']).may('deviceGroup.create')).toBe(false);
+    expect(permissionsOf(['gridport.admin']).may('deviceGroup.create')).toBe(true);
+    // Console operations only: a console session may not do what only API keys do.
+    expect(permissionsOf(['gridport.developer']).may('contact.manage')).toBe(false);
+  });
 });

@@ -1,4 +1,4 @@
-import { hasAnyRight, type Right } from '../../../contracts/rights';
+import { accessVerdict, hasAnyRight, type Operation, type Right } from '../../../contracts/rights';
 
 /** The flags screens decide controls by (console.md section 6); admin passes every check. */
 export interface Permissions {
@@ -7,6 +7,8 @@ export interface Permissions {
   isSalesOrAdmin: boolean;
   /** Whether the rights pass a check that asks for any of `required` (contracts/rights.ts rules). */
   can(required: readonly Right[]): boolean;
+  /** Whether a console session with these rights may do `operation`: the server's own rule (contracts/rights.ts accessRules). */
+  may(operation: Operation): boolean;
 }
 
 export function permissionsOf(rights: readonly Right[]): Permissions {
@@ -15,5 +17,6 @@ export function permissionsOf(rights: readonly Right[]): Permissions {
     isOpsOrAdmin: hasAnyRight(rights, ['gridport.ops']),
     isSalesOrAdmin: hasAnyRight(rights, ['gridport.sales']),
     can: (required) => hasAnyRight(rights, required),
+    may: (operation) => accessVerdict('user', rights, [operation]) === null,
   };
 }
