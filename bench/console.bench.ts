@@ -5,10 +5,9 @@
  * `node dist/bench/console.bench.js`. Prints a markdown table.
  */
 import 'reflect-metadata';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { exampleDeviceConfig } from '../contracts/device/examples';
 import { organizationCreateSchema } from '../contracts/organization';
@@ -19,28 +18,12 @@ import { loadConfig } from '../server/config';
 import { createLogger } from '../server/logger';
 import { consoleBuildFolder } from '../server/rest/console.routes';
 import { startServer, type RunningServer } from '../server/server';
+import { gzipped, initialScripts, kb, lazyAdminScreens } from './console-bundle';
 
 const deviceCount = 10_000;
 /** Page loads measured per list, each in a fresh page, after one warm-up load. */
 const loads = 5;
 const chromiumPath = '/usr/bin/chromium';
-
-function gzipped(file: string): number {
-  return gzipSync(readFileSync(file), { level: 9 }).length;
-}
-
-function kb(bytes: number): string {
-  return `${(bytes / 1024).toFixed(1)} kB`;
-}
-
-/** The scripts index.html loads at once: its module entry and the chunks it preloads. */
-export function initialScripts(folder: string): string[] {
-  const html = readFileSync(path.join(folder, 'index.html'), 'utf8');
-  const sources = [...html.matchAll(/<script[^>]+src="([^"]+\.js)"/g), ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g)].map(
-    (match) => match[1] ?? '',
-  );
-  return [...new Set(sources)].map((source) => path.join(folder, source.replace(/^\//, '')));
-}
 
 interface Seeded {
   customerCookie: string;
@@ -118,6 +101,8 @@ async function main(): Promise<void> {
   const allScripts = readdirSync(assets).filter((name) => name.endsWith('.js'));
   const allBytes = allScripts.reduce((sum, name) => sum + gzipped(path.join(assets, name)), 0);
   const chart = allScripts.find((name) => name.startsWith('PowerChart'));
+  const screenChunks = allScripts.filter((name) => lazyAdminScreens.some((screen) => name.startsWith(`${screen}-`)));
+  const largestScreen = screenChunks.map((name) => ({ name, bytes: gzipped(path.join(assets, name)) })).sort((a, b) => b.bytes - a.bytes)[0];
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gridport-bench-console-'));
   const profile = mkdtempSync(path.join(tmpdir(), 'gridport-bench-chromium-'));
@@ -148,6 +133,11 @@ async function main(): Promise<void> {
     process.stdout.write(`| all JavaScript chunks, gzip -9 (${allScripts.length} files) | ${kb(allBytes)} |\n`);
     if (chart !== undefined) {
       process.stdout.write(`| uPlot chart chunk, loaded with the first chart, gzip -9 | ${kb(gzipped(path.join(assets, chart)))} |\n`);
+    }
+    if (largestScreen !== undefined) {
+      process.stdout.write(
+        `| admin screens in their own chunks, loaded when first shown: ${screenChunks.length} files, the largest (${largestScreen.name}) gzip -9 | ${kb(largestScreen.bytes)} |\n`,
+      );
     }
     process.stdout.write(
       `| /teleports (customer, ${deviceCount} devices): page load to first rows, median of ${loads} (ms each) | ${Math.round(median(customer))} ms (${ms(customer)}) |\n`,
