@@ -11,7 +11,7 @@ import { systemActor } from '../../graph/common/context';
 import { consoleBuildFolder } from '../../server/rest/console.routes';
 import { testApp, type TestApp } from '../../test-support/app';
 import { anOrganization } from '../../test-support/factories';
-import { browserAvailable, launchBrowser, type Browser } from './browser';
+import { browserAvailable, launchBrowser, signInAsCustomer, signInAsStaff, type Browser } from './browser';
 
 const describeInBrowser = browserAvailable() ? describe : describe.skip;
 
@@ -134,11 +134,7 @@ describeInBrowser('the device screens in Chromium', () => {
   });
 
   it('shows a customer their devices, a live value changing, the schema message for overlapping windows; then signs out', async () => {
-    await page.goto(`${baseUrl}/login`);
-    await page.getByLabel('Email').fill(customer.email);
-    await page.getByLabel('Password').fill(customer.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { name: 'Teleports' }).waitFor();
+    await signInAsCustomer(page, baseUrl, customer.email, customer.password);
     await page.getByTestId('device-count').getByText('1 teleports').waitFor();
     await page.getByRole('button', { name: 'All (1)' }).waitFor();
 
@@ -176,11 +172,7 @@ describeInBrowser('the device screens in Chromium', () => {
 
   it('signs staff in through SAML into the device timeline, which shows reports and the answer to a debugPing live', async () => {
     // Signed out whatever the test before did.
-    await browser.context.clearCookies();
-    await page.goto(`${baseUrl}/admin/devices/${hashId}/timeline`);
-    // The development identity provider asks which staff user signs in.
-    await page.locator('input[name="email"]').fill(staffEmail);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAsStaff(page, baseUrl, `/admin/devices/${hashId}/timeline`, staffEmail);
     await page.getByRole('heading', { name: 'Live reports' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/admin/devices/${hashId}/timeline`);
     expect(await page.getByTestId('signed-in-user').textContent()).toContain('Olivia Ops');

@@ -5,7 +5,7 @@ import { systemActor } from '../../graph/common/context';
 import { consoleBuildFolder } from '../../server/rest/console.routes';
 import { testApp, type TestApp } from '../../test-support/app';
 import { anOrganization, buildDevice, buildIssue, providerHashId } from '../../test-support/factories';
-import { browserAvailable, launchBrowser, type Browser } from './browser';
+import { browserAvailable, launchBrowser, signInAsCustomer, signInAsStaff, type Browser } from './browser';
 
 const describeInBrowser = browserAvailable() ? describe : describe.skip;
 
@@ -68,11 +68,7 @@ describeInBrowser('the issue screens in Chromium', () => {
   });
 
   it('lets a customer open an issue from the list, read its timeline and post a message that appears live', async () => {
-    await page.goto(`${baseUrl}/login`);
-    await page.getByLabel('Email').fill(customer.email);
-    await page.getByLabel('Password').fill(customer.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { name: 'Teleports' }).waitFor();
+    await signInAsCustomer(page, baseUrl, customer.email, customer.password);
 
     await page.getByRole('navigation').getByRole('link', { name: 'Issues' }).click();
     await page.getByRole('heading', { name: 'Issues' }).waitFor();
@@ -100,11 +96,7 @@ describeInBrowser('the issue screens in Chromium', () => {
   });
 
   it('lets staff filter the list, assign the issue, post an internal message and resolve it', async () => {
-    await browser.context.clearCookies();
-    await page.goto(`${baseUrl}/admin/issues`);
-    // The development identity provider asks which staff user signs in.
-    await page.locator('input[name="email"]').fill(staff.email);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAsStaff(page, baseUrl, '/admin/issues', staff.email);
     await page.getByRole('heading', { name: 'Issues' }).waitFor();
     await page.getByRole('row').filter({ hasText: 'Question about the invoice' }).waitFor();
 
