@@ -26,7 +26,7 @@ function anOrganization(overrides: Record<string, unknown> = {}) {
     invoiceFrequency: 'MONTHLY',
     requireLegalEntityPerDevice: false,
     requireCustomerReferencePerDevice: false,
-    subscriptionDefaults: null,
+    subscriptionDefaults: { __typename: 'SubscriptionDefaults', chargePeriod: 1, runtime: 12 },
     createdAt: '2026-11-01T09:00:00.000Z',
     updatedAt: '2026-11-01T09:00:00.000Z',
     ...overrides,

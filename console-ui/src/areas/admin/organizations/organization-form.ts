@@ -72,7 +72,11 @@ export function valuesOf(organization: OrganizationGeneralTab_OrganizationFragme
     invoiceFrequency: contractValue(graphqlFrequencies, organization.invoiceFrequency) ?? 'monthly',
     requireLegalEntityPerDevice: organization.requireLegalEntityPerDevice,
     requireCustomerReferencePerDevice: organization.requireCustomerReferencePerDevice,
-    subscriptionDefaults: organization.subscriptionDefaults ?? { chargePeriod: '', runtime: '' },
+    // Only the two months: the answer's __typename is no field of the form (the schema is exact).
+    subscriptionDefaults: {
+      chargePeriod: organization.subscriptionDefaults?.chargePeriod ?? '',
+      runtime: organization.subscriptionDefaults?.runtime ?? '',
+    },
   };
 }
 
