@@ -1,4 +1,5 @@
-import { Form, Formik } from 'formik';
+import { Form, Formik, getIn } from 'formik';
+import { useState } from 'react';
 import styled from 'styled-components';
 import type { AnyObjectSchema } from 'yup';
 import type { ValidationIssue } from '../../../../../contracts/errors';
@@ -18,7 +19,7 @@ function isIssue(value: unknown): value is ValidationIssue {
 }
 
 /** The issues of a payload_invalid refusal ({ path, message } each), to show at their fields; null for any other failure. */
-export function payloadIssuesOf(error: unknown): ValidationIssue[] | null {
+function payloadIssuesOf(error: unknown): ValidationIssue[] | null {
   const apiError = apiErrorOfApollo(error);
   if (apiError === null || !apiError.is('payload_invalid') || !Array.isArray(apiError.details)) {
     return null;
@@ -36,7 +37,7 @@ export interface OrganizationFormProps {
   initialValues: OrganizationValues;
   /** One of organization-form.ts's schemas, so the form checks what the server checks. */
   validationSchema: AnyObjectSchema;
-  /** Saves; a payload_invalid refusal shows at its fields, any other failure as its snackbar. */
+  /** Saves; a payload_invalid refusal shows at its fields (or under them), any other failure as its snackbar. */
   onSubmit: (values: OrganizationValues) => Promise<void>;
   submitText: string;
   /** False when the user may not save: every field and the button disabled, with the "no permission" hint. */
@@ -60,12 +61,15 @@ export function OrganizationForm({
   isProvider = false,
 }: OrganizationFormProps) {
   const showError = useApolloErrorSnackbar();
+  // Refusals about something the form has no field for (the server's rules may outgrow the form's).
+  const [refusals, setRefusals] = useState<ValidationIssue[]>([]);
   return (
     <Formik<OrganizationValues>
       initialValues={initialValues}
       validationSchema={validationSchema}
       enableReinitialize
       onSubmit={async (values, helpers) => {
+        setRefusals([]);
         try {
           await onSubmit(values);
         } catch (error) {
@@ -74,10 +78,12 @@ export function OrganizationForm({
             showError(error);
             return;
           }
-          for (const issue of issues) {
+          const atFields = issues.filter((issue) => getIn(values, issue.path) !== undefined);
+          for (const issue of atFields) {
             void helpers.setFieldTouched(issue.path, true, false);
             helpers.setFieldError(issue.path, issue.message);
           }
+          setRefusals(issues.filter((issue) => !atFields.includes(issue)));
         }
       }}
     >
@@ -88,6 +94,16 @@ export function OrganizationForm({
           <Fields disabled={!permitted}>
             <OrganizationFields isProvider={isProvider} />
           </Fields>
+          {refusals.length > 0 && (
+            <Refusals role="alert" data-testid="organization-refusals">
+              {refusals.map((refusal, index) => (
+                <li key={index}>
+                  {refusal.message}
+                  {refusal.path !== '' && <code> {refusal.path}</code>}
+                </li>
+              ))}
+            </Refusals>
+          )}
           <Button type="submit" permitted={permitted} disabled={onlyChanges && !form.dirty} loading={form.isSubmitting}>
             {submitText}
           </Button>
@@ -102,4 +118,9 @@ const Fields = styled.fieldset`
   padding: 0;
   margin: 0;
   max-width: 520px;
+`;
+
+const Refusals = styled.ul`
+  color: ${({ theme }) => theme.colors.error};
+  padding-left: 20px;
 `;

@@ -37,8 +37,8 @@ const answer = (data: unknown) => ({ status: 200, body: { data } });
 const refusal = (key: string, details?: unknown) => ({ status: 200, body: { data: null, errors: [{ message: key, extensions: { code: key, details } }] } });
 
 /** A server with one organisation (o7) for a staff user with `rights`; unknown hash ids are not_found. */
-function server(rights: Right[], { createRefusal }: { createRefusal?: unknown } = {}) {
-  let organization = anOrganization();
+function server(rights: Right[], { createRefusal, organization: overrides }: { createRefusal?: unknown; organization?: Record<string, unknown> } = {}) {
+  let organization = anOrganization(overrides);
   return (call: SeenCall) => {
     if (call.path === '/console-shared/v1/authentication/whoami') {
       return { status: 200, body: profile(rights, 'Sam Staff') };
@@ -62,6 +62,16 @@ function server(rights: Right[], { createRefusal }: { createRefusal?: unknown } 
         return undefined;
     }
   };
+}
+
+/** The text of a Blob (jsdom's Blob has no text()). */
+function textOf(blob: Blob | undefined): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsText(blob ?? new Blob([]));
+  });
 }
 
 /** Hovers the anchor around a disabled control (which takes no pointer events) and reads its hint. */
@@ -95,6 +105,24 @@ describe('the admin organisation list', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Add organisation' }));
     await waitFor(() => expect(harness.router.state.location.pathname).toBe('/admin/organizations/add'));
+  });
+
+  it('exports every matching organisation as CSV, with the exact creation time', async () => {
+    const blobs: Blob[] = [];
+    URL.createObjectURL = jest.fn((blob: Blob) => {
+      blobs.push(blob);
+      return 'blob:organisations';
+    });
+    URL.revokeObjectURL = jest.fn();
+    const harness = renderConsole('/admin/organizations?type=energy-trader', server(['gridport.employee']));
+    expect(await screen.findByText('Harbour Energy BV', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(blobs).toHaveLength(1));
+    // FileReader decodes the byte order mark away.
+    expect(await textOf(blobs[0])).toBe(
+      'Name,Type,Provider,Invoice frequency,Created\r\nHarbour Energy BV,Energy trader,No,Monthly,2026-11-01T09:00:00.000Z\r\n',
+    );
+    expect(variablesOf(harness.calls, 'AdminOrganizationList').at(-1)).toEqual({ type: 'ENERGY_TRADER', offset: null, rowsPerPage: 500 });
   });
 
   it('reads the filters of a link and disables Add for a user who may not create organisations', async () => {
@@ -154,13 +182,37 @@ describe('the add organisation screen', () => {
     ]);
   });
 
-  it('shows the server’s payload_invalid issues at their fields', async () => {
-    renderConsole('/admin/organizations/add', server(['gridport.sales'], { createRefusal: [{ path: 'name', message: 'name is taken by a test' }] }));
+  it('shows the server’s payload_invalid issues at their fields, and those of no field under the form', async () => {
+    renderConsole(
+      '/admin/organizations/add',
+      server(['gridport.sales'], {
+        createRefusal: [
+          { path: 'name', message: 'name is taken by a test' },
+          { path: 'pricing', message: 'pricing is a required field' },
+        ],
+      }),
+    );
     const create = await screen.findByRole('button', { name: 'Create organisation' }, { timeout: 10_000 });
     await userEvent.type(screen.getByLabelText('Name'), 'Northwind Solar');
     await userEvent.selectOptions(screen.getByLabelText('Type'), 'Installer');
     await userEvent.click(create);
     expect(await screen.findByText('name is taken by a test')).toBeInTheDocument();
+    expect(screen.getByTestId('organization-refusals')).toHaveTextContent('pricing is a required field pricing');
+  });
+
+  it('asks before unsaved changes are left for another screen', async () => {
+    const harness = renderConsole('/admin/organizations/add', server(['gridport.sales']));
+    await screen.findByRole('button', { name: 'Create organisation' }, { timeout: 10_000 });
+    await userEvent.type(screen.getByLabelText('Name'), 'Northwind Solar');
+    await userEvent.click(screen.getByRole('link', { name: 'Back to the organisations' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Discard changes?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(harness.router.state.location.pathname).toBe('/admin/organizations/add');
+    expect(screen.getByLabelText('Name')).toHaveValue('Northwind Solar');
+
+    await userEvent.click(screen.getByRole('link', { name: 'Back to the organisations' }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Discard changes?' })).getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(harness.router.state.location.pathname).toBe('/admin/organizations'));
   });
 });
 
@@ -196,6 +248,20 @@ describe('an organisation’s frame and general tab', () => {
     expect(screen.getByLabelText('Type')).toBeDisabled();
     expect(screen.getByLabelText('Require a legal entity per device')).toBeDisabled();
     await expectNoPermission(save);
+  });
+
+  it('reads the provider organisation as such and never sends it a type', async () => {
+    const harness = renderConsole(
+      '/admin/organizations/o7/general',
+      server(['gridport.sales'], { organization: { name: 'Gridport', type: null, isProvider: true } }),
+    );
+    const save = await screen.findByRole('button', { name: 'Save organisation' }, { timeout: 10_000 });
+    expect(screen.getByTestId('object-subtitle')).toHaveTextContent('Provider organisation (Gridport)');
+    expect(screen.getByTestId('organization-provider-type')).toHaveTextContent('Provider organisation (Gridport)');
+    expect(screen.queryByLabelText('Type')).toBeNull();
+    await userEvent.selectOptions(screen.getByLabelText('Invoice frequency'), 'Daily');
+    await userEvent.click(save);
+    await waitFor(() => expect(variablesOf(harness.calls, 'UpdateOrganization')).toEqual([{ hashId: 'o7', input: { invoiceFrequency: 'DAILY' } }]));
   });
 
   it('says so when the organisation does not exist, instead of loading forever', async () => {
