@@ -35,6 +35,7 @@ export function OrganizationFrame() {
     }
     return (
       <State role="alert">
+        <h1>{notFound ? t('organizations.notFound.title') : t('organizations.title')}</h1>
         <p>{notFound ? t('organizations.notFound', { hashId }) : t('organizations.failed')}</p>
         {!notFound && (
           <Button variant="text" onClick={() => void refetch()}>
@@ -73,4 +74,8 @@ const State = styled.div`
   padding: 24px;
   border: 1px solid ${({ theme }) => theme.colors.border};
   border-radius: ${({ theme }) => theme.radius}px;
+  h1,
+  p {
+    margin: 0;
+  }
 `;

@@ -37,8 +37,12 @@ const answer = (data: unknown) => ({ status: 200, body: { data } });
 const refusal = (key: string, details?: unknown) => ({ status: 200, body: { data: null, errors: [{ message: key, extensions: { code: key, details } }] } });
 
 /** A server with one organisation (o7) for a staff user with `rights`; unknown hash ids are not_found. */
-function server(rights: Right[], { createRefusal, organization: overrides }: { createRefusal?: unknown; organization?: Record<string, unknown> } = {}) {
+function server(
+  rights: Right[],
+  { createRefusal, organization: overrides, failedReads = 0 }: { createRefusal?: unknown; organization?: Record<string, unknown>; failedReads?: number } = {},
+) {
   let organization = anOrganization(overrides);
+  let failuresLeft = failedReads;
   return (call: SeenCall) => {
     if (call.path === '/console-shared/v1/authentication/whoami') {
       return { status: 200, body: profile(rights, 'Sam Staff') };
@@ -48,6 +52,10 @@ function server(rights: Right[], { createRefusal, organization: overrides }: { c
       case 'AdminOrganizationList':
         return answer({ organizations: { __typename: 'OrganizationPage', rows: [organization], nextPageOffset: null } });
       case 'AdminOrganization':
+        if (failuresLeft > 0) {
+          failuresLeft -= 1;
+          return { status: 500, body: { key: 'internal_server_error' } };
+        }
         return variables.hashId === organization.hashId ? answer({ organization }) : refusal('not_found');
       case 'CreateOrganization':
         return createRefusal === undefined
@@ -266,10 +274,18 @@ describe('an organisation’s frame and general tab', () => {
 
   it('says so when the organisation does not exist, instead of loading forever', async () => {
     renderConsole('/admin/organizations/nope/general', server(['gridport.ops']));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Organisation not found' }, { timeout: 10_000 })).toBeInTheDocument();
     const state = await screen.findByText('There is no organisation nope. It may have been removed, or the link is wrong.', {}, { timeout: 10_000 });
     expect(within(state.closest('[role="alert"]') ?? document.body).getByRole('link', { name: 'Back to the organisations' })).toHaveAttribute(
       'href',
       '/admin/organizations',
     );
+  });
+
+  it('offers another try when the organisation could not be read', async () => {
+    renderConsole('/admin/organizations/o7/general', server(['gridport.ops'], { failedReads: 1 }));
+    expect(await screen.findByText('The organisation could not be loaded.', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Harbour Energy BV' })).toBeInTheDocument();
   });
 });

@@ -40,6 +40,7 @@ export const organizationsMessages = {
   'organizations.tab.apiKeys': 'API keys',
   'organizations.tab.billing': 'Billing',
   'organizations.loading': 'Loading the organisation…',
+  'organizations.notFound.title': 'Organisation not found',
   'organizations.notFound': 'There is no organisation {hashId}. It may have been removed, or the link is wrong.',
   'organizations.failed': 'The organisation could not be loaded.',
   'organizations.backToList': 'Back to the organisations',
