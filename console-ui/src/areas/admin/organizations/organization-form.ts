@@ -26,6 +26,7 @@ const graphqlTypes: Record<OrganizationType, GraphqlOrganizationType> = {
 };
 const graphqlFrequencies: Record<InvoiceFrequency, GraphqlInvoiceFrequency> = { daily: 'DAILY', monthly: 'MONTHLY' };
 
+/** The contract's value that GraphQL calls `name`. */
 function contractValue<V extends string, G extends string>(names: Record<V, G>, name: G): V | undefined {
   return (Object.keys(names) as V[]).find((value) => names[value] === name);
 }
@@ -64,6 +65,7 @@ export const newOrganizationValues: OrganizationValues = {
   subscriptionDefaults: { chargePeriod: '', runtime: '' },
 };
 
+/** A saved organisation as the general tab's form starts with it. */
 export function valuesOf(organization: OrganizationGeneralTab_OrganizationFragment): OrganizationValues {
   return {
     name: organization.name,
