@@ -49,9 +49,10 @@ export function useLeaveWarning(active: boolean): void {
 
 /**
  * Asks before a navigation inside the console (the back button, a link) while `active`; only
- * under a data router, which can hold a navigation back.
+ * under a data router, which can hold a navigation back (a form on a page uses it with
+ * useLeaveWarning).
  */
-function NavigationGuard({ active }: { active: boolean }) {
+export function NavigationGuard({ active }: { active: boolean }) {
   const t = useMessages();
   const confirm = useConfirm();
   const blocker = useBlocker(active);

@@ -1,0 +1,27 @@
+import { useMutation } from '@apollo/client/react';
+import { useCallback } from 'react';
+import { AdminOrganizationDocument, UpdateOrganizationDocument, type OrganizationUpdateInput } from '../../../graphql/operations';
+
+/**
+ * Saves an organisation's changed fields (updateOrganization) and puts the answer where the frame
+ * and the general tab read it, so the title and the form show what was saved.
+ */
+export function useUpdateOrganization(): (hashId: string, input: OrganizationUpdateInput) => Promise<void> {
+  const [mutate] = useMutation(UpdateOrganizationDocument, {
+    update: (cache, { data }) => {
+      if (data !== undefined && data !== null) {
+        cache.writeQuery({
+          query: AdminOrganizationDocument,
+          variables: { hashId: data.updateOrganization.hashId },
+          data: { organization: data.updateOrganization },
+        });
+      }
+    },
+  });
+  return useCallback(
+    async (hashId: string, input: OrganizationUpdateInput) => {
+      await mutate({ variables: { hashId, input } });
+    },
+    [mutate],
+  );
+}
