@@ -3,7 +3,6 @@ import { Form, Formik } from 'formik';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import * as yup from 'yup';
 import { deviceGroupCreateSchema } from '../../../../../contracts/device-group';
 import { fleetLimits } from '../../../../../contracts/fleet';
 import { Button } from '../../../components/Button';
@@ -15,7 +14,7 @@ import { CreateDeviceGroupDocument } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
 import { usePermissions } from '../../../session/usePermissions';
 import { OrganizationPicker, type ChosenOrganization } from '../devices/OrganizationPicker';
-import { NoAccessRefusal, OutageEmailsField, OutageUsersField, usersWithoutAccess, type OutageUser } from '../devices/OutageContactFields';
+import { NoAccessRefusal, OutageEmailsField, outageUsersSchema, OutageUsersField, usersWithoutAccess, type OutageUser } from '../devices/OutageContactFields';
 
 interface Values {
   name: string;
@@ -29,7 +28,7 @@ const initialValues: Values = { name: '', organizationHashId: '', deviceOutageEm
 /** The rules of createDeviceGroup (contracts/device-group.ts), with the users as the form holds them. */
 export const deviceGroupFormSchema = deviceGroupCreateSchema
   .pick(['name', 'organizationHashId', 'deviceOutageEmails'])
-  .shape({ deviceOutageUsers: yup.array().max(fleetLimits.outageContacts) });
+  .shape({ deviceOutageUsers: outageUsersSchema });
 
 /**
  * A new device group (/admin/device-groups/add): its name, organisation (for good) and outage

@@ -3,7 +3,6 @@ import { Form, Formik } from 'formik';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import * as yup from 'yup';
 import { deviceGroupUpdateSchema } from '../../../../../contracts/device-group';
 import { fleetLimits } from '../../../../../contracts/fleet';
 import { Button } from '../../../components/Button';
@@ -16,7 +15,16 @@ import { useMessages } from '../../../i18n/messages';
 import { downloadCsv, toCsv, type CsvColumn } from '../../../lists/csv';
 import { usePermissions } from '../../../session/usePermissions';
 import { ObjectAuditLog } from '../audit/ObjectAuditLog';
-import { NoAccessRefusal, OutageEmailsField, OutageUsersField, usersWithoutAccess, type OutageUser } from '../devices/OutageContactFields';
+import {
+  changedContacts,
+  NoAccessRefusal,
+  OutageEmailsField,
+  outageUsersOf,
+  outageUsersSchema,
+  OutageUsersField,
+  usersWithoutAccess,
+  type OutageUser,
+} from '../devices/OutageContactFields';
 import { ShortTable } from '../devices/short-table';
 import { useDeviceGroup, type DeviceGroup } from './device-group-outlet';
 
@@ -27,37 +35,27 @@ interface Values {
 }
 
 /** The rules of updateDeviceGroup (contracts/device-group.ts), with the users as the form holds them. */
-const schema = deviceGroupUpdateSchema.pick(['name', 'deviceOutageEmails']).shape({ deviceOutageUsers: yup.array().max(fleetLimits.outageContacts) });
+const schema = deviceGroupUpdateSchema.pick(['name', 'deviceOutageEmails']).shape({ deviceOutageUsers: outageUsersSchema });
 
 function valuesOf(group: DeviceGroup): Values {
   return {
     name: group.name,
     deviceOutageEmails: [...group.deviceOutageEmails],
-    deviceOutageUsers: group.deviceOutageUsers.map(({ hashId, name, email }) => ({ hashId, name, email })),
+    deviceOutageUsers: outageUsersOf(group.deviceOutageUsers),
   };
 }
 
-const sameList = (one: readonly string[], other: readonly string[]) => one.length === other.length && one.every((value, index) => value === other[index]);
-
 /** Only what changed, as updateDeviceGroup takes it (each list whole). */
 export function deviceGroupChanges(before: Values, after: Values): DeviceGroupUpdateInput {
-  const input: DeviceGroupUpdateInput = {};
-  if (after.name.trim() !== before.name) {
-    input.name = after.name.trim();
-  }
-  if (!sameList(before.deviceOutageEmails, after.deviceOutageEmails)) {
-    input.deviceOutageEmails = after.deviceOutageEmails;
-  }
-  const userHashIds = after.deviceOutageUsers.map((user) => user.hashId);
-  if (
-    !sameList(
-      before.deviceOutageUsers.map((user) => user.hashId),
-      userHashIds,
-    )
-  ) {
-    input.deviceOutageUsersHashIds = userHashIds;
-  }
-  return input;
+  const changed = changedContacts(
+    { emails: before.deviceOutageEmails, users: before.deviceOutageUsers },
+    { emails: after.deviceOutageEmails, users: after.deviceOutageUsers },
+  );
+  return {
+    ...(after.name.trim() === before.name ? {} : { name: after.name.trim() }),
+    ...(changed.emails === undefined ? {} : { deviceOutageEmails: changed.emails }),
+    ...(changed.userHashIds === undefined ? {} : { deviceOutageUsersHashIds: changed.userHashIds }),
+  };
 }
 
 /** The group's general tab: its name and outage contacts (editable), its organisation, its devices and its history. */

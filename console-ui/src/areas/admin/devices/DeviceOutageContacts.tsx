@@ -1,14 +1,22 @@
 import { Form, Formik } from 'formik';
 import { useState } from 'react';
-import * as yup from 'yup';
-import { deviceUpdateSchema, fleetLimits } from '../../../../../contracts/fleet';
+import { deviceUpdateSchema } from '../../../../../contracts/fleet';
 import { Button } from '../../../components/Button';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { Panel } from '../../../devices/DeviceFrame';
 import { issuesOfRefusal } from '../../../devices/refusals';
 import type { DeviceOutageContacts_DeviceFragment, DeviceUpdateInput } from '../../../graphql/operations';
 import { useMessages } from '../../../i18n/messages';
-import { NoAccessRefusal, OutageEmailsField, OutageUsersField, usersWithoutAccess, type OutageUser } from './OutageContactFields';
+import {
+  changedContacts,
+  NoAccessRefusal,
+  OutageEmailsField,
+  outageUsersOf,
+  outageUsersSchema,
+  OutageUsersField,
+  usersWithoutAccess,
+  type OutageUser,
+} from './OutageContactFields';
 import type { DeviceSave } from './useUpdateDeviceSettings';
 
 interface Values {
@@ -17,33 +25,22 @@ interface Values {
 }
 
 /** The rules of updateDevice (contracts/fleet.ts) for the contacts, with the users as the form holds them. */
-const schema = deviceUpdateSchema.pick(['outageEmails']).shape({ outageUsers: yup.array().max(fleetLimits.outageContacts) });
+const schema = deviceUpdateSchema.pick(['outageEmails']).shape({ outageUsers: outageUsersSchema });
 
 function valuesOf(device: DeviceOutageContacts_DeviceFragment): Values {
   return {
     outageEmails: [...device.outageEmails],
-    outageUsers: device.outageUsers.map(({ hashId, name, email }) => ({ hashId, name, email })),
+    outageUsers: outageUsersOf(device.outageUsers),
   };
 }
 
-const sameList = (one: readonly string[], other: readonly string[]) => one.length === other.length && one.every((value, index) => value === other[index]);
-
 /** Only the lists that changed, each whole, as updateDevice takes them. */
 export function outageChanges(before: Values, after: Values): DeviceUpdateInput {
-  const input: DeviceUpdateInput = {};
-  if (!sameList(before.outageEmails, after.outageEmails)) {
-    input.outageEmails = after.outageEmails;
-  }
-  const userHashIds = after.outageUsers.map((user) => user.hashId);
-  if (
-    !sameList(
-      before.outageUsers.map((user) => user.hashId),
-      userHashIds,
-    )
-  ) {
-    input.outageUsersHashIds = userHashIds;
-  }
-  return input;
+  const changed = changedContacts({ emails: before.outageEmails, users: before.outageUsers }, { emails: after.outageEmails, users: after.outageUsers });
+  return {
+    ...(changed.emails === undefined ? {} : { outageEmails: changed.emails }),
+    ...(changed.userHashIds === undefined ? {} : { outageUsersHashIds: changed.userHashIds }),
+  };
 }
 
 export interface DeviceOutageContactsProps {

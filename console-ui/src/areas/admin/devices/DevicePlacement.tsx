@@ -41,7 +41,7 @@ export function placementChanges(before: Values, after: Values): DeviceUpdateInp
 }
 
 /** The group select: the chosen organisation's groups, and "no group". */
-function GroupSelect({ device }: { device: DevicePlacement_DeviceFragment }) {
+function GroupSelect({ device, disabled }: { device: DevicePlacement_DeviceFragment; disabled: boolean }) {
   const t = useMessages();
   const id = useId();
   const { values, setFieldValue } = useFormikContext<Values>();
@@ -60,7 +60,7 @@ function GroupSelect({ device }: { device: DevicePlacement_DeviceFragment }) {
       <select
         id={id}
         value={values.deviceGroupHashId ?? ''}
-        disabled={organizationHashId === null}
+        disabled={disabled || organizationHashId === null}
         onChange={(event) => void setFieldValue('deviceGroupHashId', event.target.value === '' ? null : event.target.value)}
       >
         <option value="">{t('device.placement.noGroup')}</option>
@@ -122,7 +122,7 @@ export function DevicePlacement({ device, permitted, save }: DevicePlacementProp
                 <Link to={`/admin/organizations/${values.organization.hashId}/general`}>{t('device.placement.openOrganization')}</Link>
               </p>
             )}
-            <GroupSelect device={device} />
+            <GroupSelect device={device} disabled={!permitted} />
             {refusal !== null && <Refusal role="alert">{refusal}</Refusal>}
             <Button type="submit" permitted={permitted} disabled={!dirty} loading={isSubmitting}>
               {t('device.placement.save')}

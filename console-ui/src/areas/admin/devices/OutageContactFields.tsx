@@ -2,7 +2,8 @@ import { useQuery } from '@apollo/client/react';
 import { useField } from 'formik';
 import { useId, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
-import { ValidationError } from 'yup';
+import * as yup from 'yup';
+import { fleetLimits } from '../../../../../contracts/fleet';
 import { emailSchema } from '../../../../../contracts/user';
 import { apiErrorOfApollo } from '../../../api/apollo';
 import { useDebouncedValue } from '../../../components/useDebouncedValue';
@@ -16,6 +17,29 @@ export interface OutageUser {
   hashId: string;
   name: string;
   email: string;
+}
+
+/** The users of an answer as the fields hold them (without Apollo's __typename, so a form compares them by value). */
+export function outageUsersOf(users: readonly OutageUser[]): OutageUser[] {
+  return users.map(({ hashId, name, email }) => ({ hashId, name, email }));
+}
+
+/** The chosen users as a form's schema checks them: the contract's limit (the hash ids are the server's). */
+export const outageUsersSchema = yup.array().max(fleetLimits.outageContacts);
+
+const sameList = (one: readonly string[], other: readonly string[]) => one.length === other.length && one.every((value, index) => value === other[index]);
+
+/** Each contact list that changed, whole (a save replaces a list): undefined for a list left as it was. */
+export function changedContacts(
+  before: { emails: readonly string[]; users: readonly OutageUser[] },
+  after: { emails: string[]; users: readonly OutageUser[] },
+): { emails?: string[]; userHashIds?: string[] } {
+  const hashIdsBefore = before.users.map((user) => user.hashId);
+  const userHashIds = after.users.map((user) => user.hashId);
+  return {
+    ...(sameList(before.emails, after.emails) ? {} : { emails: after.emails }),
+    ...(sameList(hashIdsBefore, userHashIds) ? {} : { userHashIds }),
+  };
 }
 
 /** The text naming a user in a list of contacts. */
@@ -61,7 +85,7 @@ export function OutageEmailsField({ name, label, disabled = false }: { name: str
     try {
       email = emailSchema.required().validateSync(draft);
     } catch (error) {
-      setProblem(error instanceof ValidationError ? error.message : String(error));
+      setProblem(error instanceof yup.ValidationError ? error.message : String(error));
       return;
     }
     setProblem(undefined);

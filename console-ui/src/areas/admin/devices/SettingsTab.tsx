@@ -10,10 +10,14 @@ import { LazyConfigEditor } from '../../../devices/LazyConfigEditor';
 import { issuesOfRefusal } from '../../../devices/refusals';
 import { Panel } from '../../../devices/DeviceFrame';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { DeviceOutageContacts } from './DeviceOutageContacts';
-import { DevicePartnerships } from './DevicePartnerships';
-import { DevicePlacement } from './DevicePlacement';
+import { lazyScreen } from '../../../shell/lazy-screen';
 import { useUpdateDeviceSettings, type DeviceSave } from './useUpdateDeviceSettings';
+
+// The organisation, group, contact and partnership parts bring pickers and forms: they load with
+// the settings tab, not with the console's first page (the device list).
+const DevicePlacement = lazyScreen(async () => (await import('./DevicePlacement')).DevicePlacement);
+const DeviceOutageContacts = lazyScreen(async () => (await import('./DeviceOutageContacts')).DeviceOutageContacts);
+const DevicePartnerships = lazyScreen(async () => (await import('./DevicePartnerships')).DevicePartnerships);
 
 /** The switches of a device the settings tab edits. */
 const switches = ['inProduction', 'isExposedToCustomer', 'monitorConnectivity', 'exportMessages', 'openForProvisioning'] as const;
