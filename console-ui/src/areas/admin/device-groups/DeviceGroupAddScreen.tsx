@@ -26,7 +26,7 @@ interface Values {
 const initialValues: Values = { name: '', organizationHashId: '', deviceOutageEmails: [], deviceOutageUsers: [] };
 
 /** The rules of createDeviceGroup (contracts/device-group.ts), with the users as the form holds them. */
-export const deviceGroupFormSchema = deviceGroupCreateSchema
+const deviceGroupFormSchema = deviceGroupCreateSchema
   .pick(['name', 'organizationHashId', 'deviceOutageEmails'])
   .shape({ deviceOutageUsers: outageUsersSchema });
 

@@ -44,7 +44,8 @@ export function DeviceGroupFrame() {
   const showError = useApolloErrorSnackbar();
   const refusalOf = useDeleteRefusal();
   const { may } = usePermissions();
-  const { data, error, refetch } = useQuery(DeviceGroupDocument, { variables: { hashId } });
+  // Read again each time the page opens: devices join and leave the group from their own pages.
+  const { data, error, refetch } = useQuery(DeviceGroupDocument, { variables: { hashId }, fetchPolicy: 'cache-and-network' });
   useQueryErrorSnackbar(error);
   const [remove, { loading: deleting }] = useMutation(DeleteDeviceGroupDocument);
   const [refusal, setRefusal] = useState<string | null>(null);

@@ -62,6 +62,8 @@ export function SettingsTab({ device }: { device: SettingsTab_DeviceFragment }) 
   const snackbar = useSnackbar();
   const showError = useApolloErrorSnackbar();
   const [save, { loading }] = useUpdateDeviceSettings();
+  // The other parts save through their own mutation, so this tab's save button spins for its own save only.
+  const [saveOther] = useUpdateDeviceSettings();
   const [saved, setSaved] = useState(() => draftOf(device));
   const [draft, setDraft] = useState(saved);
   const [refusals, setRefusals] = useState<ValidationIssue[]>([]);
@@ -70,7 +72,7 @@ export function SettingsTab({ device }: { device: SettingsTab_DeviceFragment }) 
   // The device as last saved by any part of the tab (the page's query is not read again).
   const [current, setCurrent] = useState(device);
   const saveFields: DeviceSave = async (input) => {
-    const answer = await save(device.hashId, input);
+    const answer = await saveOther(device.hashId, input);
     if (answer !== null) {
       setCurrent(answer);
     }
