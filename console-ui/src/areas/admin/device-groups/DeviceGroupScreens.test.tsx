@@ -201,6 +201,29 @@ describe('the device group screens', () => {
     expect(harness.router.state.location.pathname).toBe('/admin/device-groups/g1/general');
   });
 
+  it('keep a group that API keys are linked to, saying so, and delete it once the server agrees', async () => {
+    let refuseOnce = true;
+    const base = server();
+    const harness = renderConsole('/admin/device-groups/g1/general', (call) => {
+      if (operation(call).operationName === 'DeleteDeviceGroup' && refuseOnce) {
+        refuseOnce = false;
+        return refusal('has_access', { apiKeyHashIds: ['k1'] });
+      }
+      return base(call);
+    });
+    await screen.findByRole('heading', { name: 'North sites' }, { timeout: 10_000 });
+    const remove = async () => {
+      await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+      await userEvent.click(within(await screen.findByRole('dialog', { name: 'Delete this device group?' })).getByRole('button', { name: 'Delete' }));
+    };
+    await remove();
+    expect(await screen.findByTestId('delete-refusal')).toHaveTextContent('API keys are still linked to this group; unlink them on the API keys tab first.');
+    await remove();
+    await waitFor(() => expect(harness.router.state.location.pathname).toBe('/admin/device-groups'));
+    await screen.findByText('North sites was deleted.');
+    expect(variablesOf(harness.calls, 'DeleteDeviceGroup')).toEqual([{ hashId: 'g1' }, { hashId: 'g1' }]);
+  });
+
   it('link a key of the organisation, say when it is linked already, and unlink one after asking', async () => {
     const harness = renderConsole('/admin/device-groups/g1/api-keys', server(['gridport.ops'], { LinkDeviceGroupApiKey: refusal('already_configured') }));
     const linked = await screen.findByRole('table', { name: 'Linked API keys' }, { timeout: 10_000 });

@@ -108,7 +108,7 @@ export function OutageEmailsField({ name, label, disabled = false }: { name: str
     <Contacts role="group" aria-labelledby={`${id}-label`}>
       <span id={`${id}-label`}>{label}</span>
       <Chosen aria-label={label}>
-        {emails.length === 0 && <li>{t('outage.none')}</li>}
+        {emails.length === 0 && <None>{t('outage.none')}</None>}
         {emails.map((email) => (
           <li key={email}>
             {email}
@@ -175,7 +175,7 @@ export function OutageUsersField({ name, label, organizationHashId, disabled = f
     <Contacts role="group" aria-labelledby={`${id}-label`}>
       <span id={`${id}-label`}>{label}</span>
       <Chosen aria-label={label}>
-        {users.length === 0 && <li>{t('outage.none')}</li>}
+        {users.length === 0 && <None>{t('outage.none')}</None>}
         {users.map((user) => (
           <li key={user.hashId}>
             {userText(user)}
@@ -261,6 +261,15 @@ const Chosen = styled.ul`
     background: none;
     cursor: pointer;
     padding: 0 2px;
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
+`;
+
+/** An empty list's "none": text, not a chip. */
+const None = styled.li`
+  && {
+    border: 0;
+    padding: 0;
     color: ${({ theme }) => theme.colors.textMuted};
   }
 `;

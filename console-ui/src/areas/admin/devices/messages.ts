@@ -40,7 +40,7 @@ export const adminDeviceMessages = {
   'device.debug.notJson': 'This is not valid JSON.',
   'device.placement.title': 'Organisation and group',
   'device.placement.organization': 'Organisation',
-  'device.placement.noOrganization': 'No organisation',
+  'device.placement.noOrganization': 'Clear the organisation',
   'device.placement.openOrganization': 'Open the organisation',
   'device.placement.group': 'Device group',
   'device.placement.noGroup': 'No group',
