@@ -69,6 +69,13 @@ export function anAdminDevice(overrides: Record<string, unknown> = {}) {
     balenaUuid: null,
     config: null,
     assets: [],
+    organizationHashId: null,
+    organization: null,
+    deviceGroupHashId: null,
+    deviceGroup: null,
+    outageEmails: [],
+    outageUsers: [],
+    partnerships: [],
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { exampleDeviceConfig } from '../../../../../contracts/device/examples';
+import type { Right } from '../../../../../contracts/rights';
 import { anAdminDevice } from '../../../test-support/devices';
 import { profile, renderConsole, type FakeHandler, type SeenCall } from '../../../test-support/render';
 
@@ -51,5 +52,162 @@ describe('the admin settings tab', () => {
     const updates = harness.calls.filter((call) => (call.body as GraphqlBody | undefined)?.operationName === 'UpdateDeviceSettings');
     expect(updates.map((call) => (call.body as GraphqlBody).variables)).toEqual([{ hashId: 'd7', input: { isExposedToCustomer: true } }]);
     await waitFor(() => expect(exposed).toBeChecked());
+  });
+});
+
+const harbour = { __typename: 'Organization', hashId: 'o1', name: 'Harbour Energy' };
+const solar = { __typename: 'Organization', hashId: 'o2', name: 'Solar Farms' };
+const sam = { __typename: 'User', hashId: 'u5', name: 'Sam Site', email: 'sam@solar.example', organization: solar };
+
+const placedDevice = anAdminDevice({
+  organizationHashId: 'o1',
+  organization: harbour,
+  deviceGroupHashId: 'g1',
+  deviceGroup: { __typename: 'DeviceGroup', hashId: 'g1', name: 'North sites' },
+  outageEmails: ['ops@harbour.example'],
+  partnerships: [
+    {
+      __typename: 'DevicePartnership',
+      hashId: 'p1',
+      role: 'OPERATOR',
+      description: 'Trading the battery',
+      allDevices: false,
+      owner: harbour,
+      partner: { __typename: 'Organization', hashId: 'o3', name: 'Grid Traders' },
+    },
+  ],
+});
+
+/** A server that saves what it is sent, except what `refuse` (an operation's refusal) says. */
+function placementServer(rights: Right[] = ['gridport.ops'], refuse?: { key: string; details: unknown }): FakeHandler {
+  let saved: Record<string, unknown> = placedDevice;
+  return (call: SeenCall) => {
+    if (call.path === '/console-shared/v1/authentication/whoami') {
+      return { status: 200, body: profile(rights, 'Olivia Ops') };
+    }
+    const { operationName, variables } = (call.body ?? {}) as GraphqlBody;
+    const answer = (data: unknown) => ({ status: 200, body: { data } });
+    switch (operationName) {
+      case 'AdminDeviceSettings':
+        return answer({ device: saved });
+      case 'OrganizationPickerOrganizations':
+        return answer({ organizations: { __typename: 'OrganizationPage', rows: [solar] } });
+      case 'DevicePlacementGroups': {
+        const groups =
+          (variables as { organizationHashId?: string }).organizationHashId === 'o2'
+            ? [{ hashId: 'g2', name: 'East sites' }]
+            : [
+                { hashId: 'g1', name: 'North sites' },
+                { hashId: 'g3', name: 'South sites' },
+              ];
+        return answer({ deviceGroups: { __typename: 'DeviceGroupPage', rows: groups.map((group) => ({ __typename: 'DeviceGroup', ...group })) } });
+      }
+      case 'OutageUserSearch':
+        return answer({ users: { __typename: 'UserPage', rows: [sam] } });
+      case 'UpdateDeviceSettings': {
+        if (refuse !== undefined) {
+          return { status: 200, body: { data: null, errors: [{ message: refuse.key, extensions: { code: refuse.key, details: refuse.details } }] } };
+        }
+        const input = variables?.input ?? {};
+        const group = input.deviceGroupHashId === 'g2' ? { __typename: 'DeviceGroup', hashId: 'g2', name: 'East sites' } : null;
+        saved = {
+          ...saved,
+          ...(input.organizationHashId === 'o2'
+            ? { organizationHashId: 'o2', organization: solar, deviceGroupHashId: group?.hashId ?? null, deviceGroup: group }
+            : {}),
+        };
+        return answer({ updateDevice: saved });
+      }
+      default:
+        return undefined;
+    }
+  };
+}
+
+const updatesOf = (calls: SeenCall[]) =>
+  calls.filter((call) => (call.body as GraphqlBody | undefined)?.operationName === 'UpdateDeviceSettings').map((call) => (call.body as GraphqlBody).variables);
+
+describe('the admin settings tab, organisation and group', () => {
+  it('moves the device to a group of another organisation, naming both in one save', async () => {
+    const harness = renderConsole('/admin/devices/d7/settings', placementServer());
+    const placement = await screen.findByRole('form', { name: 'Organisation and group' }, { timeout: 10_000 });
+    expect(within(placement).getByTestId('chosen-organization')).toHaveTextContent('Harbour Energy');
+    const group = within(placement).getByLabelText('Device group');
+    await waitFor(() =>
+      expect(
+        within(group)
+          .getAllByRole('option')
+          .map((option) => option.textContent),
+      ).toEqual(['No group', 'North sites', 'South sites']),
+    );
+    expect(group).toHaveValue('g1');
+    const save = within(placement).getByRole('button', { name: 'Save organisation and group' });
+    expect(save).toBeDisabled();
+
+    await userEvent.type(within(placement).getByLabelText('Organisation: search organisations by name'), 'solar');
+    await userEvent.click(await within(placement).findByRole('button', { name: 'Solar Farms' }));
+    // A group belongs to one organisation: the choice starts again among the new one's groups.
+    expect(group).toHaveValue('');
+    await within(group).findByRole('option', { name: 'East sites' });
+    await userEvent.selectOptions(group, 'g2');
+    await userEvent.click(save);
+    await screen.findByText('The device was saved.');
+    expect(updatesOf(harness.calls)).toEqual([{ hashId: 'd7', input: { organizationHashId: 'o2', deviceGroupHashId: 'g2' } }]);
+    // The form shows the device as saved, with nothing left to save.
+    await waitFor(() => expect(within(placement).getByTestId('chosen-organization')).toHaveTextContent('Solar Farms'));
+    expect(within(placement).getByRole('link', { name: 'Open the group' })).toHaveAttribute('href', '/admin/device-groups/g2/general');
+    await waitFor(() => expect(save).toBeDisabled());
+  });
+
+  it('moves the device between groups of its organisation with the group alone, and shows in_production', async () => {
+    const harness = renderConsole(
+      '/admin/devices/d7/settings',
+      placementServer(['gridport.ops'], { key: 'in_production', details: { fields: ['organizationHashId'] } }),
+    );
+    const placement = await screen.findByRole('form', { name: 'Organisation and group' }, { timeout: 10_000 });
+    const group = within(placement).getByLabelText('Device group');
+    await within(group).findByRole('option', { name: 'South sites' });
+    await userEvent.selectOptions(group, 'g3');
+    await userEvent.click(within(placement).getByRole('button', { name: 'Save organisation and group' }));
+    expect(await within(placement).findByRole('alert')).toHaveTextContent('This property cannot change while the device is in production.');
+    expect(updatesOf(harness.calls)).toEqual([{ hashId: 'd7', input: { deviceGroupHashId: 'g3' } }]);
+  });
+});
+
+describe('the admin settings tab, outage contacts and partnerships', () => {
+  it('names the users who cannot see the device when the server refuses them', async () => {
+    const harness = renderConsole('/admin/devices/d7/settings', placementServer(['gridport.ops'], { key: 'user_has_no_access', details: { hashIds: ['u5'] } }));
+    const contacts = await screen.findByRole('form', { name: 'Outage contacts' }, { timeout: 10_000 });
+    expect(within(contacts).getByRole('list', { name: 'Outage emails' })).toHaveTextContent('ops@harbour.example');
+    await userEvent.type(within(contacts).getByLabelText('Outage users: search users by name or email'), 'sam');
+    await userEvent.click(await within(contacts).findByRole('button', { name: /Sam Site/ }));
+    await userEvent.click(within(contacts).getByRole('button', { name: 'Save outage contacts' }));
+    expect(await within(contacts).findByTestId('user-has-no-access')).toHaveTextContent(
+      'These users cannot see the devices, so they cannot be outage contacts: Sam Site <sam@solar.example>.',
+    );
+    // Only the list that changed; any user may be offered, the server decides who can see the device.
+    expect(updatesOf(harness.calls)).toEqual([{ hashId: 'd7', input: { outageUsersHashIds: ['u5'] } }]);
+  });
+
+  it('lists the partnerships sharing the device, each linked to its owner where it is edited', async () => {
+    renderConsole('/admin/devices/d7/settings', placementServer());
+    const table = await screen.findByRole('table', { name: 'Partnerships' }, { timeout: 10_000 });
+    const row = within(table).getByRole('row', { name: /Grid Traders/ });
+    expect(row).toHaveTextContent('Operator');
+    expect(row).toHaveTextContent('Listed devices');
+    expect(row).toHaveTextContent('Trading the battery');
+    expect(within(row).getByRole('link', { name: 'Harbour Energy' })).toHaveAttribute('href', '/admin/organizations/o1/partnerships');
+  });
+
+  it('disables the organisation, group and contact controls for staff who may only read', async () => {
+    renderConsole('/admin/devices/d7/settings', placementServer(['gridport.employee']));
+    const placement = await screen.findByRole('form', { name: 'Organisation and group' }, { timeout: 10_000 });
+    expect(within(placement).getByRole('button', { name: 'Save organisation and group' })).toBeDisabled();
+    expect(within(placement).queryByLabelText('Organisation: search organisations by name')).toBeNull();
+    const contacts = screen.getByRole('form', { name: 'Outage contacts' });
+    const save = within(contacts).getByRole('button', { name: 'Save outage contacts' });
+    expect(save).toBeDisabled();
+    await userEvent.hover(save.parentElement ?? save);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent('No permission');
   });
 });

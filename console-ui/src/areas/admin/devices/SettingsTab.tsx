@@ -1,18 +1,23 @@
 import { useId, useState } from 'react';
 import styled from 'styled-components';
 import type { ValidationIssue } from '../../../../../contracts/errors';
-import { hasAnyRight } from '../../../../../contracts/rights';
 import { Button } from '../../../components/Button';
 import { useSnackbar } from '../../../components/Snackbars';
 import type { SettingsTab_DeviceFragment, DeviceUpdateInput } from '../../../graphql/operations';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
-import { useSession } from '../../../session/useSession';
+import { usePermissions } from '../../../session/usePermissions';
 import { LazyConfigEditor } from '../../../devices/LazyConfigEditor';
 import { issuesOfRefusal } from '../../../devices/refusals';
 import { Panel } from '../../../devices/DeviceFrame';
-import { deviceWriters } from '../../../devices/device-rights';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { useUpdateDeviceSettings } from './useUpdateDeviceSettings';
+import { lazyScreen } from '../../../shell/lazy-screen';
+import { useUpdateDeviceSettings, type DeviceSave } from './useUpdateDeviceSettings';
+
+// The organisation, group, contact and partnership parts bring pickers and forms: they load with
+// the settings tab, not with the console's first page (the device list).
+const DevicePlacement = lazyScreen(async () => (await import('./DevicePlacement')).DevicePlacement);
+const DeviceOutageContacts = lazyScreen(async () => (await import('./DeviceOutageContacts')).DeviceOutageContacts);
+const DevicePartnerships = lazyScreen(async () => (await import('./DevicePartnerships')).DevicePartnerships);
 
 /** The switches of a device the settings tab edits. */
 const switches = ['inProduction', 'isExposedToCustomer', 'monitorConnectivity', 'exportMessages', 'openForProvisioning'] as const;
@@ -45,27 +50,42 @@ export function changesOf(saved: Draft, draft: Draft): DeviceUpdateInput {
 }
 
 /**
- * The settings tab: the device's fields and its config. The production and exposure rules are the
- * server's; their refusals (in_production, no_valid_config, not_all_assets_have_identifier,
- * asset_identifiers_are_not_unique) show here with the catalogue's texts.
+ * The settings tab: the device's fields, its organisation and group, its outage contacts, the
+ * partnerships sharing it, and its config. The production and exposure rules are the server's;
+ * their refusals (in_production, no_valid_config, not_all_assets_have_identifier,
+ * asset_identifiers_are_not_unique, user_has_no_access) show beside the part refused.
  */
 export function SettingsTab({ device }: { device: SettingsTab_DeviceFragment }) {
   const t = useMessages();
   const nameId = useId();
-  const { profile } = useSession();
+  const { may } = usePermissions();
   const snackbar = useSnackbar();
   const showError = useApolloErrorSnackbar();
   const [save, { loading }] = useUpdateDeviceSettings();
+  // The other parts save through their own mutation, so this tab's save button spins for its own save only.
+  const [saveOther] = useUpdateDeviceSettings();
   const [saved, setSaved] = useState(() => draftOf(device));
   const [draft, setDraft] = useState(saved);
   const [refusals, setRefusals] = useState<ValidationIssue[]>([]);
-  const canSave = hasAnyRight(profile?.user.rights ?? [], deviceWriters);
+  const canSave = may('device.update');
   const changes = changesOf(saved, draft);
+  // The device as last saved by any part of the tab (the page's query is not read again).
+  const [current, setCurrent] = useState(device);
+  const saveFields: DeviceSave = async (input) => {
+    const answer = await saveOther(device.hashId, input);
+    if (answer !== null) {
+      setCurrent(answer);
+    }
+    snackbar.show({ tone: 'success', message: t('device.settings.saved') });
+  };
 
   const onSave = async () => {
     setRefusals([]);
     try {
       const answer = await save(device.hashId, changes);
+      if (answer !== null) {
+        setCurrent(answer);
+      }
       const next = answer === null ? draft : draftOf(answer);
       setSaved(next);
       setDraft(next);
@@ -115,6 +135,9 @@ export function SettingsTab({ device }: { device: SettingsTab_DeviceFragment }) 
           {t('device.settings.save')}
         </Button>
       </Panel>
+      <DevicePlacement device={current} permitted={canSave} save={saveFields} />
+      <DeviceOutageContacts device={current} permitted={canSave} save={saveFields} />
+      <DevicePartnerships device={current} />
       <Panel>
         <LazyConfigEditor key={device.hashId} device={device} canSave={canSave} />
       </Panel>

@@ -2,6 +2,9 @@ import { useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
 import { UpdateDeviceSettingsDocument, type SettingsTab_DeviceFragment, type DeviceUpdateInput } from '../../../graphql/operations';
 
+/** Saves some of a device's fields; resolves once saved, throws the refusal for the caller to show. */
+export type DeviceSave = (input: DeviceUpdateInput) => Promise<void>;
+
 /** Saves a device's fields (updateDevice with the fields given); answers the device as saved. */
 export function useUpdateDeviceSettings(): [(hashId: string, input: DeviceUpdateInput) => Promise<SettingsTab_DeviceFragment | null>, { loading: boolean }] {
   const [mutate, { loading }] = useMutation(UpdateDeviceSettingsDocument);
