@@ -4,7 +4,7 @@ import globals from 'globals';
 import layers from './lint/layers.cjs';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'console-ui/src/graphql/', '**/*.d.ts'] },
+  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'console-ui/src/graphql/', 'console-ui/src/**/*.generated.ts', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

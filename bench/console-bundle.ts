@@ -25,6 +25,7 @@ export function initialScripts(folder: string): string[] {
 
 /** The screens of the admin area that load as their own chunk when first shown (areas/admin/routes.tsx), by module name. */
 export const lazyAdminScreens = [
+  'AdminDeviceScreen',
   'OrganizationListScreen',
   'OrganizationAddScreen',
   'OrganizationFrame',

@@ -2,18 +2,18 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { Kind, parse } from 'graphql';
 
-/** Every GraphQL document of the console (the sources of src/graphql/operations.ts). */
-function documents(folder: string): string[] {
+/** Every GraphQL document of the console (each the source of the X.generated.ts beside it). */
+function filesEnding(folder: string, ending: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) {
-      return documents(path);
+      return filesEnding(path, ending);
     }
-    return entry.name.endsWith('.graphql') ? [path] : [];
+    return entry.name.endsWith(ending) ? [path] : [];
   });
 }
 
-const files = documents(__dirname);
+const files = filesEnding(__dirname, '.graphql');
 
 /**
  * The naming scheme of the console's GraphQL (README, "Adding a screen"): a document sits beside
@@ -37,5 +37,10 @@ describe('GraphQL documents', () => {
       .definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION)
       .map((definition) => definition.name.value);
     expect(fragments.filter((fragment) => !new RegExp(`^${name}_[a-z][A-Za-z0-9]*$`).test(fragment))).toEqual([]);
+  });
+
+  it('each have their generated module, and no generated module outlives its document', () => {
+    const generated = filesEnding(__dirname, '.generated.ts').map((path) => relative(__dirname, path));
+    expect(generated.sort()).toEqual(files.map((file) => relative(__dirname, file.replace(/\.graphql$/, '.generated.ts'))).sort());
   });
 });

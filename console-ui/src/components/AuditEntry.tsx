@@ -1,5 +1,5 @@
 import type { AuditChangeType } from '../graphql/schema-types';
-import type { AuditEntry_EntryFragment, AuditEntry_IssueEntryFragment } from '../graphql/operations';
+import type { AuditEntry_EntryFragment, AuditEntry_IssueEntryFragment } from './AuditEntry.generated';
 import { useMessages, type MessageKey } from '../i18n/messages';
 import { DiffList, type LinkTo } from './DiffList';
 import { TimelineItem } from './TimelineItem';

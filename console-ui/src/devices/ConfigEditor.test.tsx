@@ -3,7 +3,8 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { GraphQLError } from 'graphql';
 import { exampleDeviceConfig } from '../../../contracts/device/examples';
-import { UpdateDeviceConfigDocument, type ConfigEditor_DeviceFragment } from '../graphql/operations';
+import type { ConfigEditor_DeviceFragment } from './ConfigEditor.generated';
+import { UpdateDeviceConfigDocument } from './useUpdateDeviceConfig.generated';
 import { ConfigEditor } from './ConfigEditor';
 import { renderWithApollo } from '../test-support/devices';
 

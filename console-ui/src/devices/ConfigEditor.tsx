@@ -4,7 +4,7 @@ import type { ValidationIssue } from '../../../contracts/errors';
 import { Button } from '../components/Button';
 import { useSnackbar } from '../components/Snackbars';
 import { useApolloErrorSnackbar } from '../components/useErrorSnackbar';
-import type { ConfigEditor_DeviceFragment } from '../graphql/operations';
+import type { ConfigEditor_DeviceFragment } from './ConfigEditor.generated';
 import { useMessages } from '../i18n/messages';
 import { checkConfigText, credentialsWithheld } from './config-issues';
 import { issuesOfRefusal } from './refusals';

@@ -1,6 +1,6 @@
 import { useSubscription } from '@apollo/client/react';
 import { useRef } from 'react';
-import { DeviceReportsDocument, type DeviceReportsSubscription } from '../graphql/operations';
+import { DeviceReportsDocument, type DeviceReportsSubscription } from './useDeviceReports.generated';
 
 export type DeviceReport = DeviceReportsSubscription['deviceReports'];
 

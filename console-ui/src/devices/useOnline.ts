@@ -1,5 +1,5 @@
 import { useSubscription } from '@apollo/client/react';
-import { DevicePresenceDocument } from '../graphql/operations';
+import { DevicePresenceDocument } from './useOnline.generated';
 
 /** Whether the device's gateway is connected: as loaded, then as its presence events say. */
 export function useOnline(hashId: string, loaded: boolean | undefined): boolean {

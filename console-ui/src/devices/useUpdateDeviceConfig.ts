@@ -1,6 +1,7 @@
 import { useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
-import { UpdateDeviceConfigDocument, type ConfigEditor_DeviceFragment } from '../graphql/operations';
+import type { ConfigEditor_DeviceFragment } from './ConfigEditor.generated';
+import { UpdateDeviceConfigDocument } from './useUpdateDeviceConfig.generated';
 
 /** Saves a device's config (updateDevice with only config); answers the device as saved. */
 export function useUpdateDeviceConfig(): [(hashId: string, config: unknown) => Promise<ConfigEditor_DeviceFragment | null>, { loading: boolean }] {

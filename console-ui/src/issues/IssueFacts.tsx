@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import type { IssueFacts_IssueFragment } from '../graphql/operations';
+import type { IssueFacts_IssueFragment } from './IssueFacts.generated';
 import { useMessages, type Translate } from '../i18n/messages';
 import { assigneeOf } from './IssueTable';
 

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import styled from 'styled-components';
 import { VirtualList, type VirtualListColumn } from '../components/VirtualList';
-import type { IssueTable_IssueFragment } from '../graphql/operations';
+import type { IssueTable_IssueFragment } from './IssueTable.generated';
 import { useMessages, type Translate } from '../i18n/messages';
 import { IssueStatusBadge } from './IssueStatusBadge';
 

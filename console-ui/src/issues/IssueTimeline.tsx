@@ -3,7 +3,7 @@ import styled from 'styled-components';
 import { AuditEntry } from '../components/AuditEntry';
 import type { LinkTo } from '../components/DiffList';
 import { TimelineItem, TimelineList } from '../components/TimelineItem';
-import type { IssueTimeline_ItemFragment } from '../graphql/operations';
+import type { IssueTimeline_ItemFragment } from './IssueTimeline.generated';
 import type { IssueMessageSource } from '../graphql/schema-types';
 import { useMessages, type MessageKey } from '../i18n/messages';
 

@@ -2,7 +2,7 @@ import { ApolloLink } from '@apollo/client';
 import { MockLink, MockSubscriptionLink } from '@apollo/client/testing';
 import { act, screen, waitFor } from '@testing-library/react';
 import { OperationTypeNode } from 'graphql';
-import { IssueTimelineDocument } from '../graphql/operations';
+import { IssueTimelineDocument } from './useIssueTimeline.generated';
 import { renderWithApollo } from '../test-support/devices';
 import { aMessageItem, anAuditItem } from '../test-support/issues';
 import { inRouter } from '../test-support/render';

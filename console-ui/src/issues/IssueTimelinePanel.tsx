@@ -5,7 +5,7 @@ import { TimelineEmpty } from '../components/TimelineItem';
 import type { LinkTo } from '../components/DiffList';
 import { UserNamesContext, userHashIdsOf } from '../components/user-names';
 import { Panel } from '../devices/DeviceFrame';
-import type { IssueTimeline_ItemFragment } from '../graphql/operations';
+import type { IssueTimeline_ItemFragment } from './IssueTimeline.generated';
 import { useMessages } from '../i18n/messages';
 import { IssueTimeline, type IssueTimelineMessage } from './IssueTimeline';
 import { useIssueTimeline } from './useIssueTimeline';

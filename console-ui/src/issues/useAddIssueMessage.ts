@@ -1,6 +1,6 @@
 import { useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
-import { AddIssueMessageDocument, type IssueMessageInput } from '../graphql/operations';
+import { AddIssueMessageDocument, type IssueMessageInput } from './useAddIssueMessage.generated';
 
 /** Posts a message to an issue; the timeline shows it as the subscription brings it. */
 export function useAddIssueMessage(): (input: IssueMessageInput) => Promise<void> {

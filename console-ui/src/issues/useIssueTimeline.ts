@@ -2,7 +2,8 @@ import { useApolloClient, useSubscription } from '@apollo/client/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useApolloErrorSnackbar } from '../components/useErrorSnackbar';
 import { usePagedRows } from '../devices/usePagedRows';
-import { IssueTimelineAddedDocument, IssueTimelineDocument, type IssueTimeline_ItemFragment } from '../graphql/operations';
+import type { IssueTimeline_ItemFragment } from './IssueTimeline.generated';
+import { IssueTimelineAddedDocument, IssueTimelineDocument } from './useIssueTimeline.generated';
 import { timelineItemKey } from './IssueTimeline';
 
 /** Timeline items a page asks for. */

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { accessVerdict, type Right } from '../../../contracts/rights';
 import { userListHashIdsMax } from '../../../contracts/user';
 import { useApolloErrorSnackbar } from '../components/useErrorSnackbar';
-import { UserNamesDocument } from '../graphql/operations';
+import { UserNamesDocument } from './useUserNames.generated';
 import { useSession } from '../session/useSession';
 
 /**

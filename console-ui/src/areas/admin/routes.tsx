@@ -4,7 +4,6 @@ import { ComingSoon } from '../../shell/ComingSoon';
 import { lazyScreen } from '../../shell/lazy-screen';
 import { defaultTab, redirectRoute } from '../../shell/route-helpers';
 import { AdminDeviceListScreen } from './devices/AdminDeviceListScreen';
-import { AdminDeviceScreen } from './devices/AdminDeviceScreen';
 import { LazyAdminIssueListScreen, LazyAdminIssueScreen } from '../../issues/lazy-screens';
 
 /** The admin area's navigation. */
@@ -21,6 +20,7 @@ export const adminNav: readonly NavItem[] = [
 const soon = (title: Parameters<typeof ComingSoon>[0]['title']) => <ComingSoon title={title} />;
 
 // Every screen but the device list (where staff land) loads as its own chunk when first shown.
+const AdminDeviceScreen = lazyScreen(async () => (await import('./devices/AdminDeviceScreen')).AdminDeviceScreen);
 const OrganizationListScreen = lazyScreen(async () => (await import('./organizations/OrganizationListScreen')).OrganizationListScreen);
 const OrganizationAddScreen = lazyScreen(async () => (await import('./organizations/OrganizationAddScreen')).OrganizationAddScreen);
 const OrganizationFrame = lazyScreen(async () => (await import('./organizations/OrganizationFrame')).OrganizationFrame);

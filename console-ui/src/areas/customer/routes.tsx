@@ -1,11 +1,14 @@
 import type { RouteObject } from 'react-router-dom';
 import { AreaShell, type NavItem } from '../../shell/AreaShell';
 import { defaultTab, redirectRoute } from '../../shell/route-helpers';
-import { AccessManagementScreen } from './access/AccessManagementScreen';
-import { CustomerDeviceScreen } from './devices/CustomerDeviceScreen';
+import { lazyScreen } from '../../shell/lazy-screen';
 import { DeviceListScreen } from './devices/DeviceListScreen';
 import { LazyIssueListScreen, LazyIssueScreen } from '../../issues/lazy-screens';
-import { SettingsScreen } from './settings/SettingsScreen';
+
+// Every screen but the device list (where customers land) loads as its own chunk when first shown.
+const CustomerDeviceScreen = lazyScreen(async () => (await import('./devices/CustomerDeviceScreen')).CustomerDeviceScreen);
+const AccessManagementScreen = lazyScreen(async () => (await import('./access/AccessManagementScreen')).AccessManagementScreen);
+const SettingsScreen = lazyScreen(async () => (await import('./settings/SettingsScreen')).SettingsScreen);
 
 /** The customer area's navigation. */
 export const customerNav: readonly NavItem[] = [

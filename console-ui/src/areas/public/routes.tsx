@@ -1,9 +1,12 @@
 import type { RouteObject } from 'react-router-dom';
 import { LoginScreen } from './login/LoginScreen';
-import { ForgotPasswordScreen } from './password-reset/ForgotPasswordScreen';
-import { ResetPasswordScreen } from './password-reset/ResetPasswordScreen';
+import { lazyScreen } from '../../shell/lazy-screen';
 import { PublicLayout } from './PublicLayout';
-import { UserInviteScreen } from './user-invite/UserInviteScreen';
+
+// The screens besides sign-in load when first shown.
+const ForgotPasswordScreen = lazyScreen(async () => (await import('./password-reset/ForgotPasswordScreen')).ForgotPasswordScreen);
+const ResetPasswordScreen = lazyScreen(async () => (await import('./password-reset/ResetPasswordScreen')).ResetPasswordScreen);
+const UserInviteScreen = lazyScreen(async () => (await import('./user-invite/UserInviteScreen')).UserInviteScreen);
 
 /**
  * The route table of the screens before sign-in (console.md section 2; their paths are

@@ -10,7 +10,7 @@ import { useLeaveWarning } from '../../../components/FormDialog';
 import { Panel } from '../../../components/ObjectFrame';
 import { TextField } from '../../../components/TextField';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { CreateDeviceGroupDocument } from '../../../graphql/operations';
+import { CreateDeviceGroupDocument } from './DeviceGroupAddScreen.generated';
 import { useMessages } from '../../../i18n/messages';
 import { usePermissions } from '../../../session/usePermissions';
 import { OrganizationPicker, type ChosenOrganization } from '../devices/OrganizationPicker';

@@ -9,7 +9,7 @@ import { Panel } from '../../../components/ObjectFrame';
 import { useSnackbar } from '../../../components/Snackbars';
 import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useApolloErrorSnackbar, useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { DeviceGroupApiKeyChoicesDocument, LinkDeviceGroupApiKeyDocument, UnlinkDeviceGroupApiKeyDocument } from '../../../graphql/operations';
+import { DeviceGroupApiKeyChoicesDocument, LinkDeviceGroupApiKeyDocument, UnlinkDeviceGroupApiKeyDocument } from './DeviceGroupApiKeysTab.generated';
 import { useMessages } from '../../../i18n/messages';
 import { downloadCsv, toCsv, type CsvColumn } from '../../../lists/csv';
 import { usePermissions } from '../../../session/usePermissions';

@@ -8,7 +8,7 @@ import { useConfirm } from '../../../components/ConfirmDialog';
 import { ObjectFrame } from '../../../components/ObjectFrame';
 import { useSnackbar } from '../../../components/Snackbars';
 import { useApolloErrorSnackbar, useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { DeleteDeviceGroupDocument, DeviceGroupDocument } from '../../../graphql/operations';
+import { DeleteDeviceGroupDocument, DeviceGroupDocument } from './DeviceGroupFrame.generated';
 import { useMessages } from '../../../i18n/messages';
 import { usePermissions } from '../../../session/usePermissions';
 import type { DeviceGroup, DeviceGroupOutlet } from './device-group-outlet';

@@ -10,7 +10,12 @@ import { Panel } from '../../../components/ObjectFrame';
 import { useSnackbar } from '../../../components/Snackbars';
 import { TextField } from '../../../components/TextField';
 import { useApolloErrorSnackbar, useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { DeviceGroupDevicesDocument, UpdateDeviceGroupDocument, type DeviceGroupDevicesQuery, type DeviceGroupUpdateInput } from '../../../graphql/operations';
+import {
+  DeviceGroupDevicesDocument,
+  UpdateDeviceGroupDocument,
+  type DeviceGroupDevicesQuery,
+  type DeviceGroupUpdateInput,
+} from './DeviceGroupGeneralTab.generated';
 import { useMessages } from '../../../i18n/messages';
 import { downloadCsv, toCsv, type CsvColumn } from '../../../lists/csv';
 import { usePermissions } from '../../../session/usePermissions';

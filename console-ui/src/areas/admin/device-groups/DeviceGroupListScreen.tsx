@@ -2,7 +2,7 @@ import { useApolloClient } from '@apollo/client/react';
 import { useCallback, useMemo } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '../../../components/Button';
-import { DeviceGroupListDocument, type DeviceGroupListScreen_GroupFragment } from '../../../graphql/operations';
+import { DeviceGroupListDocument, type DeviceGroupListScreen_GroupFragment } from './DeviceGroupListScreen.generated';
 import { useMessages } from '../../../i18n/messages';
 import { ListScreen, type ListColumn, type ListFilter, type ListPageLoader } from '../../../lists/ListScreen';
 import { usePermissions } from '../../../session/usePermissions';

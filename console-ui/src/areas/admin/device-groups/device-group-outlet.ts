@@ -1,5 +1,5 @@
 import { useOutletContext } from 'react-router-dom';
-import type { DeviceGroupQuery } from '../../../graphql/operations';
+import type { DeviceGroupQuery } from './DeviceGroupFrame.generated';
 
 export type DeviceGroup = DeviceGroupQuery['deviceGroup'];
 

@@ -1,7 +1,7 @@
 import { useApolloClient } from '@apollo/client/react';
 import { useCallback, useMemo } from 'react';
 import { formatPower } from '../../../format/power';
-import { AdminDeviceListDocument, type AdminDeviceListQueryVariables, type AdminDeviceListScreen_DeviceFragment } from '../../../graphql/operations';
+import { AdminDeviceListDocument, type AdminDeviceListQueryVariables, type AdminDeviceListScreen_DeviceFragment } from './AdminDeviceListScreen.generated';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
 import { pageSizeAt } from '../../../devices/device-page-size';
 import { OnlineState } from '../../../devices/OnlineState';

@@ -1,7 +1,7 @@
 import { useQuery } from '@apollo/client/react';
 import { useParams } from 'react-router-dom';
 import styled from 'styled-components';
-import { AdminDeviceSettingsDocument } from '../../../graphql/operations';
+import { AdminDeviceSettingsDocument } from './AdminDeviceScreen.generated';
 import { useMessages } from '../../../i18n/messages';
 import { useOnline } from '../../../devices/useOnline';
 import { DeviceFrame, Panel } from '../../../devices/DeviceFrame';

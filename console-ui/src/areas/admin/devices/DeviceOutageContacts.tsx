@@ -5,7 +5,8 @@ import { Button } from '../../../components/Button';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { Panel } from '../../../devices/DeviceFrame';
 import { issuesOfRefusal } from '../../../devices/refusals';
-import type { DeviceOutageContacts_DeviceFragment, DeviceUpdateInput } from '../../../graphql/operations';
+import type { DeviceOutageContacts_DeviceFragment } from './DeviceOutageContacts.generated';
+import type { DeviceUpdateInput } from './useUpdateDeviceSettings.generated';
 import { useMessages } from '../../../i18n/messages';
 import {
   changedContacts,

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import { Button } from '../../../components/Button';
 import { Panel } from '../../../devices/DeviceFrame';
-import type { DevicePartnerships_DeviceFragment } from '../../../graphql/operations';
+import type { DevicePartnerships_DeviceFragment } from './DevicePartnerships.generated';
 import { useMessages } from '../../../i18n/messages';
 import { downloadCsv, toCsv, type CsvColumn } from '../../../lists/csv';
 import { ShortTable } from './short-table';

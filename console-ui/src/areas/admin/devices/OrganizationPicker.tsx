@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import styled from 'styled-components';
 import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { OrganizationPickerOrganizationsDocument } from '../../../graphql/operations';
+import { OrganizationPickerOrganizationsDocument } from './OrganizationPicker.generated';
 import { useMessages } from '../../../i18n/messages';
 import { PickerChosen, PickerFilter, PickerResults } from '../issues/picker.styles';
 

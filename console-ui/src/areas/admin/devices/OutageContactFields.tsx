@@ -8,7 +8,7 @@ import { emailSchema } from '../../../../../contracts/user';
 import { apiErrorOfApollo } from '../../../api/apollo';
 import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { OutageUserSearchDocument } from '../../../graphql/operations';
+import { OutageUserSearchDocument } from './OutageContactFields.generated';
 import { useMessages } from '../../../i18n/messages';
 import { PickerResults } from '../issues/picker.styles';
 

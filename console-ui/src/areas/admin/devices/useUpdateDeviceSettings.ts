@@ -1,6 +1,7 @@
 import { useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
-import { UpdateDeviceSettingsDocument, type SettingsTab_DeviceFragment, type DeviceUpdateInput } from '../../../graphql/operations';
+import type { SettingsTab_DeviceFragment } from './SettingsTab.generated';
+import { UpdateDeviceSettingsDocument, type DeviceUpdateInput } from './useUpdateDeviceSettings.generated';
 
 /** Saves some of a device's fields; resolves once saved, throws the refusal for the caller to show. */
 export type DeviceSave = (input: DeviceUpdateInput) => Promise<void>;

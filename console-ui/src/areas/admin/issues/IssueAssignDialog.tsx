@@ -2,7 +2,7 @@ import { issueUpdateSchema } from '../../../../../contracts/issue';
 import { emailSchema } from '../../../../../contracts/user';
 import { FormDialog } from '../../../components/FormDialog';
 import { TextField } from '../../../components/TextField';
-import type { IssueUpdateInput } from '../../../graphql/operations';
+import type { IssueUpdateInput } from './useUpdateIssue.generated';
 import { useMessages } from '../../../i18n/messages';
 import { UserPicker } from './UserPicker';
 

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import styled from 'styled-components';
 import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { AdminDeviceListDocument } from '../../../graphql/operations';
+import { AdminDeviceListDocument } from '../devices/AdminDeviceListScreen.generated';
 import { useMessages } from '../../../i18n/messages';
 import { PickerChosen, PickerFilter, PickerResults } from './picker.styles';
 

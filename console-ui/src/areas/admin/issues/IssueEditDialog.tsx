@@ -2,7 +2,7 @@ import { issueUpdateSchema } from '../../../../../contracts/issue';
 import { plausibleDate } from '../../../../../contracts/dates';
 import { FormDialog } from '../../../components/FormDialog';
 import { CheckboxField, TextField } from '../../../components/TextField';
-import type { IssueUpdateInput } from '../../../graphql/operations';
+import type { IssueUpdateInput } from './useUpdateIssue.generated';
 import { useMessages } from '../../../i18n/messages';
 
 export interface IssueSettings {

@@ -1,6 +1,6 @@
 import { useQuery } from '@apollo/client/react';
 import { useState } from 'react';
-import { IssueUserFilterUserDocument } from '../../../graphql/operations';
+import { IssueUserFilterUserDocument } from './IssueUserFilter.generated';
 import { useMessages } from '../../../i18n/messages';
 import { PickerChosen, PickerFilter, PickerResults } from './picker.styles';
 import { useUserSearch } from './useUserSearch';

@@ -1,6 +1,6 @@
 import { useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
-import { AddIssueSubscribersDocument } from '../../../graphql/operations';
+import { AddIssueSubscribersDocument } from './useAddIssueSubscribers.generated';
 
 /** Subscribes users to an issue (each must be able to see it). */
 export function useAddIssueSubscribers(): (hashId: string, userHashIds: string[]) => Promise<void> {

@@ -1,6 +1,6 @@
 import { useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
-import { RemoveIssueSubscribersDocument } from '../../../graphql/operations';
+import { RemoveIssueSubscribersDocument } from './useRemoveIssueSubscribers.generated';
 
 /** Unsubscribes users from an issue. */
 export function useRemoveIssueSubscribers(): (hashId: string, userHashIds: string[]) => Promise<void> {

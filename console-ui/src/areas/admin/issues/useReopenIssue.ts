@@ -1,6 +1,6 @@
 import { useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
-import { ReopenIssueDocument } from '../../../graphql/operations';
+import { ReopenIssueDocument } from './useReopenIssue.generated';
 
 /** Reopens a resolved issue, silently or not (console.md section 4). */
 export function useReopenIssue(): (hashId: string, silent: boolean) => Promise<void> {

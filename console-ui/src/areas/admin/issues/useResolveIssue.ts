@@ -1,6 +1,6 @@
 import { useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
-import { ResolveIssueDocument } from '../../../graphql/operations';
+import { ResolveIssueDocument } from './useResolveIssue.generated';
 
 /** Resolves an open issue, silently or not (console.md section 4). */
 export function useResolveIssue(): (hashId: string, silent: boolean) => Promise<void> {

@@ -1,6 +1,6 @@
 import { useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
-import { UpdateIssueDocument, type IssueUpdateInput } from '../../../graphql/operations';
+import { UpdateIssueDocument, type IssueUpdateInput } from './useUpdateIssue.generated';
 
 /** Saves an issue's fields (only those given change: title, flags, assignee, next activity). */
 export function useUpdateIssue(): (hashId: string, input: IssueUpdateInput) => Promise<void> {

@@ -1,6 +1,6 @@
 import { useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
-import { UpdateIssueMessageDocument } from '../../../graphql/operations';
+import { UpdateIssueMessageDocument } from './useUpdateIssueMessage.generated';
 
 /** Saves the text of an internal message. */
 export function useUpdateIssueMessage(): (hashId: string, message: string) => Promise<void> {

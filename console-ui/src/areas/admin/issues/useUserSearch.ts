@@ -1,7 +1,7 @@
 import { useQuery } from '@apollo/client/react';
 import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { UserPickerUsersDocument, type UserPickerUsersQuery } from '../../../graphql/operations';
+import { UserPickerUsersDocument, type UserPickerUsersQuery } from './UserPicker.generated';
 
 export type FoundUser = UserPickerUsersQuery['users']['rows'][number];
 

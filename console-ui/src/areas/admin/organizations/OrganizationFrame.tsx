@@ -6,7 +6,7 @@ import { apiErrorOfApollo } from '../../../api/apollo';
 import { Button } from '../../../components/Button';
 import { ObjectFrame } from '../../../components/ObjectFrame';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { AdminOrganizationDocument } from '../../../graphql/operations';
+import { AdminOrganizationDocument } from './OrganizationFrame.generated';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
 import { organizationTypeOf } from './organization-form';
 

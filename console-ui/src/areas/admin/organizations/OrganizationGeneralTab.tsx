@@ -4,7 +4,7 @@ import { useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { Panel } from '../../../components/ObjectFrame';
 import { useSnackbar } from '../../../components/Snackbars';
-import { AdminOrganizationDocument } from '../../../graphql/operations';
+import { AdminOrganizationDocument } from './OrganizationFrame.generated';
 import { useMessages } from '../../../i18n/messages';
 import { usePermissions } from '../../../session/usePermissions';
 import { up } from '../../../theme/theme';

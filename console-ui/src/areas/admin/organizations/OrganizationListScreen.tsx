@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { organizationTypes } from '../../../../../contracts/organization';
 import { Button } from '../../../components/Button';
 import { pageSizeAt } from '../../../devices/device-page-size';
-import { AdminOrganizationListDocument, type OrganizationListScreen_OrganizationFragment } from '../../../graphql/operations';
+import { AdminOrganizationListDocument, type OrganizationListScreen_OrganizationFragment } from './OrganizationListScreen.generated';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
 import { ListScreen, type ListColumn, type ListFilter, type ListPageLoader } from '../../../lists/ListScreen';
 import { usePermissions } from '../../../session/usePermissions';

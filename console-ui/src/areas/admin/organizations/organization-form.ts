@@ -6,13 +6,10 @@ import {
   type InvoiceFrequency,
   type OrganizationType,
 } from '../../../../../contracts/organization';
-import type {
-  InvoiceFrequency as GraphqlInvoiceFrequency,
-  OrganizationCreateInput,
-  OrganizationGeneralTab_OrganizationFragment,
-  OrganizationType as GraphqlOrganizationType,
-  OrganizationUpdateInput,
-} from '../../../graphql/operations';
+import type { OrganizationGeneralTab_OrganizationFragment } from './OrganizationGeneralTab.generated';
+import type { InvoiceFrequency as GraphqlInvoiceFrequency, OrganizationCreateInput } from './useCreateOrganization.generated';
+import type { OrganizationUpdateInput } from './useUpdateOrganization.generated';
+import type { OrganizationType as GraphqlOrganizationType } from '../../customer/access/MyOrganization.generated';
 
 /**
  * The GraphQL name of each organisation type and invoice frequency of contracts/organization.ts

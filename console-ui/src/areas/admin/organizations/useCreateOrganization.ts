@@ -1,6 +1,6 @@
 import { useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
-import { CreateOrganizationDocument, type OrganizationCreateInput } from '../../../graphql/operations';
+import { CreateOrganizationDocument, type OrganizationCreateInput } from './useCreateOrganization.generated';
 
 /** Creates an organisation (createOrganization); answers its hash id. */
 export function useCreateOrganization(): (input: OrganizationCreateInput) => Promise<string> {

@@ -1,6 +1,7 @@
 import { useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
-import { AdminOrganizationDocument, UpdateOrganizationDocument, type OrganizationUpdateInput } from '../../../graphql/operations';
+import { AdminOrganizationDocument } from './OrganizationFrame.generated';
+import { UpdateOrganizationDocument, type OrganizationUpdateInput } from './useUpdateOrganization.generated';
 
 /**
  * Saves an organisation's changed fields (updateOrganization) and puts the answer where the frame

@@ -1,6 +1,7 @@
 import { useQuery } from '@apollo/client/react';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { DeviceCountsDocument, MyOrganizationDocument } from '../../../graphql/operations';
+import { MyOrganizationDocument } from './MyOrganization.generated';
+import { DeviceCountsDocument } from '../devices/DeviceListScreen.generated';
 import { useMessages } from '../../../i18n/messages';
 import { Facts } from './Facts';
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import { Button } from '../../../components/Button';
-import type { PartnershipKind, PartnershipList_PartnershipFragment } from '../../../graphql/operations';
+import type { PartnershipKind, PartnershipList_PartnershipFragment } from './PartnershipList.generated';
 import { useMessages } from '../../../i18n/messages';
 import { usePartnerships } from './usePartnerships';
 

@@ -1,7 +1,7 @@
 import { useApolloClient } from '@apollo/client/react';
 import { useCallback, useEffect, useState } from 'react';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { CustomerPartnershipsDocument, type PartnershipKind, type PartnershipList_PartnershipFragment } from '../../../graphql/operations';
+import { CustomerPartnershipsDocument, type PartnershipKind, type PartnershipList_PartnershipFragment } from './PartnershipList.generated';
 
 /** Rows asked per page: the API's most, so an organisation's partnerships rarely take two calls. */
 export const partnershipPageSize = 500;

@@ -2,7 +2,7 @@ import { useQuery } from '@apollo/client/react';
 import { useParams } from 'react-router-dom';
 import { hasAnyRight } from '../../../../../contracts/rights';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { DeviceScreenDocument } from '../../../graphql/operations';
+import { DeviceScreenDocument } from './CustomerDeviceScreen.generated';
 import { useMessages } from '../../../i18n/messages';
 import { useSession } from '../../../session/useSession';
 import { DeviceFrame, Panel } from '../../../devices/DeviceFrame';

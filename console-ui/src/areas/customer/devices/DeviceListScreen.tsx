@@ -5,7 +5,7 @@ import styled from 'styled-components';
 import { Chip, ChipGroup } from '../../../components/Chip';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { formatPower } from '../../../format/power';
-import { CustomerDeviceListDocument, DeviceCountsDocument, type DeviceListScreen_DeviceFragment, type DeviceStatus } from '../../../graphql/operations';
+import { CustomerDeviceListDocument, DeviceCountsDocument, type DeviceListScreen_DeviceFragment, type DeviceStatus } from './DeviceListScreen.generated';
 import { useMessages } from '../../../i18n/messages';
 import { pageSizeAt } from '../../../devices/device-page-size';
 import { usePagedRows } from '../../../devices/usePagedRows';

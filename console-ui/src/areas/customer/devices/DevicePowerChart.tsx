@@ -2,7 +2,7 @@ import { useQuery } from '@apollo/client/react';
 import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
 import styled from 'styled-components';
 import { extendSeries, type SeriesPoint } from '../../../charts/series';
-import { PowerChartDocument, type DevicePowerChart_DeviceFragment } from '../../../graphql/operations';
+import { PowerChartDocument, type DevicePowerChart_DeviceFragment } from './DevicePowerChart.generated';
 import { useMessages } from '../../../i18n/messages';
 import { assetLabel } from './LiveValues';
 import { powerReportType } from './power-reports';

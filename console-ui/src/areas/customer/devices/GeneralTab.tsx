@@ -1,5 +1,5 @@
 import { useMessages } from '../../../i18n/messages';
-import type { GeneralTab_DeviceFragment } from '../../../graphql/operations';
+import type { GeneralTab_DeviceFragment } from './GeneralTab.generated';
 import { Panel } from '../../../devices/DeviceFrame';
 import { chartHours, DevicePowerChart } from './DevicePowerChart';
 import { LiveValues } from './LiveValues';

@@ -1,6 +1,6 @@
 import { MockSubscriptionLink } from '@apollo/client/testing';
 import { act, screen } from '@testing-library/react';
-import type { LiveValues_DeviceFragment } from '../../../graphql/operations';
+import type { LiveValues_DeviceFragment } from './LiveValues.generated';
 import { renderWithApollo, reportEvent } from '../../../test-support/devices';
 import { LiveValues } from './LiveValues';
 import { useLivePower } from './useLivePower';

@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import { formatPower } from '../../../format/power';
-import type { LiveValues_DeviceFragment } from '../../../graphql/operations';
+import type { LiveValues_DeviceFragment } from './LiveValues.generated';
 import { useMessages } from '../../../i18n/messages';
 import type { LiveReading } from './useLivePower';
 

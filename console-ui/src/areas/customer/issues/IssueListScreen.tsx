@@ -5,7 +5,8 @@ import { customerIssueAssignees, issueStatuses, type CustomerIssueAssignee, type
 import { Chip, ChipGroup } from '../../../components/Chip';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { usePagedRows } from '../../../devices/usePagedRows';
-import { CustomerIssueCountsDocument, CustomerIssueListDocument, type IssueTable_IssueFragment } from '../../../graphql/operations';
+import { CustomerIssueCountsDocument, CustomerIssueListDocument } from './IssueListScreen.generated';
+import type { IssueTable_IssueFragment } from '../../../issues/IssueTable.generated';
 import { useMessages } from '../../../i18n/messages';
 import { IssueTable } from '../../../issues/IssueTable';
 import { issuePageSize, issueStatusEnum, paramOf } from '../../../issues/issue-filters';

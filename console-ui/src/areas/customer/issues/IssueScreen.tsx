@@ -5,7 +5,7 @@ import { Button } from '../../../components/Button';
 import { useSnackbar } from '../../../components/Snackbars';
 import { useApolloErrorSnackbar, useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { Panel } from '../../../devices/DeviceFrame';
-import { CustomerIssueDocument } from '../../../graphql/operations';
+import { CustomerIssueDocument } from './IssueScreen.generated';
 import { useMessages } from '../../../i18n/messages';
 import { IssueFacts } from '../../../issues/IssueFacts';
 import { IssueHeader } from '../../../issues/IssueHeader';

@@ -1,6 +1,6 @@
 import { useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
-import { SubscribeToIssueDocument } from '../../../graphql/operations';
+import { SubscribeToIssueDocument } from './useSubscribeToIssue.generated';
 
 /** Subscribes the signed-in user to an issue; the issue's cached facts take the new subscribers. */
 export function useSubscribeToIssue(): [(hashId: string) => Promise<void>, { loading: boolean }] {

@@ -1,6 +1,6 @@
 import { useMutation } from '@apollo/client/react';
 import { useCallback } from 'react';
-import { UnsubscribeFromIssueDocument } from '../../../graphql/operations';
+import { UnsubscribeFromIssueDocument } from './useUnsubscribeFromIssue.generated';
 
 /** Unsubscribes the signed-in user from an issue; the issue's cached facts take the new subscribers. */
 export function useUnsubscribeFromIssue(): [(hashId: string) => Promise<void>, { loading: boolean }] {
