@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import DataLoader from 'dataloader';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Page } from '../../contracts/pagination';
 import {
   customerPartnershipListQuerySchema,
@@ -12,9 +13,28 @@ import { isStaff } from '../../graph/common/context';
 import { givenArguments } from '../../graph/common/graphql-args';
 import { PartnershipListArgs } from '../../graph/fleet/types/partnership.args';
 import { PartnershipCreateInput, PartnershipUpdateInput } from '../../graph/fleet/types/partnership.input';
-import { Partnership, PartnershipPage } from '../../graph/fleet/types/partnership.type';
+import { Partnership, PartnershipDevice, PartnershipPage } from '../../graph/fleet/types/partnership.type';
 import type { GraphqlContext } from '../graphql-context';
 import { Allowed } from '../access';
+
+/**
+ * The listed devices' names of one operation, asked in one query for every partnership it
+ * answers (kept beside the operation's context, so its cache ends with the operation).
+ */
+const deviceNameLoaders = new WeakMap<GraphqlContext, DataLoader<string, string | null>>();
+
+function deviceNameLoader(context: GraphqlContext): DataLoader<string, string | null> {
+  const existing = deviceNameLoaders.get(context);
+  if (existing) {
+    return existing;
+  }
+  const loader = new DataLoader<string, string | null>(async (hashIds) => {
+    const names = await context.services.partnerships.listedDeviceNames(context.actor, hashIds);
+    return hashIds.map((hashId) => names.get(hashId) ?? null);
+  });
+  deviceNameLoaders.set(context, loader);
+  return loader;
+}
 
 /** Partnerships in GraphQL, as /console-admin/v1/partnership and /console/v1/partnership. */
 @Resolver(() => Partnership)
@@ -26,6 +46,15 @@ export class PartnershipResolver {
       return services.partnerships.list(actor, validate(partnershipListQuerySchema, givenArguments(args), 'query_invalid'));
     }
     return services.partnerships.customerList(actor, validate(customerPartnershipListQuerySchema, givenArguments(args), 'query_invalid'));
+  }
+
+  @FieldResolver(() => [PartnershipDevice], { description: 'The listed devices with their names; empty when allDevices.' })
+  async devices(@Root() partnership: PartnershipView, @Ctx() context: GraphqlContext): Promise<PartnershipDevice[]> {
+    const names = await deviceNameLoader(context).loadMany(partnership.deviceHashIds);
+    return partnership.deviceHashIds.flatMap((hashId, index) => {
+      const name = names[index];
+      return typeof name === 'string' ? [{ hashId, name }] : [];
+    });
   }
 
   @Allowed('partnership.create')
