@@ -110,7 +110,7 @@ describeInBrowser('API keys and partnerships in Chromium', () => {
       .click();
     await share.getByRole('list', { name: 'Chosen devices' }).getByText('Harbour battery').waitFor();
     await share.getByRole('button', { name: 'Create', exact: true }).click();
-    await page.getByRole('row').filter({ hasText: 'Harbour Energy BV → Grid Traders BV' }).filter({ hasText: '1 devices: Harbour battery' }).waitFor();
+    await page.getByRole('row').filter({ hasText: 'Harbour Energy BV → Grid Traders BV' }).filter({ hasText: 'Listed (1): Harbour battery' }).waitFor();
 
     await signInAsCustomer(page, baseUrl, partnerUser.email, partnerUser.password);
     const teleports = page.getByRole('table', { name: 'Teleports' });

@@ -96,10 +96,38 @@ describe('the partnerships tab of an organisation', () => {
   it('lists the partnerships on both sides, owner to partner, with the shared devices by name', async () => {
     const harness = renderConsole(path, server(['gridport.employee']));
     expect(await tableRows()).toEqual([
-      ['Solar Farms Ltd → Grid Traders', 'Viewer (sees the devices)', '2 devices: North roof, South roof', 'Monitoring contract'],
+      ['Solar Farms Ltd → Grid Traders', 'Viewer (sees the devices)', 'Listed (2): North roof, South roof', 'Monitoring contract'],
       ['Wind Park AG → Solar Farms Ltd', 'Operator (sees and steers the devices)', 'All devices', ''],
     ]);
     expect(variablesOf(harness.calls, 'OrganizationPartnerships')).toEqual([{ organizationHashId: 'o1', offset: null, rowsPerPage: 500 }]);
+  });
+
+  it('exports the partnerships as CSV, owner and partner apart, the devices by name', async () => {
+    const blobs: Blob[] = [];
+    const createObjectURL = jest.fn((blob: Blob) => {
+      blobs.push(blob);
+      return 'blob:partnerships';
+    });
+    // jsdom has no object URLs and does not follow a download link: the file is read from its blob.
+    Object.assign(URL, { createObjectURL, revokeObjectURL: jest.fn() });
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    renderConsole(path, server(['gridport.employee']));
+    await tableRows();
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    click.mockRestore();
+
+    const [csv] = blobs;
+    const text = await new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.readAsText(csv ?? new Blob());
+    });
+    expect(text.replace(/^\uFEFF/, '').split('\r\n')).toEqual([
+      'Owner,Partner,Role,Devices,Description',
+      'Solar Farms Ltd,Grid Traders,Viewer (sees the devices),"Listed (2): North roof, South roof",Monitoring contract',
+      'Wind Park AG,Solar Farms Ltd,Operator (sees and steers the devices),All devices,',
+      '',
+    ]);
   });
 
   it('creates a partnership with a partner found by name and devices from the picker', async () => {

@@ -7,7 +7,7 @@ export const partnershipsMessages = {
   'partnership.list.ownerToPartner': 'Owner → partner',
   'partnership.list.devices': 'Devices',
   'partnership.list.allDevices': 'All devices',
-  'partnership.list.someDevices': '{count} devices: {names}',
+  'partnership.list.someDevices': 'Listed ({count}): {names}',
   'partnership.list.actions': 'Actions',
   'partnership.role': 'Role',
   'partnership.role.VIEWER': 'Viewer (sees the devices)',
