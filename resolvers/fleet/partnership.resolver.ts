@@ -1,4 +1,3 @@
-import DataLoader from 'dataloader';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Page } from '../../contracts/pagination';
 import {
@@ -17,25 +16,6 @@ import { Partnership, PartnershipDevice, PartnershipPage } from '../../graph/fle
 import type { GraphqlContext } from '../graphql-context';
 import { Allowed } from '../access';
 
-/**
- * The listed devices' names of one operation, asked in one query for every partnership it
- * answers (kept beside the operation's context, so its cache ends with the operation).
- */
-const deviceNameLoaders = new WeakMap<GraphqlContext, DataLoader<string, string | null>>();
-
-function deviceNameLoader(context: GraphqlContext): DataLoader<string, string | null> {
-  const existing = deviceNameLoaders.get(context);
-  if (existing) {
-    return existing;
-  }
-  const loader = new DataLoader<string, string | null>(async (hashIds) => {
-    const names = await context.services.partnerships.listedDeviceNames(context.actor, hashIds);
-    return hashIds.map((hashId) => names.get(hashId) ?? null);
-  });
-  deviceNameLoaders.set(context, loader);
-  return loader;
-}
-
 /** Partnerships in GraphQL, as /console-admin/v1/partnership and /console/v1/partnership. */
 @Resolver(() => Partnership)
 export class PartnershipResolver {
@@ -49,8 +29,9 @@ export class PartnershipResolver {
   }
 
   @FieldResolver(() => [PartnershipDevice], { description: 'The listed devices with their names; empty when allDevices.' })
-  async devices(@Root() partnership: PartnershipView, @Ctx() context: GraphqlContext): Promise<PartnershipDevice[]> {
-    const names = await deviceNameLoader(context).loadMany(partnership.deviceHashIds);
+  async devices(@Root() partnership: PartnershipView, @Ctx() { loaders }: GraphqlContext): Promise<PartnershipDevice[]> {
+    // One query for the devices of every partnership the operation answers.
+    const names = await loaders.partnershipDeviceName.loadMany(partnership.deviceHashIds);
     return partnership.deviceHashIds.flatMap((hashId, index) => {
       const name = names[index];
       return typeof name === 'string' ? [{ hashId, name }] : [];
