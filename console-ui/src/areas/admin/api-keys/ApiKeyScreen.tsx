@@ -112,7 +112,17 @@ export function ApiKeyScreen() {
           </Button>
         </Heading>
         {apiKey === undefined ? (
-          <p>{error === undefined ? t('loading') : t('list.failed')}</p>
+          error === undefined ? (
+            <p>{t('loading')}</p>
+          ) : (
+            <div role="alert">
+              <p>{t('apiKey.failed')}</p>
+              {/* A failed retry shows through the query's error and its snackbar. */}
+              <Button variant="text" onClick={() => void refetch().catch(() => undefined)}>
+                {t('action.retry')}
+              </Button>
+            </div>
+          )
         ) : (
           <Details>
             <dt>{t('apiKey.name')}</dt>

@@ -141,6 +141,22 @@ describe('the API key screen', () => {
     }
   });
 
+  it('says when the key cannot be loaded, and tries again', async () => {
+    let reads = 0;
+    renderConsole(
+      keyPath,
+      server(['gridport.ops'], {
+        ApiKeyScreen: () => {
+          reads += 1;
+          return reads === 1 ? refused('not_found') : { data: { apiKey: { ...apiKey, __typename: 'ApiKeyDetail' } } };
+        },
+      }),
+    );
+    expect(await screen.findByText('The API key could not be loaded (it may have been deleted).', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Trading desk' })).toBeInTheDocument();
+  });
+
   it('edits the IP ranges and removes the public key, sending only what changed', async () => {
     const harness = renderConsole(keyPath, server(['gridport.ops']));
     await userEvent.click(await screen.findByRole('button', { name: 'Edit' }, { timeout: 10_000 }));

@@ -34,6 +34,7 @@ export const apiKeysMessages = {
   'apiKey.delete.message': 'Calls with the key {name} are refused from then on.',
   'apiKey.deleted': 'API key deleted.',
   'apiKey.details': 'Key',
+  'apiKey.failed': 'The API key could not be loaded (it may have been deleted).',
   'apiKey.history': 'History',
   'apiKey.back': 'All API keys of the organisation',
   'apiKey.secret.shownOnce': 'Copy the secret now: it is shown only this once. Gridport keeps only a hash of it; if it is lost, reset the key.',

@@ -189,6 +189,32 @@ describe('the partnerships tab of an organisation', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('These two organisations already have a partnership: edit that one instead.');
   });
 
+  it("shows the server refusing a device that is not the owner's under the device picker", async () => {
+    renderConsole(
+      path,
+      server(['gridport.ops'], () => ({
+        data: null,
+        errors: [
+          {
+            message: 'payload_invalid',
+            extensions: { code: 'payload_invalid', details: [{ path: 'deviceHashIds[0]', message: 'device d1 is not a device of the owner organisation' }] },
+          },
+        ],
+      })),
+    );
+    await tableRows();
+    await userEvent.click(screen.getByRole('button', { name: 'Create partnership' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create a partnership' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Search organisations by name' }), 'meter');
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Meter Data Co' }));
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Search devices by name or identifier' }), 'north');
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'North roof (gp-0001)' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+
+    const picker = within(dialog).getByRole('group', { name: 'Devices to share' });
+    expect(await within(picker).findByRole('alert')).toHaveTextContent('device d1 is not a device of the owner organisation');
+  });
+
   it('edits the role and devices of a partnership, sending what the dialog holds', async () => {
     const harness = renderConsole(path, server(['gridport.ops']));
     await tableRows();

@@ -38,6 +38,25 @@ function schemaOf(t: ReturnType<typeof useMessages>, creating: boolean) {
   });
 }
 
+/** The form field a refused input's path names (partnerOrganizationHashId, description, deviceHashIds[3]). */
+const fieldOfPath: readonly [prefix: string, field: keyof PartnershipValues][] = [
+  ['partnerOrganizationHashId', 'partner'],
+  ['description', 'description'],
+  ['role', 'role'],
+];
+
+/** payload_invalid's issues under the fields they are about; any other (a device that is not the owner's) under the device picker. */
+function fieldErrorsOf(issues: readonly { path?: unknown; message?: unknown }[]): Partial<Record<keyof PartnershipValues, string>> {
+  const errors: Partial<Record<keyof PartnershipValues, string>> = {};
+  for (const issue of issues) {
+    const path = typeof issue.path === 'string' ? issue.path : '';
+    const field = fieldOfPath.find(([prefix]) => path.startsWith(prefix))?.[1] ?? 'devices';
+    const message = typeof issue.message === 'string' ? issue.message : path;
+    errors[field] = errors[field] === undefined ? message : `${errors[field]} ${message}`;
+  }
+  return errors;
+}
+
 /** Creating: the owner is the organisation whose tab this is. Editing: the partnership. */
 export type PartnershipDialogSubject =
   { kind: 'create'; owner: NamedReference } | { kind: 'edit'; partnership: OrganizationPartnershipsTab_PartnershipFragment };
@@ -86,9 +105,10 @@ export function PartnershipDialog({ subject, onSaved, onClose }: PartnershipDial
       const apiError = apiErrorOfApollo(error);
       if (apiError?.is('already_configured')) {
         setRefusal(t('partnership.refusal.alreadyConfigured'));
-      } else if (apiError?.is('payload_invalid')) {
-        const issues = Array.isArray(apiError.details) ? (apiError.details as { path?: unknown; message?: unknown }[]) : [];
-        helpers.setFieldError('devices', issues.map((issue) => String(issue.message)).join(' ') || t('partnership.refusal.invalid'));
+      } else if (apiError?.is('payload_invalid') && Array.isArray(apiError.details)) {
+        for (const [field, message] of Object.entries(fieldErrorsOf(apiError.details as { path?: unknown; message?: unknown }[]))) {
+          helpers.setFieldError(field, message);
+        }
       } else {
         showError(error);
       }

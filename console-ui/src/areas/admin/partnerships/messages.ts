@@ -44,5 +44,4 @@ export const partnershipsMessages = {
   'partnership.devices.noneFound': 'No device matches.',
   'partnership.devices.required': 'Choose at least one device, or share all devices.',
   'partnership.refusal.alreadyConfigured': 'These two organisations already have a partnership: edit that one instead.',
-  'partnership.refusal.invalid': 'The server refused the chosen devices.',
 } as const;
