@@ -4,7 +4,8 @@ import { FormDialog } from '../../../components/FormDialog';
 import { CheckboxField, TextAreaField, TextField } from '../../../components/TextField';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { useMessages } from '../../../i18n/messages';
-import { apiKeyFormSchema, fieldErrorsOfRefusal, type ApiKeyFormValues } from './api-key-form';
+import { fieldErrorsOfRefusal } from '../../../api/field-refusals';
+import { apiKeyFieldOf, apiKeyFormSchema, type ApiKeyFormValues } from './api-key-form';
 
 export interface ApiKeyFormDialogValues extends ApiKeyFormValues {
   /** Editing only: removes the stored public key. */
@@ -31,7 +32,7 @@ export function ApiKeyFormDialog({ mode, initialValues, onSubmit, onClose }: Api
     try {
       await onSubmit(values);
     } catch (error) {
-      const fieldErrors = fieldErrorsOfRefusal(error);
+      const fieldErrors = fieldErrorsOfRefusal(error, apiKeyFieldOf);
       if (fieldErrors === null) {
         showError(error);
       } else {

@@ -1,7 +1,6 @@
 import * as yup from 'yup';
 import { apiKeyCreateSchema, ipv4CidrSchema } from '../../../../../contracts/api-key';
 import { limits } from '../../../../../contracts/limits';
-import { apiErrorOfApollo } from '../../../api/apollo';
 import type { useMessages } from '../../../i18n/messages';
 
 type Texts = ReturnType<typeof useMessages>;
@@ -43,25 +42,11 @@ export interface ApiKeyFormValues {
   publicKey: string;
 }
 
-/** The form fields an API-key write can be refused for, as the server's issue paths start. */
+/** The form fields an API-key write can be refused for, as the server's issue paths start (ipRanges[1]). */
 const fields = ['name', 'ipRanges', 'publicKey'] as const;
 export type ApiKeyField = (typeof fields)[number];
 
-/**
- * The field errors of a refused API-key write (payload_invalid: each issue under the field its
- * path starts with, such as ipRanges[1]); null for any other failure, which the snackbar shows.
- */
-export function fieldErrorsOfRefusal(error: unknown): Partial<Record<ApiKeyField, string>> | null {
-  const apiError = apiErrorOfApollo(error);
-  if (apiError === null || !apiError.is('payload_invalid') || !Array.isArray(apiError.details)) {
-    return null;
-  }
-  const errors: Partial<Record<ApiKeyField, string>> = {};
-  for (const issue of apiError.details as { path?: unknown; message?: unknown }[]) {
-    const path = typeof issue.path === 'string' ? issue.path : '';
-    const field = fields.find((name) => path === name || path.startsWith(`${name}[`)) ?? 'name';
-    const message = typeof issue.message === 'string' ? issue.message : path;
-    errors[field] = errors[field] === undefined ? message : `${errors[field]} ${message}`;
-  }
-  return errors;
+/** The field an issue of a refused API-key write is about; the name for any other path. */
+export function apiKeyFieldOf(path: string): ApiKeyField {
+  return fields.find((name) => path === name || path.startsWith(`${name}[`)) ?? 'name';
 }

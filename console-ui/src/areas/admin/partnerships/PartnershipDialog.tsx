@@ -5,6 +5,7 @@ import { fleetLimits } from '../../../../../contracts/fleet';
 import { partnershipCreateSchema } from '../../../../../contracts/partnership';
 import type { NamedReference } from '../../../../../contracts/references';
 import { apiErrorOfApollo } from '../../../api/apollo';
+import { fieldErrorsOfRefusal } from '../../../api/field-refusals';
 import { FormDialog } from '../../../components/FormDialog';
 import { CheckboxField, TextField } from '../../../components/TextField';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
@@ -38,23 +39,15 @@ function schemaOf(t: ReturnType<typeof useMessages>, creating: boolean) {
   });
 }
 
-/** The form field a refused input's path names (partnerOrganizationHashId, description, deviceHashIds[3]). */
-const fieldOfPath: readonly [prefix: string, field: keyof PartnershipValues][] = [
-  ['partnerOrganizationHashId', 'partner'],
-  ['description', 'description'],
-  ['role', 'role'],
-];
-
-/** payload_invalid's issues under the fields they are about; any other (a device that is not the owner's) under the device picker. */
-function fieldErrorsOf(issues: readonly { path?: unknown; message?: unknown }[]): Partial<Record<keyof PartnershipValues, string>> {
-  const errors: Partial<Record<keyof PartnershipValues, string>> = {};
-  for (const issue of issues) {
-    const path = typeof issue.path === 'string' ? issue.path : '';
-    const field = fieldOfPath.find(([prefix]) => path.startsWith(prefix))?.[1] ?? 'devices';
-    const message = typeof issue.message === 'string' ? issue.message : path;
-    errors[field] = errors[field] === undefined ? message : `${errors[field]} ${message}`;
+/** The form field a refused input's path names (partnerOrganizationHashId, description); any other (deviceHashIds[3]: a device that is not the owner's) is the device picker's. */
+function partnershipFieldOf(path: string): keyof PartnershipValues {
+  if (path.startsWith('partnerOrganizationHashId')) {
+    return 'partner';
   }
-  return errors;
+  if (path === 'description' || path === 'role') {
+    return path;
+  }
+  return 'devices';
 }
 
 /** Creating: the owner is the organisation whose tab this is. Editing: the partnership. */
@@ -102,11 +95,11 @@ export function PartnershipDialog({ subject, onSaved, onClose }: PartnershipDial
         await update(subject.partnership.hashId, fields);
       }
     } catch (error) {
-      const apiError = apiErrorOfApollo(error);
-      if (apiError?.is('already_configured')) {
+      const fieldErrors = fieldErrorsOfRefusal(error, partnershipFieldOf);
+      if (apiErrorOfApollo(error)?.is('already_configured')) {
         setRefusal(t('partnership.refusal.alreadyConfigured'));
-      } else if (apiError?.is('payload_invalid') && Array.isArray(apiError.details)) {
-        for (const [field, message] of Object.entries(fieldErrorsOf(apiError.details as { path?: unknown; message?: unknown }[]))) {
+      } else if (fieldErrors !== null) {
+        for (const [field, message] of Object.entries(fieldErrors)) {
           helpers.setFieldError(field, message);
         }
       } else {
