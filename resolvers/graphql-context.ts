@@ -19,6 +19,8 @@ export interface GraphqlLoaders {
   organization: DataLoader<string, OrganizationView>;
   /** Device groups by hash id (staff only, as over REST). */
   deviceGroup: DataLoader<string, DeviceGroupView>;
+  /** Names of devices that partnerships list, by device hash id; null for one outside the partnerships the actor may see. */
+  partnershipDeviceName: DataLoader<string, string | null>;
 }
 
 /** What every GraphQL resolver of every subgraph receives: who is acting, the services, the transport and the loaders. */
@@ -50,6 +52,10 @@ export function createGraphqlContext(actor: Actor, services: Services, transport
         const ids = hashIds.map((hashId) => services.hashIds.decode('deviceGroup', hashId) ?? -1);
         const groups = await services.deviceGroups.byIds(actor, ids);
         return ids.map((id, index) => groups.get(id) ?? new GridportError('not_found', { deviceGroupHashId: hashIds[index] }));
+      }),
+      partnershipDeviceName: new DataLoader<string, string | null>(async (hashIds) => {
+        const names = await services.partnerships.listedDeviceNames(actor, hashIds);
+        return hashIds.map((hashId) => names.get(hashId) ?? null);
       }),
     },
   };

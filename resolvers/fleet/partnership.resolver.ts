@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Page } from '../../contracts/pagination';
 import {
   customerPartnershipListQuerySchema,
@@ -12,7 +12,7 @@ import { isStaff } from '../../graph/common/context';
 import { givenArguments } from '../../graph/common/graphql-args';
 import { PartnershipListArgs } from '../../graph/fleet/types/partnership.args';
 import { PartnershipCreateInput, PartnershipUpdateInput } from '../../graph/fleet/types/partnership.input';
-import { Partnership, PartnershipPage } from '../../graph/fleet/types/partnership.type';
+import { Partnership, PartnershipDevice, PartnershipPage } from '../../graph/fleet/types/partnership.type';
 import type { GraphqlContext } from '../graphql-context';
 import { Allowed } from '../access';
 
@@ -26,6 +26,16 @@ export class PartnershipResolver {
       return services.partnerships.list(actor, validate(partnershipListQuerySchema, givenArguments(args), 'query_invalid'));
     }
     return services.partnerships.customerList(actor, validate(customerPartnershipListQuerySchema, givenArguments(args), 'query_invalid'));
+  }
+
+  @FieldResolver(() => [PartnershipDevice], { description: 'The listed devices with their names; empty when allDevices.' })
+  async devices(@Root() partnership: PartnershipView, @Ctx() { loaders }: GraphqlContext): Promise<PartnershipDevice[]> {
+    // One query for the devices of every partnership the operation answers.
+    const names = await loaders.partnershipDeviceName.loadMany(partnership.deviceHashIds);
+    return partnership.deviceHashIds.flatMap((hashId, index) => {
+      const name = names[index];
+      return typeof name === 'string' ? [{ hashId, name }] : [];
+    });
   }
 
   @Allowed('partnership.create')

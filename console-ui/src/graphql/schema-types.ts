@@ -907,6 +907,8 @@ export type Partnership = {
   description: Scalars['String']['output'];
   deviceCount: Scalars['Int']['output'];
   deviceHashIds: Array<Scalars['ID']['output']>;
+  /** The listed devices with their names; empty when allDevices. */
+  devices: Array<PartnershipDevice>;
   hashId: Scalars['ID']['output'];
   owner: Organization;
   partner: Organization;
@@ -920,6 +922,13 @@ export type PartnershipCreateInput = {
   ownerOrganizationHashId: Scalars['ID']['input'];
   partnerOrganizationHashId: Scalars['ID']['input'];
   role: PartnershipRole;
+};
+
+/** A device that a partnership lists: its hash id and name. */
+export type PartnershipDevice = {
+  __typename?: 'PartnershipDevice';
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
 };
 
 /** Which side of a partnership the caller's organisation is on. */

@@ -12,7 +12,7 @@ import type {
   PartnershipUpdate,
   PartnershipView,
 } from '../../../contracts/partnership';
-import { authorize, type Actor } from '../../common/context';
+import { authorize, isStaff, type Actor } from '../../common/context';
 import { pageRowsById } from '../../common/cursor';
 import { diffObjects, type FieldTypes } from '../../common/diff';
 import type { HashIds } from '../../common/hash-ids';
@@ -191,6 +191,43 @@ export class PartnershipService {
         deviceHashIds,
       };
     });
+  }
+
+  /**
+   * The names of devices that partnerships list, by device hash id, in one query: only devices
+   * listed by a partnership the actor may see (any for staff, their organisation's own and
+   * accepted ones for customers); any other hash id is left out.
+   */
+  async listedDeviceNames(actor: Actor, deviceHashIds: readonly string[]): Promise<Map<string, string>> {
+    authorize(actor, 'partnership.list', 'partnership.listOwn');
+    const hashIdOf = new Map<number, string>();
+    for (const hashId of deviceHashIds) {
+      const id = this.hashIds.decode('device', hashId);
+      if (id !== null) {
+        hashIdOf.set(id, hashId);
+      }
+    }
+    if (hashIdOf.size === 0) {
+      return new Map();
+    }
+    const query = this.db('devices')
+      .join('partnership_devices', 'partnership_devices.device_id', 'devices.id')
+      .join('partnerships', 'partnerships.id', 'partnership_devices.partnership_id')
+      .whereIn('devices.id', [...hashIdOf.keys()])
+      .distinct('devices.id', 'devices.name');
+    if (!isStaff(actor)) {
+      const organizationId = actor.organizationId ?? -1;
+      void query.where(
+        (inner) => void inner.where('partnerships.owner_organization_id', organizationId).orWhere('partnerships.partner_organization_id', organizationId),
+      );
+    }
+    const devices = (await query) as { id: string | number; name: string }[];
+    return new Map(
+      devices.flatMap((device) => {
+        const hashId = hashIdOf.get(Number(device.id));
+        return hashId === undefined ? [] : [[hashId, device.name] as const];
+      }),
+    );
   }
 
   private async page(

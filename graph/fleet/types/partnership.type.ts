@@ -1,6 +1,7 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { PartnershipRole } from '../../../contracts/fleet';
 import type { PartnershipView } from '../../../contracts/partnership';
+import type { NamedReference } from '../../../contracts/references';
 import { pageOf } from '../../common/graphql-page';
 import { OrganizationReference } from './organization-reference.type';
 import { PartnershipRoleEnum } from './partnership.enum';
@@ -32,6 +33,16 @@ export class Partnership implements PartnershipView {
 
   @Field(() => [ID])
   deviceHashIds!: string[];
+}
+
+/** A device that a partnership lists, by name (the partnership's devices field resolves these). */
+@ObjectType('PartnershipDevice', { description: 'A device that a partnership lists: its hash id and name.' })
+export class PartnershipDevice implements NamedReference {
+  @Field(() => ID)
+  hashId!: string;
+
+  @Field(() => String)
+  name!: string;
 }
 
 export const PartnershipPage = pageOf<PartnershipView>(Partnership, 'PartnershipPage');

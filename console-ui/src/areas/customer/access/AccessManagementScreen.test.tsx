@@ -19,6 +19,7 @@ function partnership(hashId: string, owner: string, partner: string, role: 'VIEW
     allDevices: devices === 'all',
     deviceCount: devices === 'all' ? 7 : devices.length,
     deviceHashIds: devices === 'all' ? [] : devices,
+    devices: devices === 'all' ? [] : devices.map((device) => ({ __typename: 'PartnershipDevice', hashId: device, name: `Teleport ${device}` })),
     owner: { __typename: 'Organization', hashId: `org-${owner}`, name: owner },
     partner: { __typename: 'Organization', hashId: `org-${partner}`, name: partner },
   };
@@ -128,9 +129,9 @@ describe('access management', () => {
     expect(await screen.findByText('Grid Traders')).toBeInTheDocument();
     expect(tableRows('My partnerships')).toEqual([
       ['Grid Traders', 'Operator (sees and operates the teleports)', 'All teleports', 'Solar Farms Ltd to Grid Traders'],
-      ['Meter Data Co', 'Viewer (sees the teleports)', '2 teleportsd7d9', 'Solar Farms Ltd to Meter Data Co'],
+      ['Meter Data Co', 'Viewer (sees the teleports)', '2 teleportsTeleport d7Teleport d9', 'Solar Farms Ltd to Meter Data Co'],
     ]);
-    expect(screen.getByRole('link', { name: 'd9' })).toHaveAttribute('href', '/teleports/d9/general');
+    expect(screen.getByRole('link', { name: 'Teleport d9' })).toHaveAttribute('href', '/teleports/d9/general');
     expect(partnershipCalls(harness.calls)).toEqual([{ kind: 'OWN', offset: null, rowsPerPage: partnershipPageSize }]);
     expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
   });
@@ -142,7 +143,9 @@ describe('access management', () => {
     expect(await screen.findByText('Wind Park AG')).toBeInTheDocument();
     expect(harness.router.state.location.pathname).toBe('/access-management/accepted-partnerships');
     expect(screen.getByRole('columnheader', { name: 'Owner' })).toBeInTheDocument();
-    expect(tableRows('Accepted partnerships')).toEqual([['Wind Park AG', 'Viewer (sees the teleports)', '1 teleportsd20', 'Wind Park AG to Solar Farms Ltd']]);
+    expect(tableRows('Accepted partnerships')).toEqual([
+      ['Wind Park AG', 'Viewer (sees the teleports)', '1 teleportsTeleport d20', 'Wind Park AG to Solar Farms Ltd'],
+    ]);
     expect(partnershipCalls(harness.calls).map((variables) => variables?.kind)).toEqual(['OWN', 'ACCEPTED']);
   });
 

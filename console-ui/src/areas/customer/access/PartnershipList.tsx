@@ -49,7 +49,7 @@ export function PartnershipList({ kind }: { kind: PartnershipKind }) {
   );
 }
 
-/** All teleports, or the listed ones as links to their screens (both sides may open them). */
+/** All teleports, or the listed ones by name as links to their screens (both sides may open them). */
 function SharedDevices({ partnership }: { partnership: PartnershipList_PartnershipFragment }) {
   const t = useMessages();
   if (partnership.allDevices) {
@@ -59,9 +59,9 @@ function SharedDevices({ partnership }: { partnership: PartnershipList_Partnersh
     <details>
       <summary>{t('access.partnerships.someDevices', { count: partnership.deviceCount })}</summary>
       <DeviceLinks>
-        {partnership.deviceHashIds.map((hashId) => (
-          <li key={hashId}>
-            <Link to={`/teleports/${hashId}/general`}>{hashId}</Link>
+        {partnership.devices.map((device) => (
+          <li key={device.hashId}>
+            <Link to={`/teleports/${device.hashId}/general`}>{device.name}</Link>
           </li>
         ))}
       </DeviceLinks>
@@ -89,5 +89,4 @@ const Table = styled.table`
 const DeviceLinks = styled.ul`
   margin: 4px 0 0;
   padding-left: 18px;
-  font-family: monospace;
 `;

@@ -50,6 +50,7 @@ describe('customer settings', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Add the key to your authenticator app' });
     expect(within(dialog).getByTestId('two-factor-secret')).toHaveTextContent('JBSWY3DPEHPK3PXP');
     expect(within(dialog).getByRole('link', { name: 'Open in authenticator app' })).toHaveAttribute('href', challenge.keyuri);
+    expect(await within(dialog).findByRole('img', { name: 'QR code of the key: scan it with your authenticator app' })).toBeInTheDocument();
     await userEvent.type(within(dialog).getByLabelText('Code from the new app'), '123456');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
 

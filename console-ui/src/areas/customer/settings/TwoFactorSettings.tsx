@@ -162,11 +162,13 @@ export function TwoFactorSettings() {
           {() => (
             <>
               <p>{t('settings.twoFactor.confirmHelp', { minutes: twoFactorChallengeMinutes })}</p>
-              <TwoFactorSecret>
-                <span>{t('settings.twoFactor.secret')}</span>
-                <code data-testid="two-factor-secret">{step.challenge.secret}</code>
-                <a href={step.challenge.keyuri}>{t('settings.twoFactor.openApp')}</a>
-              </TwoFactorSecret>
+              <TwoFactorSecret
+                secret={step.challenge.secret}
+                keyuri={step.challenge.keyuri}
+                secretLabel={t('settings.twoFactor.secret')}
+                qrCodeLabel={t('settings.twoFactor.qrCode')}
+                openAppText={t('settings.twoFactor.openApp')}
+              />
               <TextField name="twoFactorCode" label={t('settings.twoFactor.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
             </>
           )}

@@ -21,6 +21,7 @@ export const settingsMessages = {
     'Add this key to your authenticator app (or open the link on this device), then enter the 6-digit code it shows. The key works for {minutes} minutes.',
   'settings.twoFactor.secret': 'Key',
   'settings.twoFactor.openApp': 'Open in authenticator app',
+  'settings.twoFactor.qrCode': 'QR code of the key: scan it with your authenticator app',
   'settings.twoFactor.code': 'Code from the new app',
   'settings.twoFactor.confirm': 'Confirm',
   'settings.twoFactor.expired': 'The key has expired. Start again for a new one.',

@@ -49,6 +49,7 @@ describe('user invite', () => {
     expect(screen.getByText('You were invited as new@example.com.')).toBeInTheDocument();
     expect(screen.getByTestId('two-factor-secret')).toHaveTextContent('SECRET1');
     expect(screen.getByRole('link', { name: 'Open in authenticator app' })).toHaveAttribute('href', 'otpauth://totp/Gridport:new%40example.com?secret=SECRET1');
+    expect(await screen.findByRole('img', { name: 'QR code of the key: scan it with your authenticator app' })).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText('Your name'), 'Nia New');
     await userEvent.type(screen.getByLabelText('Password'), 'a long new password');
     await userEvent.type(screen.getByLabelText('Code from the app'), '111111');

@@ -119,11 +119,13 @@ export function UserInviteScreen() {
             <h2>{t('userInvite.twoFactor')}</h2>
             {renewed && <FormMessage tone="warning">{t('userInvite.secretExpired')}</FormMessage>}
             <p>{t('userInvite.twoFactorHelp')}</p>
-            <TwoFactorSecret>
-              <span>{t('userInvite.secret')}</span>
-              <code data-testid="two-factor-secret">{challenge.secret}</code>
-              <a href={challenge.keyuri}>{t('userInvite.openApp')}</a>
-            </TwoFactorSecret>
+            <TwoFactorSecret
+              secret={challenge.secret}
+              keyuri={challenge.keyuri}
+              secretLabel={t('userInvite.secret')}
+              qrCodeLabel={t('userInvite.qrCode')}
+              openAppText={t('userInvite.openApp')}
+            />
             <TextField name="twoFactorCode" label={t('userInvite.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
             <FormActions>
               <Button type="submit" loading={isSubmitting}>

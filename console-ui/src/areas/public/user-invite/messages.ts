@@ -8,6 +8,7 @@ export const userInviteMessages = {
   'userInvite.twoFactorHelp': 'Add this key to your authenticator app, then enter the 6-digit code it shows.',
   'userInvite.secret': 'Key',
   'userInvite.openApp': 'Open in authenticator app',
+  'userInvite.qrCode': 'QR code of the key: scan it with your authenticator app',
   'userInvite.code': 'Code from the app',
   'userInvite.submit': 'Create account',
   'userInvite.recoveryCodes': 'Your recovery codes',
