@@ -37,9 +37,10 @@ export class UserResolver {
     return services.users.update(actor, hashId, validate(userUpdateSchema, givenArguments(input), 'payload_invalid'));
   }
 
+  /** The organisations of a page of users load together (one query), not one per user. */
   @FieldResolver(() => Organization)
-  organization(@Root() user: UserView, @Ctx() { actor, services }: GraphqlContext): Promise<OrganizationView> {
-    return services.organizations.get(actor, user.organization.hashId);
+  organization(@Root() user: UserView, @Ctx() { loaders }: GraphqlContext): Promise<OrganizationView> {
+    return loaders.organization.load(user.organization.hashId);
   }
 }
 
