@@ -148,14 +148,9 @@ function InviteDetails({ hashId, invite, onClose, onRevoked }: InviteDetailsProp
       title={invite === undefined ? t('userInvite.details.unknown', { hashId }) : t('userInvite.details.title', { email: invite.email })}
       onRequestClose={onClose}
       actions={
-        <>
-          <Button variant="text" onClick={onClose}>
-            {t('userInvite.details.close')}
-          </Button>
-          <Button variant="danger" permitted={may('userInvite.revoke')} onClick={() => void onRevoke()}>
-            {t('userInvite.revoke')}
-          </Button>
-        </>
+        <Button variant="danger" permitted={may('userInvite.revoke')} onClick={() => void onRevoke()}>
+          {t('userInvite.revoke')}
+        </Button>
       }
     >
       {invite !== undefined && (

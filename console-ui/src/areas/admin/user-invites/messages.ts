@@ -11,7 +11,6 @@ export const userInvitesMessages = {
   'userInvite.add': 'Invite users',
   'userInvite.details.title': 'Invite of {email}',
   'userInvite.details.unknown': 'Invite {hashId}',
-  'userInvite.details.close': 'Close',
   'userInvite.revoke': 'Revoke',
   'userInvite.revoke.title': 'Revoke this invite?',
   'userInvite.revoke.message': 'The link mailed to {email} stops working. You can invite the address again later.',
