@@ -1,4 +1,5 @@
 import { useQuery } from '@apollo/client/react';
+import { apiErrorOfApollo } from '../../../api/apollo';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
@@ -66,8 +67,13 @@ export function UserScreen() {
   const [saved, setSaved] = useState<UserScreen_UserFragment | null>(null);
   const user = saved?.hashId === hashId ? saved : data?.user;
   if (user === undefined) {
-    return <p>{error === undefined ? t('user.loading') : t('user.notFound')}</p>;
+    if (error === undefined) {
+      return <p>{t('user.loading')}</p>;
+    }
+    return <p role="alert">{apiErrorOfApollo(error)?.kind === 'notFound' ? t('user.notFound') : t('user.failed')}</p>;
   }
+  // A new answer (saved, or another user) starts the form over from it, and reads the history again.
+  const version = JSON.stringify(user);
   return (
     <ObjectFrame
       title={user.name}
@@ -78,10 +84,10 @@ export function UserScreen() {
       }
       tabs={[{ to: `/admin/users/${user.hashId}/general`, label: t('user.general') }]}
     >
-      <UserForm key={`${user.hashId}:${user.email}:${user.organization.hashId}:${user.rights.join()}:${user.name}`} user={user} onSaved={setSaved} />
+      <UserForm key={version} user={user} onSaved={setSaved} />
       <Panel>
         <h2>{t('user.history')}</h2>
-        <ObjectAuditLog key={JSON.stringify(user)} objectType="USERS" hashId={user.hashId} label={t('user.history')} />
+        <ObjectAuditLog key={version} objectType="USERS" hashId={user.hashId} label={t('user.history')} />
       </Panel>
     </ObjectFrame>
   );
@@ -145,9 +151,6 @@ function UserForm({ user, onSaved }: { user: UserScreen_UserFragment; onSaved: (
                   }
                 }}
               />
-              <p>
-                <Link to={`/admin/organizations/${user.organization.hashId}`}>{t('user.edit.organization.link', { name: user.organization.name })}</Link>
-              </p>
               <RightsField
                 name="rights"
                 label={t('user.edit.rights')}

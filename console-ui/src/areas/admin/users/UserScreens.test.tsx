@@ -102,7 +102,7 @@ describe('one user', () => {
   it('lets Ops change a customer user: only the changed fields are sent, and the saved user shows', async () => {
     const harness = renderConsole('/admin/users/u5/general', server(['gridport.ops']));
     const name = await screen.findByLabelText('Name', {}, { timeout: 10_000 });
-    expect(screen.getByRole('link', { name: 'Open Harbour' })).toHaveAttribute('href', '/admin/organizations/o1');
+    expect(within(screen.getByTestId('object-subtitle')).getByRole('link', { name: 'Harbour' })).toHaveAttribute('href', '/admin/organizations/o1');
     await userEvent.clear(name);
     await userEvent.type(name, 'Sam Harbour');
     await userEvent.click(screen.getByLabelText('Write'));
@@ -153,6 +153,14 @@ describe('one user', () => {
     renderConsole('/admin/users/u6/general', server(['gridport.admin'], { user: staffUser }));
     const ops2 = await screen.findByRole('checkbox', { name: 'Ops' }, { timeout: 10_000 });
     expect(ops2).toBeEnabled();
+  });
+
+  it('says so when the hash id names no user', async () => {
+    const base = server(['gridport.employee']);
+    renderConsole('/admin/users/nobody/general', (call) =>
+      operation(call).operationName === 'AdminUser' ? graphqlError('not_found', { userHashId: 'nobody' }) : base(call),
+    );
+    expect(await screen.findByText('There is no such user.', {}, { timeout: 10_000 })).toBeInTheDocument();
   });
 
   it('lets an employee read a user but not change them', async () => {
