@@ -17,6 +17,9 @@ import { SessionModel } from '../models/session.model';
 import { UserModel } from '../models/user.model';
 import { hashPassword } from './password';
 
+/** PostgreSQL's unique_violation. */
+const uniqueViolation = '23505';
+
 /** A user as the audit log shows it: the organisation by hash id. */
 interface AuditedUser {
   name: string;
@@ -187,13 +190,21 @@ export class UserService {
           throw new GridportError('user_exists', { email: input.email });
         }
       }
-      const after = await UserModel.query(w.trx).patchAndFetchById(id, {
-        name: input.name ?? before.name,
-        email: input.email ?? before.email,
-        rights,
-        organizationId: targetOrganizationId,
-        updatedAt: new Date(),
-      });
+      const after = await UserModel.query(w.trx)
+        .patchAndFetchById(id, {
+          name: input.name ?? before.name,
+          email: input.email ?? before.email,
+          rights,
+          organizationId: targetOrganizationId,
+          updatedAt: new Date(),
+        })
+        .catch((error: unknown) => {
+          // Another writer took the email between the check and this write (users_email_unique).
+          if ((error as { code?: unknown }).code === uniqueViolation) {
+            throw new GridportError('user_exists', { email: input.email });
+          }
+          throw error;
+        });
       const diff = diffObjects(auditedFields, this.audited(before), this.audited(after));
       if (diff.length > 0) {
         await w.audit({ objectType: 'users', objectId: id, organizationId: targetOrganizationId, changeType: 'controllerUpdate', diff });
