@@ -10,8 +10,7 @@ import { AdminUserInviteListDocument, type AdminUserInviteListQueryVariables, ty
 import { useMessages } from '../../../i18n/messages';
 import { ListScreen, type ListColumn, type ListFilter, type ListPageLoader } from '../../../lists/ListScreen';
 import { usePermissions } from '../../../session/usePermissions';
-import { rightsText } from '../users/UserListScreen';
-import { rightOfName } from '../users/rights';
+import { rightOfName, rightsText } from '../users/rights';
 import { expiryText } from './invite-expiry';
 import { useRevokeUserInvite } from './useRevokeUserInvite';
 
@@ -36,8 +35,10 @@ export function UserInviteListScreen() {
   const [search, setSearch] = useSearchParams();
   // The list starts over (a new mount of ListScreen) after a revocation, without the revoked invite.
   const [revocations, setRevocations] = useState(0);
-  // The rows loaded so far, for the details of the one opened.
+  // The rows loaded so far, for the details of the one opened; a count, so that the details of an
+  // invite named by the address show once the page holding it arrives.
   const seen = useRef(new Map<string, Row>());
+  const [, setSeenCount] = useState(0);
   const loadPage = useCallback<ListPageLoader<Row>>(
     async (filters, offset, rowsPerPage) => {
       const variables: AdminUserInviteListQueryVariables = { ...filters, offset, rowsPerPage };
@@ -46,6 +47,7 @@ export function UserInviteListScreen() {
       for (const row of page.rows) {
         seen.current.set(row.hashId, row);
       }
+      setSeenCount(seen.current.size);
       return page;
     },
     [client],

@@ -88,9 +88,9 @@ describe('the invite list', () => {
     expect(screen.getByText('late@harbour.example')).toBeInTheDocument();
   });
 
-  it('shows an employee Revoke and "Invite users" disabled with the no-permission hint', async () => {
+  it('shows an employee the invite the address names, with Revoke and "Invite users" disabled with the no-permission hint', async () => {
     renderConsole('/admin/user-invites?invite=i1', server(['gridport.employee']));
-    const details = await screen.findByRole('dialog', {}, { timeout: 10_000 });
+    const details = await screen.findByRole('dialog', { name: 'Invite of new@harbour.example' }, { timeout: 10_000 });
     const revoke = within(details).getByRole('button', { name: 'Revoke' });
     expect(revoke).toBeDisabled();
     await userEvent.hover(revoke.parentElement as HTMLElement);

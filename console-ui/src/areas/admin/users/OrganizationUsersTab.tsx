@@ -8,8 +8,7 @@ import { useMessages } from '../../../i18n/messages';
 import { ShortList, type ShortListColumn } from '../../../lists/ShortList';
 import { usePermissions } from '../../../session/usePermissions';
 import { expiryText } from '../user-invites/invite-expiry';
-import { rightsText } from './UserListScreen';
-import { rightOfName } from './rights';
+import { rightOfName, rightsText } from './rights';
 
 type UserRow = OrganizationUsersQuery['users']['rows'][number];
 type InviteRow = OrganizationUsersQuery['userInvites']['rows'][number];

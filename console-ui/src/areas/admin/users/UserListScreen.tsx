@@ -1,22 +1,17 @@
 import { useApolloClient } from '@apollo/client/react';
 import { useCallback, useMemo } from 'react';
-import type { Right } from '../../../../../contracts/rights';
+import { useNavigate } from 'react-router-dom';
 import { Button } from '../../../components/Button';
 import { AdminUserListDocument, type AdminUserListQueryVariables, type UserListScreen_UserFragment } from '../../../graphql/operations';
-import { useMessages, type MessageKey, type Translate } from '../../../i18n/messages';
+import { useMessages } from '../../../i18n/messages';
 import { ListScreen, type ListColumn, type ListFilter, type ListPageLoader } from '../../../lists/ListScreen';
 import { usePermissions } from '../../../session/usePermissions';
-import { useNavigate } from 'react-router-dom';
+import { rightsText } from './rights';
 
 /** The filters of the user list, as named in GraphQL and in the address. */
 export const userListFilters = ['filter', 'organizationHashId'] as const;
 
 type Row = UserListScreen_UserFragment;
-
-/** Rights as people read them: "Ops, Employee". */
-export function rightsText(t: Translate, rights: readonly string[]): string {
-  return rights.map((right) => t(`user.right.${right as Right}` as MessageKey)).join(', ');
-}
 
 /** The staff user list (/admin/users): by name or email and by organisation, each row to the user's page. */
 export function UserListScreen() {
