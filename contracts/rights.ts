@@ -104,6 +104,8 @@ export const accessRules = {
   'user.list': consoleUsers(employee),
   'user.read': consoleUsers(employee),
   'user.listOwn': consoleUsers(customerRead, customerWrite),
+  /** Staff rights and staff users further need Admin (UserService.update). */
+  'user.update': consoleUsers(ops),
   'userInvite.create': consoleUsers(ops),
   'userInvite.list': consoleUsers(employee),
   'userInvite.revoke': consoleUsers(ops),

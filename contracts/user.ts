@@ -46,6 +46,21 @@ export const userCreateSchema = yup
 
 export type UserCreate = yup.InferType<typeof userCreateSchema>;
 
+/**
+ * PUT /console-admin/v1/user/{hashId}: what an admin may change of a user. Only the fields
+ * given change; rights, when given, replace the user's rights.
+ */
+export const userUpdateSchema = yup
+  .object({
+    name: yup.string().trim().min(1).max(255).optional(),
+    email: emailSchema.optional(),
+    rights: yup.array(yup.string().oneOf(rights).required()).min(1).optional(),
+    organizationHashId: yup.string().trim().min(1).max(64).optional(),
+  })
+  .exact();
+
+export type UserUpdate = yup.InferType<typeof userUpdateSchema>;
+
 export interface UserView {
   hashId: string;
   name: string;

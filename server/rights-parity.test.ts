@@ -112,6 +112,10 @@ const correspondence: Record<string, { query: string; rest: string[] } | { query
     query: `mutation { inviteUsers(input: { organizationHashId: "${placeholder}", emails: ["parity@example.com"] }) { hashId } }`,
     rest: ['POST /console-admin/v1/user-invite'],
   },
+  updateUser: {
+    query: `mutation { updateUser(hashId: "${placeholder}", input: { name: "Parity" }) { hashId } }`,
+    rest: ['PUT /console-admin/v1/user/:hashId'],
+  },
   revokeUserInvite: { query: `mutation { revokeUserInvite(hashId: "${placeholder}") }`, rest: ['DELETE /console-admin/v1/user-invite/:hashId'] },
   deviceReports: {
     query: `subscription { deviceReports(hashId: "${placeholder}") { type } }`,

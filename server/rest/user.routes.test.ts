@@ -1,6 +1,6 @@
 import { systemActor } from '../../graph/common/context';
 import { testApp, type TestApp } from '../../test-support/app';
-import { anOrganization } from '../../test-support/factories';
+import { anOrganization, buildSession, buildUser, providerHashId } from '../../test-support/factories';
 
 describe('users', () => {
   let t: TestApp;
@@ -107,6 +107,76 @@ describe('users', () => {
     expect(refused.json()).toMatchObject({
       key: 'query_invalid',
       details: [{ path: 'hashIds', message: 'hashIds field must have less than or equal to 100 items' }],
+    });
+  });
+
+  describe('changed with PUT /console-admin/v1/user/{hashId}', () => {
+    async function aCustomerUser(email: string): Promise<string> {
+      return (await t.services.users.create(systemActor('test'), { organizationHashId: northHashId, name: 'Changed', email, rights: ['customer.read'] }))
+        .hashId;
+    }
+
+    it('by Ops: name, email, rights and organisation, answered as the user now is', async () => {
+      const hashId = await aCustomerUser('change.me@example.com');
+      const ops = await t.signIn(['gridport.ops']);
+      const response = await t.call('PUT', `/console-admin/v1/user/${hashId}`, ops, {
+        name: 'Changed Twice',
+        email: ' changed.twice@example.com ',
+        rights: ['customer.read', 'customer.write'],
+        organizationHashId: southHashId,
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({
+        hashId,
+        name: 'Changed Twice',
+        email: 'changed.twice@example.com',
+        rights: ['customer.read', 'customer.write'],
+        organization: { hashId: southHashId, name: 'South' },
+      });
+    });
+
+    it('refuses a bad name, email or right with payload_invalid naming each', async () => {
+      const hashId = await aCustomerUser('invalid.body@example.com');
+      const ops = await t.signIn(['gridport.ops']);
+      const response = await t.call('PUT', `/console-admin/v1/user/${hashId}`, ops, { name: '', email: 'not an email', rights: ['root'] });
+      expect(response.statusCode).toBe(400);
+      const { key, details } = response.json() as { key: string; details: { path: string; message: string }[] };
+      expect(key).toBe('payload_invalid');
+      expect(details.map((issue) => issue.path).sort()).toEqual(['email', 'name', 'rights[0]']);
+      expect(details.find((issue) => issue.path === 'email')?.message).toBe('Invalid email (RFC 5322)');
+    });
+
+    it("refuses another user's email with user_exists", async () => {
+      const hashId = await aCustomerUser('first.owner@example.com');
+      const ops = await t.signIn(['gridport.ops']);
+      const response = await t.call('PUT', `/console-admin/v1/user/${hashId}`, ops, { email: 'noor@example.com' });
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toEqual({ key: 'user_exists', details: { email: 'noor@example.com' } });
+    });
+
+    it('is forbidden to an employee, to Ops granting a staff right or changing a staff user, and to anyone on their own rights', async () => {
+      const hashId = await aCustomerUser('forbidden.cases@example.com');
+      const employee = await t.signIn(['gridport.employee']);
+      const byEmployee = await t.call('PUT', `/console-admin/v1/user/${hashId}`, employee, { name: 'Nope' });
+      expect(byEmployee.statusCode).toBe(403);
+      expect(byEmployee.json()).toEqual({ key: 'forbidden', details: { required: ['gridport.ops'] } });
+
+      const ops = await t.signIn(['gridport.ops']);
+      const toProvider = await t.call('PUT', `/console-admin/v1/user/${hashId}`, ops, {
+        organizationHashId: providerHashId(t.services),
+        rights: ['gridport.employee'],
+      });
+      expect(toProvider.statusCode).toBe(403);
+      expect(toProvider.json()).toEqual({ key: 'forbidden', details: { reason: 'granting or removing a staff right needs the admin right' } });
+
+      const staffUser = (await buildUser(t.services, { rights: ['gridport.employee'] })).hashId;
+      const staffChange = await t.call('PUT', `/console-admin/v1/user/${staffUser}`, ops, { name: 'Renamed' });
+      expect(staffChange.json()).toEqual({ key: 'forbidden', details: { reason: 'changing a staff user needs the admin right' } });
+
+      const session = await buildSession(t.services, { rights: ['gridport.admin'] });
+      const own = await t.call('PUT', `/console-admin/v1/user/${session.user.hashId}`, session.cookie, { rights: ['gridport.ops'] });
+      expect(own.statusCode).toBe(403);
+      expect(own.json()).toEqual({ key: 'forbidden', details: { reason: 'nobody changes their own rights' } });
     });
   });
 });

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { userListQuerySchema, userPageSchema, userViewSchema } from '../../contracts/user';
+import { userListQuerySchema, userPageSchema, userUpdateSchema, userViewSchema } from '../../contracts/user';
 import { hashIdParams } from '../../contracts/pagination';
 import type { Services } from '../../graph/services';
 import { access } from './access';
 import { defineRoute } from './route';
 
-/** Users in the admin console (list, get: employees) and the customer console (their organisation's list). */
+/** Users in the admin console (list, get: employees; update: ops) and the customer console (their organisation's list). */
 export function userRoutes(app: FastifyInstance, services: Services): void {
   defineRoute(app, services, {
     method: 'GET',
@@ -27,6 +27,18 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     params: hashIdParams,
     response: userViewSchema,
     handler: ({ actor, params }) => services.users.get(actor, params.hashId),
+  });
+
+  defineRoute(app, services, {
+    method: 'PUT',
+    url: '/console-admin/v1/user/:hashId',
+    summary: "Change a user's name, email, rights or organisation",
+    tags: ['user'],
+    ...access('user.update'),
+    params: hashIdParams,
+    body: userUpdateSchema,
+    response: userViewSchema,
+    handler: ({ actor, params, body }) => services.users.update(actor, params.hashId, body),
   });
 
   defineRoute(app, services, {

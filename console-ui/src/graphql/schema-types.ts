@@ -661,6 +661,8 @@ export type Mutation = {
   updateIssueMessage: IssueMessage;
   updateOrganization: Organization;
   updatePartnership: Partnership;
+  /** Changes a user's name, email, rights or organisation; staff rights and staff users need Admin. */
+  updateUser: User;
 };
 
 
@@ -825,6 +827,12 @@ export type MutationUpdateOrganizationArgs = {
 export type MutationUpdatePartnershipArgs = {
   hashId: Scalars['ID']['input'];
   input: PartnershipUpdateInput;
+};
+
+
+export type MutationUpdateUserArgs = {
+  hashId: Scalars['ID']['input'];
+  input: UserUpdateInput;
 };
 
 /** Someone outside every user list who takes part (a mail's sender). */
@@ -1255,4 +1263,15 @@ export type UserPage = {
   /** Pass as offset for the next page; null on the last. */
   nextPageOffset: Maybe<Scalars['String']['output']>;
   rows: Array<User>;
+};
+
+/** Only the fields given change; rights, when given, replace the user’s rights. */
+export type UserUpdateInput = {
+  email?: InputMaybe<Scalars['String']['input']>;
+  /** 1 to 255 characters. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** Moving a user to another organisation signs them out everywhere. */
+  organizationHashId?: InputMaybe<Scalars['ID']['input']>;
+  /** Staff rights in the provider organisation, customer rights elsewhere. */
+  rights?: InputMaybe<Array<Right>>;
 };

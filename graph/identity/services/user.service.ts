@@ -2,8 +2,8 @@ import { listOrganizationScope } from '../../common/tenancy';
 import type { Knex } from 'knex';
 import { GridportError } from '../../../contracts/errors';
 import { providerOrganizationId } from '../../../contracts/limits';
-import { checkRightsFitOrganization, type Right } from '../../../contracts/rights';
-import type { UserCreate, UserListQuery, UserView } from '../../../contracts/user';
+import { checkRightsFitOrganization, hasAnyRight, isStaffRight, type Right } from '../../../contracts/rights';
+import type { UserCreate, UserListQuery, UserUpdate, UserView } from '../../../contracts/user';
 import type { Page } from '../../../contracts/pagination';
 import { pageById } from '../../common/cursor';
 import { containsPattern } from '../../common/like';
@@ -13,13 +13,27 @@ import { diffObjects, type FieldTypes } from '../../common/diff';
 import type { HashIds } from '../../common/hash-ids';
 import { write } from '../../common/write';
 import { OrganizationModel } from '../models/organization.model';
+import { SessionModel } from '../models/session.model';
 import { UserModel } from '../models/user.model';
 import { hashPassword } from './password';
 
-const auditedFields: FieldTypes<UserModel> = {
+/** PostgreSQL's unique_violation. */
+const uniqueViolation = '23505';
+
+/** A user as the audit log shows it: the organisation by hash id. */
+interface AuditedUser {
+  name: string;
+  email: string;
+  rights: Right[];
+  organizationHashId: string;
+  passwordHash: string | null;
+}
+
+const auditedFields: FieldTypes<AuditedUser> = {
   name: 'string',
   email: 'string',
   rights: 'json',
+  organizationHashId: 'id',
   passwordHash: 'hidden',
 };
 
@@ -39,6 +53,16 @@ export class UserService {
     private readonly db: Knex,
     private readonly hashIds: HashIds,
   ) {}
+
+  private audited(user: UserModel): AuditedUser {
+    return {
+      name: user.name,
+      email: user.email,
+      rights: user.rights,
+      organizationHashId: this.hashIds.encode('organization', user.organizationId),
+      passwordHash: user.passwordHash,
+    };
+  }
 
   present(user: UserModel, organization: OrganizationModel): UserView {
     return {
@@ -117,9 +141,83 @@ export class UserService {
         objectId: user.id,
         organizationId,
         changeType: 'controllerCreate',
-        diff: diffObjects(auditedFields, null, user),
+        diff: diffObjects(auditedFields, null, this.audited(user)),
       });
       return this.present(user, organization);
     });
   }
+
+  /**
+   * What an admin may change of a user: name, email, rights and organisation (Ops). Granting or
+   * removing a staff right, or changing a staff user at all, needs Admin; nobody changes their
+   * own rights; the rights must fit the organisation the user ends up in. A user moved to
+   * another organisation is signed out everywhere, as their sessions were granted for the old one.
+   */
+  async update(actor: Actor, hashId: string, input: UserUpdate): Promise<UserView> {
+    authorize(actor, 'user.update');
+    const id = this.hashIds.decode('user', hashId);
+    if (id === null) {
+      throw new GridportError('not_found', { userHashId: hashId });
+    }
+    const organizationId = input.organizationHashId === undefined ? undefined : this.hashIds.decode('organization', input.organizationHashId);
+    if (organizationId === null) {
+      throw new GridportError('not_found', { organizationHashId: input.organizationHashId });
+    }
+    return write(this.db, actor, async (w) => {
+      const before = await UserModel.query(w.trx).findById(id).forUpdate();
+      if (!before) {
+        throw new GridportError('not_found', { userHashId: hashId });
+      }
+      const targetOrganizationId = organizationId ?? before.organizationId;
+      const organization = await OrganizationModel.query(w.trx).findById(targetOrganizationId);
+      if (!organization) {
+        throw new GridportError('not_found', { organizationHashId: input.organizationHashId });
+      }
+      const rights = rightsFor(targetOrganizationId, input.rights ?? before.rights);
+      if (actor.userId === id && !sameRights(rights, before.rights)) {
+        throw new GridportError('forbidden', { reason: 'nobody changes their own rights' });
+      }
+      const isAdmin = hasAnyRight(actor.rights, ['gridport.admin']);
+      if (!isAdmin && (before.rights.some(isStaffRight) || before.organizationId === providerOrganizationId)) {
+        throw new GridportError('forbidden', { reason: 'changing a staff user needs the admin right' });
+      }
+      if (!isAdmin && !sameRights(rights.filter(isStaffRight), before.rights.filter(isStaffRight))) {
+        throw new GridportError('forbidden', { reason: 'granting or removing a staff right needs the admin right' });
+      }
+      if (input.email !== undefined && input.email.toLowerCase() !== before.email.toLowerCase()) {
+        const taken = await UserModel.query(w.trx).modify('withEmail', input.email).whereNot('users.id', id).first();
+        if (taken) {
+          throw new GridportError('user_exists', { email: input.email });
+        }
+      }
+      const after = await UserModel.query(w.trx)
+        .patchAndFetchById(id, {
+          name: input.name ?? before.name,
+          email: input.email ?? before.email,
+          rights,
+          organizationId: targetOrganizationId,
+          updatedAt: new Date(),
+        })
+        .catch((error: unknown) => {
+          // Another writer took the email between the check and this write (users_email_unique).
+          if ((error as { code?: unknown }).code === uniqueViolation) {
+            throw new GridportError('user_exists', { email: input.email });
+          }
+          throw error;
+        });
+      const diff = diffObjects(auditedFields, this.audited(before), this.audited(after));
+      if (diff.length > 0) {
+        await w.audit({ objectType: 'users', objectId: id, organizationId: targetOrganizationId, changeType: 'controllerUpdate', diff });
+      }
+      if (targetOrganizationId !== before.organizationId) {
+        await SessionModel.query(w.trx).patch({ revokedAt: new Date() }).where('user_id', id).whereNull('revoked_at');
+      }
+      return this.present(after, organization);
+    });
+  }
+}
+
+/** Whether two lists hold the same rights, whatever their order. */
+function sameRights(a: readonly Right[], b: readonly Right[]): boolean {
+  return [...a].sort().join(',') === [...b].sort().join(',');
 }

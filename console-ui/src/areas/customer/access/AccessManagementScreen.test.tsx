@@ -60,6 +60,28 @@ function server(rights: Right[], pageRows = partnershipPageSize): FakeHandler {
     if (operationName === 'DeviceCounts') {
       return { status: 200, body: { data: { deviceCount: { __typename: 'DeviceCount', totalCount: 12, operationalCount: 10, inactiveCount: 2 } } } };
     }
+    if (operationName === 'MyOrganizationMembers') {
+      return {
+        status: 200,
+        body: {
+          data: {
+            users: {
+              __typename: 'UserPage',
+              rows: [
+                { __typename: 'User', hashId: 'u1', name: 'Casey Customer', email: 'casey@example.com', rights: ['customer.read', 'customer.write'] },
+                { __typename: 'User', hashId: 'u2', name: 'Robin Reader', email: 'robin@example.com', rights: ['customer.read'] },
+              ],
+              nextPageOffset: null,
+            },
+            userInvites: {
+              __typename: 'UserInvitePage',
+              rows: [{ __typename: 'UserInvite', hashId: 'i1', email: 'late@example.com', expiresAt: '2020-01-01T00:00:00.000Z' }],
+              nextPageOffset: null,
+            },
+          },
+        },
+      };
+    }
     if (operationName === 'CustomerPartnerships') {
       const rows = variables.kind === 'OWN' ? own : accepted;
       const start = Number(variables.offset ?? 0);
@@ -109,6 +131,19 @@ describe('access management', () => {
       'Change what your organisation may change: device outage contacts and issue subscriptions.',
     ]);
     expect(await screen.findByTestId('visible-devices')).toHaveTextContent('Teleports you may see: 12 (operational: 10, not operational: 2)');
+  });
+
+  it("lists the organisation's users and open invites read-only, and says Gridport invites and changes rights", async () => {
+    renderConsole('/access-management/my-organization', server(['CUSTOMER_READ']));
+    expect(await screen.findByText('Robin Reader')).toBeInTheDocument();
+    expect(tableRows('Users of your organisation')).toEqual([
+      ['Casey Customer', 'casey@example.com', 'Read, Write'],
+      ['Robin Reader', 'robin@example.com', 'Read'],
+    ]);
+    expect(tableRows('Open invites')).toEqual([['late@example.com', expect.stringMatching(/^Expired /)]]);
+    expect(screen.getByTestId('members-help')).toHaveTextContent('ask support to invite someone, revoke an invite or change what a user may do');
+    expect(screen.queryByRole('button', { name: /invite|revoke/i })).toBeNull();
+    expect(screen.getAllByRole('button', { name: 'Export CSV' })).toHaveLength(2);
   });
 
   it('tells a read-only user that they may look but not change', async () => {
