@@ -119,6 +119,7 @@ describe('tenant isolation in GraphQL', () => {
         variables: { o: a.organizationHashId },
       },
       revokeUserInvite: { query: 'mutation($h: ID!) { revokeUserInvite(hashId: $h) }', variables: { h: a.inviteHashId } },
+      updateUser: { query: 'mutation($h: ID!) { updateUser(hashId: $h, input: { name: "Hijacked" }) { hashId name } }', variables: { h: a.userHashId } },
       device: { query: 'query($h: ID!) { device(hashId: $h) { hashId name } }', variables: { h: a.deviceHashId } },
       devices: { query: '{ devices { count rows { hashId name organization { name } } } }' },
       deviceCount: { query: '{ deviceCount { totalCount } }' },

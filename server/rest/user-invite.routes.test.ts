@@ -1,7 +1,7 @@
 import { generate } from 'otplib';
 import { systemActor } from '../../graph/common/context';
 import { testApp, type TestApp } from '../../test-support/app';
-import { anOrganization } from '../../test-support/factories';
+import { anOrganization, providerHashId } from '../../test-support/factories';
 
 describe('user invites', () => {
   let t: TestApp;
@@ -90,6 +90,26 @@ describe('user invites', () => {
       Array.from({ length: 21 }, (_, i) => `many${i}@example.com`),
     );
     expect(many.json()).toEqual({ key: 'payload_invalid', details: [{ path: 'emails', message: 'emails field must have less than or equal to 20 items' }] });
+  });
+
+  it('take staff rights beyond employee into the provider organisation from Admin only, and rights that fit the organisation', async () => {
+    const provider = providerHashId(t.services);
+    const post = (cookie: string, payload: unknown) => t.app.inject({ method: 'POST', url: '/console-admin/v1/user-invite', headers: { cookie }, payload });
+    const ops = await t.signIn(['gridport.ops']);
+    const employee = await post(ops, { organizationHashId: provider, emails: ['reader@gridport.example'] });
+    expect(employee.statusCode).toBe(201);
+    expect((employee.json() as { invites: { rights: string[] }[] }).invites[0]?.rights).toEqual(['gridport.employee']);
+    const escalation = await post(ops, { organizationHashId: provider, emails: ['colleague@gridport.example'], rights: ['gridport.admin'] });
+    expect(escalation.statusCode).toBe(403);
+    expect(escalation.json()).toEqual({ key: 'forbidden', details: { reason: 'inviting with a staff right beyond employee needs the admin right' } });
+    const admin = await t.signIn(['gridport.admin']);
+    expect((await post(admin, { organizationHashId: provider, emails: ['colleague@gridport.example'], rights: ['gridport.ops'] })).statusCode).toBe(201);
+    const misplaced = await post(admin, { organizationHashId, emails: ['mixed@example.com'], rights: ['gridport.ops'] });
+    expect(misplaced.statusCode).toBe(400);
+    expect(misplaced.json()).toEqual({
+      key: 'payload_invalid',
+      details: [{ path: 'rights', message: 'Customer users hold customer rights only, not gridport.ops' }],
+    });
   });
 
   it('answer a wrong code with invalid_code, a lapsed invite with secret_expired, and a revoked one with not_found', async () => {
