@@ -2,14 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Right } from '../../../../../contracts/rights';
 import { withListViewport } from '../../../test-support/devices';
-import { profile, renderConsole, type FakeHandler, type SeenCall } from '../../../test-support/render';
+import { adminOrganizationAnswer, staffServer, variablesOf } from '../../../test-support/graphql';
+import { renderConsole, type FakeHandler } from '../../../test-support/render';
 
 withListViewport();
-
-interface GraphqlBody {
-  operationName?: string;
-  variables?: Record<string, unknown>;
-}
 
 const apiKey = {
   __typename: 'ApiKey',
@@ -24,16 +20,14 @@ const refused = (key: string, details?: unknown) => ({ data: null, errors: [{ me
 
 /** A staff session with `rights` and the API-key operations; `answers` replaces an operation's answer body. */
 function server(rights: Right[], answers: Record<string, (variables: Record<string, unknown>) => unknown> = {}): FakeHandler {
-  return (call: SeenCall) => {
-    if (call.path === '/console-shared/v1/authentication/whoami') {
-      return { status: 200, body: profile(rights, 'Staff Member') };
-    }
-    const { operationName = '', variables = {} } = (call.body ?? {}) as GraphqlBody;
+  return staffServer(rights, (operationName, variables) => {
     const answer = answers[operationName];
     if (answer !== undefined) {
       return { status: 200, body: answer(variables) };
     }
     switch (operationName) {
+      case 'AdminOrganization':
+        return adminOrganizationAnswer(variables);
       case 'OrganizationApiKeys':
         return { status: 200, body: { data: { apiKeys: { __typename: 'ApiKeyPage', rows: [apiKey], nextPageOffset: null } } } };
       case 'ApiKeyScreen':
@@ -51,11 +45,7 @@ function server(rights: Right[], answers: Record<string, (variables: Record<stri
       default:
         return undefined;
     }
-  };
-}
-
-function variablesOf(calls: SeenCall[], operation: string) {
-  return calls.filter((call) => (call.body as GraphqlBody | undefined)?.operationName === operation).map((call) => (call.body as GraphqlBody).variables);
+  });
 }
 
 const listPath = '/admin/organizations/o1/api-keys';

@@ -2,74 +2,45 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Right } from '../../../../../contracts/rights';
 import { withListViewport } from '../../../test-support/devices';
-import { profile, renderConsole, type SeenCall } from '../../../test-support/render';
+import { renderConsole } from '../../../test-support/render';
+import { anAdminOrganization, graphqlData as answer, graphqlRefusal as refusal, staffServer, variablesOf } from '../../../test-support/graphql';
 
 withListViewport();
-
-interface GraphqlBody {
-  operationName?: string;
-  variables?: Record<string, unknown>;
-}
-
-const operation = (call: SeenCall) => (call.body ?? {}) as GraphqlBody;
-const variablesOf = (calls: SeenCall[], name: string) =>
-  calls.filter((call) => operation(call).operationName === name).map((call) => operation(call).variables);
-
-function anOrganization(overrides: Record<string, unknown> = {}) {
-  return {
-    __typename: 'Organization',
-    hashId: 'o7',
-    name: 'Harbour Energy BV',
-    type: 'ENERGY_TRADER',
-    isProvider: false,
-    invoiceCustomerReference: 'PO-17',
-    invoiceFrequency: 'MONTHLY',
-    requireLegalEntityPerDevice: false,
-    requireCustomerReferencePerDevice: false,
-    subscriptionDefaults: { __typename: 'SubscriptionDefaults', chargePeriod: 1, runtime: 12 },
-    createdAt: '2026-11-01T09:00:00.000Z',
-    updatedAt: '2026-11-01T09:00:00.000Z',
-    ...overrides,
-  };
-}
-
-const answer = (data: unknown) => ({ status: 200, body: { data } });
-const refusal = (key: string, details?: unknown) => ({ status: 200, body: { data: null, errors: [{ message: key, extensions: { code: key, details } }] } });
 
 /** A server with one organisation (o7) for a staff user with `rights`; unknown hash ids are not_found. */
 function server(
   rights: Right[],
   { createRefusal, organization: overrides, failedReads = 0 }: { createRefusal?: unknown; organization?: Record<string, unknown>; failedReads?: number } = {},
 ) {
-  let organization = anOrganization(overrides);
+  let organization = anAdminOrganization(overrides);
   let failuresLeft = failedReads;
-  return (call: SeenCall) => {
-    if (call.path === '/console-shared/v1/authentication/whoami') {
-      return { status: 200, body: profile(rights, 'Sam Staff') };
-    }
-    const { operationName, variables = {} } = operation(call);
-    switch (operationName) {
-      case 'AdminOrganizationList':
-        return answer({ organizations: { __typename: 'OrganizationPage', rows: [organization], nextPageOffset: null } });
-      case 'AdminOrganization':
-        if (failuresLeft > 0) {
-          failuresLeft -= 1;
-          return { status: 500, body: { key: 'internal_server_error' } };
-        }
-        return variables.hashId === organization.hashId ? answer({ organization }) : refusal('not_found');
-      case 'CreateOrganization':
-        return createRefusal === undefined
-          ? answer({ createOrganization: { __typename: 'Organization', hashId: 'o9' } })
-          : refusal('payload_invalid', createRefusal);
-      case 'UpdateOrganization':
-        organization = { ...organization, ...(variables.input as object), updatedAt: '2026-11-02T09:00:00.000Z' };
-        return answer({ updateOrganization: organization });
-      case 'ObjectAuditLog':
-        return answer({ auditLog: { __typename: 'AuditLogPage', rows: [], nextPageOffset: null } });
-      default:
-        return undefined;
-    }
-  };
+  return staffServer(
+    rights,
+    (operationName, variables) => {
+      switch (operationName) {
+        case 'AdminOrganizationList':
+          return answer({ organizations: { __typename: 'OrganizationPage', rows: [organization], nextPageOffset: null } });
+        case 'AdminOrganization':
+          if (failuresLeft > 0) {
+            failuresLeft -= 1;
+            return { status: 500, body: { key: 'internal_server_error' } };
+          }
+          return variables.hashId === organization.hashId ? answer({ organization }) : refusal('not_found');
+        case 'CreateOrganization':
+          return createRefusal === undefined
+            ? answer({ createOrganization: { __typename: 'Organization', hashId: 'o9' } })
+            : refusal('payload_invalid', createRefusal);
+        case 'UpdateOrganization':
+          organization = { ...organization, ...(variables.input as object), updatedAt: '2026-11-02T09:00:00.000Z' };
+          return answer({ updateOrganization: organization });
+        case 'ObjectAuditLog':
+          return answer({ auditLog: { __typename: 'AuditLogPage', rows: [], nextPageOffset: null } });
+        default:
+          return undefined;
+      }
+    },
+    'Sam Staff',
+  );
 }
 
 /** The text of a Blob (jsdom's Blob has no text()). */

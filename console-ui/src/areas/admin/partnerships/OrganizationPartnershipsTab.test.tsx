@@ -1,12 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Right } from '../../../../../contracts/rights';
-import { profile, renderConsole, type FakeHandler, type SeenCall } from '../../../test-support/render';
-
-interface GraphqlBody {
-  operationName?: string;
-  variables?: Record<string, unknown>;
-}
+import { adminOrganizationAnswer, staffServer, variablesOf } from '../../../test-support/graphql';
+import { renderConsole, type FakeHandler } from '../../../test-support/render';
 
 const organization = (hashId: string, name: string) => ({ __typename: 'Organization', hashId, name });
 const device = (hashId: string, name: string) => ({ __typename: 'PartnershipDevice', hashId, name });
@@ -39,12 +35,10 @@ function server(
   rights: Right[],
   createAnswer: (input: unknown) => unknown = () => ({ data: { createPartnership: { __typename: 'Partnership', hashId: 'p9' } } }),
 ): FakeHandler {
-  return (call: SeenCall) => {
-    if (call.path === '/console-shared/v1/authentication/whoami') {
-      return { status: 200, body: profile(rights, 'Staff Member') };
-    }
-    const { operationName, variables = {} } = (call.body ?? {}) as GraphqlBody;
+  return staffServer(rights, (operationName, variables) => {
     switch (operationName) {
+      case 'AdminOrganization':
+        return adminOrganizationAnswer(variables, { name: 'Solar Farms Ltd' });
       case 'OrganizationPartnerships':
         return { status: 200, body: { data: { partnerships: { __typename: 'PartnershipPage', rows: [listed, sharingAll], nextPageOffset: null } } } };
       case 'PartnershipsTabOrganization':
@@ -70,11 +64,7 @@ function server(
       default:
         return undefined;
     }
-  };
-}
-
-function variablesOf(calls: SeenCall[], operation: string) {
-  return calls.filter((call) => (call.body as GraphqlBody | undefined)?.operationName === operation).map((call) => (call.body as GraphqlBody).variables);
+  });
 }
 
 const path = '/admin/organizations/o1/partnerships';

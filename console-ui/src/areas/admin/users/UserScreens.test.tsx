@@ -2,18 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Right } from '../../../../../contracts/rights';
 import { withListViewport } from '../../../test-support/devices';
-import { profile, renderConsole, type FakeHandler, type SeenCall } from '../../../test-support/render';
+import { adminOrganizationAnswer, graphqlBodyOf, graphqlData, graphqlRefusal, staffServer, variablesOf } from '../../../test-support/graphql';
+import { renderConsole, type FakeHandler } from '../../../test-support/render';
 
 withListViewport();
-
-interface GraphqlBody {
-  operationName?: string;
-  variables?: Record<string, unknown>;
-}
-
-const operation = (call: SeenCall) => (call.body ?? {}) as GraphqlBody;
-const variablesOf = (calls: SeenCall[], name: string) =>
-  calls.filter((call) => operation(call).operationName === name).map((call) => operation(call).variables);
 
 const harbour = { __typename: 'Organization', hashId: 'o1', name: 'Harbour', isProvider: false };
 const gridport = { __typename: 'Organization', hashId: 'o0', name: 'Gridport', isProvider: true };
@@ -22,55 +14,54 @@ function aUser(overrides: Record<string, unknown> = {}) {
   return { __typename: 'User', hashId: 'u5', name: 'Sam Site', email: 'sam@harbour.example', rights: ['customer.read'], organization: harbour, ...overrides };
 }
 
-const graphqlError = (code: string, details: unknown) => ({
-  status: 200,
-  body: { data: null, errors: [{ message: code, extensions: { code, details } }] },
-});
-
 /** A staff session with `rights` and the GraphQL answers of the user screens; `onUpdate` answers updateUser. */
 function server(
   rights: Right[],
   { user = aUser(), onUpdate }: { user?: ReturnType<typeof aUser>; onUpdate?: (input: Record<string, unknown>) => unknown } = {},
 ): FakeHandler {
-  return (call) => {
-    if (call.path === '/console-shared/v1/authentication/whoami') {
-      return { status: 200, body: profile(rights, 'Olivia Ops') };
-    }
-    const { operationName, variables = {} } = operation(call);
-    const answer = (data: unknown) => ({ status: 200, body: { data } });
-    switch (operationName) {
-      case 'AdminUserList':
-        return answer({
-          users: {
-            __typename: 'UserPage',
-            rows: [aUser(), aUser({ hashId: 'u6', name: 'Olivia Ops', email: 'olivia@gridport.example', rights: ['gridport.ops'], organization: gridport })],
-            nextPageOffset: null,
-          },
-        });
-      case 'AdminUser':
-        return answer({ user });
-      case 'UpdateUser':
-        return (
-          (onUpdate?.(variables.input as Record<string, unknown>) as ReturnType<FakeHandler>) ??
-          answer({ updateUser: { ...user, ...(variables.input as object), rights: user.rights } })
-        );
-      case 'OrganizationPickerOrganizations':
-        return answer({ organizations: { __typename: 'OrganizationPage', rows: [harbour, { ...harbour, hashId: 'o2', name: 'Harbour North' }] } });
-      case 'ObjectAuditLog':
-        return answer({ auditLog: { __typename: 'AuditLogPage', rows: [], nextPageOffset: null } });
-      case 'OrganizationUsers':
-        return answer({
-          users: { __typename: 'UserPage', rows: [aUser()], nextPageOffset: null },
-          userInvites: {
-            __typename: 'UserInvitePage',
-            rows: [{ __typename: 'UserInvite', hashId: 'i1', email: 'new@harbour.example', expiresAt: '2020-01-01T00:00:00.000Z', rights: ['CUSTOMER_READ'] }],
-            nextPageOffset: null,
-          },
-        });
-      default:
-        return undefined;
-    }
-  };
+  const answer = graphqlData;
+  return staffServer(
+    rights,
+    (operationName, variables) => {
+      switch (operationName) {
+        case 'AdminOrganization':
+          return adminOrganizationAnswer(variables, { name: 'Harbour' });
+        case 'AdminUserList':
+          return answer({
+            users: {
+              __typename: 'UserPage',
+              rows: [aUser(), aUser({ hashId: 'u6', name: 'Olivia Ops', email: 'olivia@gridport.example', rights: ['gridport.ops'], organization: gridport })],
+              nextPageOffset: null,
+            },
+          });
+        case 'AdminUser':
+          return answer({ user });
+        case 'UpdateUser':
+          return (
+            (onUpdate?.(variables.input as Record<string, unknown>) as ReturnType<FakeHandler>) ??
+            answer({ updateUser: { ...user, ...(variables.input as object), rights: user.rights } })
+          );
+        case 'OrganizationPickerOrganizations':
+          return answer({ organizations: { __typename: 'OrganizationPage', rows: [harbour, { ...harbour, hashId: 'o2', name: 'Harbour North' }] } });
+        case 'ObjectAuditLog':
+          return answer({ auditLog: { __typename: 'AuditLogPage', rows: [], nextPageOffset: null } });
+        case 'OrganizationUsers':
+          return answer({
+            users: { __typename: 'UserPage', rows: [aUser()], nextPageOffset: null },
+            userInvites: {
+              __typename: 'UserInvitePage',
+              rows: [
+                { __typename: 'UserInvite', hashId: 'i1', email: 'new@harbour.example', expiresAt: '2020-01-01T00:00:00.000Z', rights: ['CUSTOMER_READ'] },
+              ],
+              nextPageOffset: null,
+            },
+          });
+        default:
+          return undefined;
+      }
+    },
+    'Olivia Ops',
+  );
 }
 
 describe('the admin user list', () => {
@@ -126,7 +117,7 @@ describe('one user', () => {
   it("shows user_exists naming the email, and the email rule's message before sending", async () => {
     const harness = renderConsole(
       '/admin/users/u5/general',
-      server(['gridport.ops'], { onUpdate: (input) => graphqlError('user_exists', { email: input.email }) }),
+      server(['gridport.ops'], { onUpdate: (input) => graphqlRefusal('user_exists', { email: input.email }) }),
     );
     const email = await screen.findByLabelText('Email', {}, { timeout: 10_000 });
     await userEvent.clear(email);
@@ -158,7 +149,7 @@ describe('one user', () => {
   it('says so when the hash id names no user', async () => {
     const base = server(['gridport.employee']);
     renderConsole('/admin/users/nobody/general', (call) =>
-      operation(call).operationName === 'AdminUser' ? graphqlError('not_found', { userHashId: 'nobody' }) : base(call),
+      graphqlBodyOf(call).operationName === 'AdminUser' ? graphqlRefusal('not_found', { userHashId: 'nobody' }) : base(call),
     );
     expect(await screen.findByText('There is no such user.', {}, { timeout: 10_000 })).toBeInTheDocument();
   });
@@ -192,7 +183,7 @@ describe("an organisation's users tab", () => {
     let failures = 1;
     const base = server(['gridport.ops']);
     renderConsole('/admin/organizations/o1/users', (call) => {
-      if (operation(call).operationName === 'OrganizationUsers' && failures > 0) {
+      if (graphqlBodyOf(call).operationName === 'OrganizationUsers' && failures > 0) {
         failures -= 1;
         return { status: 500, body: { key: 'internal_server_error' } };
       }
