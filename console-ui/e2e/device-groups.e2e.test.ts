@@ -51,8 +51,9 @@ describeInBrowser('the device group screens in Chromium', () => {
     await signInAsStaff(page, baseUrl, '/admin/device-groups', ops.email);
     await page.getByRole('button', { name: 'Add device group' }).click();
     await page.getByLabel('Name', { exact: true }).fill('North sites');
-    await page.getByLabel('Organisation: search organisations by name').fill('Harbour');
-    await page.getByRole('list', { name: 'Organisation: organisations found' }).getByRole('button', { name: 'Harbour Energy BV' }).click();
+    const organization = page.getByRole('group', { name: 'Organisation' });
+    await organization.getByLabel('Search organisations by name').fill('Harbour');
+    await organization.getByRole('list', { name: 'Organisations found' }).getByRole('button', { name: 'Harbour Energy BV' }).click();
     await page.getByLabel('Outage emails: new email').fill('ops@harbour.example');
     await page.getByRole('button', { name: 'Add email' }).click();
     await page.getByRole('button', { name: 'Create device group' }).click();

@@ -13,7 +13,7 @@ import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { CreateDeviceGroupDocument } from './DeviceGroupAddScreen.generated';
 import { useMessages } from '../../../i18n/messages';
 import { usePermissions } from '../../../session/usePermissions';
-import { OrganizationPicker, type ChosenOrganization } from '../devices/OrganizationPicker';
+import { OrganizationPicker, type PickedOrganization } from '../organizations/OrganizationPicker';
 import { NoAccessRefusal, OutageEmailsField, outageUsersSchema, OutageUsersField, usersWithoutAccess, type OutageUser } from '../devices/OutageContactFields';
 
 interface Values {
@@ -40,7 +40,7 @@ export function DeviceGroupAddScreen() {
   const { may } = usePermissions();
   const showError = useApolloErrorSnackbar();
   const [create] = useMutation(CreateDeviceGroupDocument);
-  const [organization, setOrganization] = useState<ChosenOrganization | null>(null);
+  const [organization, setOrganization] = useState<PickedOrganization | null>(null);
   const [refused, setRefused] = useState<string[] | null>(null);
   const [created, setCreated] = useState(false);
   const permitted = may('deviceGroup.create');
@@ -94,7 +94,7 @@ export function DeviceGroupAddScreen() {
                 onChange={(chosen) => {
                   setOrganization(chosen);
                   // Outage users are users of the organisation: another organisation starts the list again.
-                  void setValues({ ...values, organizationHashId: chosen?.hashId ?? '', deviceOutageUsers: [] });
+                  void setValues({ ...values, organizationHashId: chosen.hashId, deviceOutageUsers: [] });
                   void setFieldTouched('organizationHashId', true, false);
                 }}
               />

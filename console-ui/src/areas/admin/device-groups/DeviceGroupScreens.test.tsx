@@ -53,7 +53,7 @@ function server(rights: Right[] = ['gridport.ops'], refuse: Record<string, FakeA
       case 'DeviceGroup':
         return answer({ deviceGroup: aGroup() });
       case 'OrganizationPickerOrganizations':
-        return answer({ organizations: { __typename: 'OrganizationPage', rows: [harbour] } });
+        return answer({ organizations: { __typename: 'OrganizationPage', rows: [{ ...harbour, isProvider: false }] } });
       case 'OutageUserSearch':
         return answer({ users: { __typename: 'UserPage', rows: [{ ...sam, __typename: 'User', organization: harbour }] } });
       case 'CreateDeviceGroup':
@@ -137,10 +137,8 @@ describe('the device group screens', () => {
     expect(variablesOf(harness.calls, 'CreateDeviceGroup')).toEqual([]);
 
     await userEvent.type(name, '  North sites ');
-    await userEvent.type(screen.getByLabelText('Organisation: search organisations by name'), 'harb');
-    await userEvent.click(
-      await within(await screen.findByRole('list', { name: 'Organisation: organisations found' })).findByRole('button', { name: 'Harbour Energy' }),
-    );
+    await userEvent.type(within(screen.getByRole('group', { name: 'Organisation' })).getByLabelText('Search organisations by name'), 'harb');
+    await userEvent.click(await within(await screen.findByRole('list', { name: 'Organisations found' })).findByRole('button', { name: 'Harbour Energy' }));
     expect(screen.getByTestId('chosen-organization')).toHaveTextContent('Harbour Energy');
 
     const email = screen.getByLabelText('Outage emails: new email');

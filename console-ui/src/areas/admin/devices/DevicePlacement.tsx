@@ -9,12 +9,13 @@ import { Panel } from '../../../devices/DeviceFrame';
 import { issuesOfRefusal } from '../../../devices/refusals';
 import { DevicePlacementGroupsDocument, type DevicePlacement_DeviceFragment } from './DevicePlacement.generated';
 import type { DeviceUpdateInput } from './useUpdateDeviceSettings.generated';
+import type { NamedReference } from '../../../../../contracts/references';
 import { useMessages } from '../../../i18n/messages';
-import { OrganizationPicker, type ChosenOrganization } from './OrganizationPicker';
+import { OrganizationPicker } from '../organizations/OrganizationPicker';
 import type { DeviceSave } from './useUpdateDeviceSettings';
 
 interface Values {
-  organization: ChosenOrganization | null;
+  organization: NamedReference | null;
   deviceGroupHashId: string | null;
 }
 
@@ -114,9 +115,9 @@ export function DevicePlacement({ device, permitted, save }: DevicePlacementProp
             <OrganizationPicker
               label={t('device.placement.organization')}
               value={values.organization}
-              clearLabel={t('device.placement.noOrganization')}
               disabled={!permitted}
-              onChange={(organization) => void setValues({ organization, deviceGroupHashId: null })}
+              onChange={({ hashId, name }) => void setValues({ organization: { hashId, name }, deviceGroupHashId: null })}
+              onClear={() => void setValues({ organization: null, deviceGroupHashId: null })}
             />
             {values.organization !== null && (
               <p>

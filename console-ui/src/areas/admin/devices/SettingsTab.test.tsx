@@ -91,7 +91,7 @@ function placementServer(rights: Right[] = ['gridport.ops'], refuse?: { key: str
       case 'AdminDeviceSettings':
         return answer({ device: saved });
       case 'OrganizationPickerOrganizations':
-        return answer({ organizations: { __typename: 'OrganizationPage', rows: [solar] } });
+        return answer({ organizations: { __typename: 'OrganizationPage', rows: [{ ...solar, isProvider: false }] } });
       case 'DevicePlacementGroups': {
         const groups =
           (variables as { organizationHashId?: string }).organizationHashId === 'o2'
@@ -144,7 +144,7 @@ describe('the admin settings tab, organisation and group', () => {
     const save = within(placement).getByRole('button', { name: 'Save organisation and group' });
     expect(save).toBeDisabled();
 
-    await userEvent.type(within(placement).getByLabelText('Organisation: search organisations by name'), 'solar');
+    await userEvent.type(within(placement).getByLabelText('Search organisations by name'), 'solar');
     await userEvent.click(await within(placement).findByRole('button', { name: 'Solar Farms' }));
     // A group belongs to one organisation: the choice starts again among the new one's groups.
     expect(group).toHaveValue('');
@@ -203,7 +203,7 @@ describe('the admin settings tab, outage contacts and partnerships', () => {
     renderConsole('/admin/devices/d7/settings', placementServer(['gridport.employee']));
     const placement = await screen.findByRole('form', { name: 'Organisation and group' }, { timeout: 10_000 });
     expect(within(placement).getByRole('button', { name: 'Save organisation and group' })).toBeDisabled();
-    expect(within(placement).queryByLabelText('Organisation: search organisations by name')).toBeNull();
+    expect(within(placement).queryByLabelText('Search organisations by name')).toBeNull();
     const contacts = screen.getByRole('form', { name: 'Outage contacts' });
     const save = within(contacts).getByRole('button', { name: 'Save outage contacts' });
     expect(save).toBeDisabled();

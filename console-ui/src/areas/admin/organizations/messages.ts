@@ -1,5 +1,11 @@
 /** Texts of the admin organizations screens. */
 export const organizationsMessages = {
+  'organizationPicker.none': 'No organisation chosen.',
+  'organizationPicker.chosen': 'Chosen: {name}',
+  'organizationPicker.clear': 'Clear the organisation',
+  'organizationPicker.search': 'Search organisations by name',
+  'organizationPicker.results': 'Organisations found',
+  'organizationPicker.nothing': 'No organisation matches.',
   'organizations.add': 'Add organisation',
   'organizations.add.title': 'New organisation',
   'organizations.add.submit': 'Create organisation',

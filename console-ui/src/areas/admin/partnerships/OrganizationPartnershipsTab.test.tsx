@@ -47,7 +47,15 @@ function server(
         return {
           status: 200,
           body: {
-            data: { organizations: { __typename: 'OrganizationPage', rows: [organization('o1', 'Solar Farms Ltd'), organization('o4', 'Meter Data Co')] } },
+            data: {
+              organizations: {
+                __typename: 'OrganizationPage',
+                rows: [
+                  { ...organization('o1', 'Solar Farms Ltd'), isProvider: false },
+                  { ...organization('o4', 'Meter Data Co'), isProvider: false },
+                ],
+              },
+            },
           },
         };
       case 'DevicePickerDevices':

@@ -1,4 +1,4 @@
-import { Field, type FormikHelpers } from 'formik';
+import { Field, useField, type FormikHelpers } from 'formik';
 import { useState } from 'react';
 import * as yup from 'yup';
 import { fleetLimits } from '../../../../../contracts/fleet';
@@ -13,7 +13,7 @@ import type { OrganizationPartnershipsTab_PartnershipFragment } from './Organiza
 import type { PartnershipRole } from '../../customer/access/PartnershipList.generated';
 import { useMessages } from '../../../i18n/messages';
 import { DevicePicker } from './DevicePicker';
-import { OrganizationPicker } from './OrganizationPicker';
+import { OrganizationPicker } from '../organizations/OrganizationPicker';
 import { Problem, SelectLabel } from './partnership.styles';
 import { useCreatePartnership } from './useCreatePartnership';
 import { useUpdatePartnership } from './useUpdatePartnership';
@@ -125,7 +125,7 @@ export function PartnershipDialog({ subject, onSaved, onClose }: PartnershipDial
           {refusal !== null && <Problem role="alert">{refusal}</Problem>}
           <p>{t('partnership.owner', { name: owner.name })}</p>
           {creating ? (
-            <OrganizationPicker name="partner" label={t('partnership.partner')} excludeHashId={owner.hashId} />
+            <PartnerField label={t('partnership.partner')} ownerHashId={owner.hashId} />
           ) : (
             <p>{t('partnership.partner.chosen', { name: subject.partnership.partner.name })}</p>
           )}
@@ -145,5 +145,19 @@ export function PartnershipDialog({ subject, onSaved, onClose }: PartnershipDial
         </>
       )}
     </FormDialog>
+  );
+}
+
+/** The partner organisation, the dialog's `partner` field; the owner is not offered, as it cannot be its own partner. */
+function PartnerField({ label, ownerHashId }: { label: string; ownerHashId: string }) {
+  const [field, meta, helpers] = useField<NamedReference | null>('partner');
+  return (
+    <OrganizationPicker
+      label={label}
+      value={field.value}
+      onChange={({ hashId, name }) => void helpers.setValue({ hashId, name })}
+      error={meta.touched ? meta.error : undefined}
+      excludeHashId={ownerHashId}
+    />
   );
 }

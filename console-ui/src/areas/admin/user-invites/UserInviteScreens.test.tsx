@@ -103,7 +103,7 @@ describe('inviting users', () => {
   it('invites the emails typed, one a line or comma separated, into the organisation of the address, with the rights ticked', async () => {
     const harness = renderConsole('/admin/user-invites/add?organizationHashId=o1', server(['gridport.ops']));
     await userEvent.type(await screen.findByLabelText('Emails', {}, { timeout: 10_000 }), 'ann@harbour.example, bob@harbour.example{enter}cy@harbour.example');
-    expect(screen.getByTestId('organization-chosen')).toHaveTextContent('Chosen: Harbour');
+    expect(screen.getByTestId('chosen-organization')).toHaveTextContent('Chosen: Harbour');
     expect(screen.getByRole('checkbox', { name: 'Read' })).toBeChecked();
     expect(screen.queryByRole('checkbox', { name: 'Ops' })).toBeNull();
     await userEvent.click(screen.getByRole('checkbox', { name: 'Write' }));

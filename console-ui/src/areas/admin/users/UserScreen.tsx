@@ -19,7 +19,7 @@ import { usePermissions } from '../../../session/usePermissions';
 import { useSession } from '../../../session/useSession';
 import { ObjectAuditLog } from '../audit/ObjectAuditLog';
 import { LeaveWarning } from './LeaveWarning';
-import { OrganizationPicker, type PickedOrganization } from './OrganizationPicker';
+import { OrganizationPicker, type PickedOrganization } from '../organizations/OrganizationPicker';
 import { RightsField } from './RightsField';
 import { rightName } from './rights';
 import { useUpdateUser } from './useUpdateUser';

@@ -1,64 +1,69 @@
 import { useQuery } from '@apollo/client/react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import styled from 'styled-components';
+import type { NamedReference } from '../../../../../contracts/references';
 import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
-import { OrganizationPickerOrganizationsDocument } from './OrganizationPicker.generated';
 import { useMessages } from '../../../i18n/messages';
 import { PickerChosen, PickerFilter, PickerResults } from '../issues/picker.styles';
+import { OrganizationPickerOrganizationsDocument } from './OrganizationPicker.generated';
 
-/** An organisation as a picker shows it. */
-export interface ChosenOrganization {
-  hashId: string;
-  name: string;
+/** A chosen organisation: whether it is the provider decides which rights fit its users. */
+export interface PickedOrganization extends NamedReference {
+  isProvider: boolean;
 }
 
 export interface OrganizationPickerProps {
   label: string;
-  value: ChosenOrganization | null;
-  onChange: (organization: ChosenOrganization | null) => void;
-  /** Offers to clear the choice, under this text ("No organisation"); without it a choice stays. */
-  clearLabel?: string;
+  /** The chosen organisation (shown by name), or null. */
+  value: NamedReference | null;
+  onChange: (organization: PickedOrganization) => void;
+  /** Offers to clear the choice; without it a choice can only be replaced. */
+  onClear?: () => void;
   disabled?: boolean;
   /** A refusal to show under the picker (the form's message for a missing choice). */
   error?: string;
+  /** An organisation not to offer (a partnership's owner, which cannot be its own partner). */
+  excludeHashId?: string;
 }
 
 /**
  * Chooses an organisation by searching names (the organisation list's own search, asked once
- * typing pauses); the choice is shown by name and kept as its hash id by the caller.
+ * typing pauses). A controlled field: the caller keeps the choice, in formik or in state.
  */
-export function OrganizationPicker({ label, value, onChange, clearLabel, disabled = false, error }: OrganizationPickerProps) {
+export function OrganizationPicker({ label, value, onChange, onClear, disabled = false, error, excludeHashId }: OrganizationPickerProps) {
   const t = useMessages();
-  const id = useId();
   const [search, setSearch] = useState('');
   const trimmed = useDebouncedValue(search.trim());
-  const { data, error: failure } = useQuery(OrganizationPickerOrganizationsDocument, { variables: { filter: trimmed }, skip: trimmed === '' || disabled });
+  const searching = trimmed !== '' && !disabled;
+  const { data, error: failure } = useQuery(OrganizationPickerOrganizationsDocument, { variables: { filter: trimmed }, skip: !searching });
   useQueryErrorSnackbar(failure);
-  const found = trimmed === '' ? [] : (data?.organizations.rows ?? []);
+  const found = searching ? (data?.organizations.rows ?? []).filter((organization) => organization.hashId !== excludeHashId) : [];
 
   return (
-    <Picker role="group" aria-labelledby={`${id}-label`}>
-      <span id={`${id}-label`}>{label}</span>
+    <Picker role="group" aria-label={label}>
+      <span>{label}</span>
       <Chosen>
-        <PickerChosen data-testid="chosen-organization">{value === null ? t('organizationPicker.none') : value.name}</PickerChosen>
-        {value !== null && clearLabel !== undefined && !disabled && (
-          <button type="button" onClick={() => onChange(null)}>
-            {clearLabel}
+        <PickerChosen data-testid="chosen-organization">
+          {value === null ? t('organizationPicker.none') : t('organizationPicker.chosen', { name: value.name })}
+        </PickerChosen>
+        {value !== null && onClear !== undefined && !disabled && (
+          <button type="button" onClick={onClear}>
+            {t('organizationPicker.clear')}
           </button>
         )}
       </Chosen>
       {!disabled && (
         <input
-          aria-label={t('organizationPicker.search', { label })}
-          placeholder={t('organizationPicker.search', { label })}
+          aria-label={t('organizationPicker.search')}
+          placeholder={t('organizationPicker.search')}
           maxLength={255}
           value={search}
           onChange={(event) => setSearch(event.target.value)}
         />
       )}
-      {trimmed !== '' && !disabled && (
-        <PickerResults aria-label={t('organizationPicker.results', { label })}>
+      {searching && (
+        <PickerResults aria-label={t('organizationPicker.results')}>
           {found.length === 0 && data !== undefined && <li>{t('organizationPicker.nothing')}</li>}
           {found.map((organization) => (
             <li key={organization.hashId}>
@@ -66,7 +71,7 @@ export function OrganizationPicker({ label, value, onChange, clearLabel, disable
                 type="button"
                 aria-pressed={organization.hashId === value?.hashId}
                 onClick={() => {
-                  onChange({ hashId: organization.hashId, name: organization.name });
+                  onChange({ hashId: organization.hashId, name: organization.name, isProvider: organization.isProvider });
                   setSearch('');
                 }}
               >
