@@ -2,6 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { consoleBuildFolder } from '../../server/rest/console.routes';
+import { testApp, type TestApp, type TestAppOptions } from '../../test-support/app';
 
 /** Debian's Chromium: the only browser the console's tests use. */
 export const chromiumPath = '/usr/bin/chromium';
@@ -53,6 +55,51 @@ export async function launchBrowser(): Promise<Browser> {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** A test server (GraphQL on, PGlite) serving the built console, and Chromium with one page. */
+export interface RunningConsole {
+  t: TestApp;
+  baseUrl: string;
+  browser: Browser;
+  page: Page;
+  /** Closes the browser, then the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the built console on a test server listening on a free port, and a browser with a page
+ * open. Test data can be added through `t.services` afterwards: the server reads it per request.
+ * Fails at once when the console is not built, rather than timing out on a missing page.
+ */
+export async function startConsole(options: TestAppOptions = {}): Promise<RunningConsole> {
+  if (!existsSync(path.join(consoleBuildFolder, 'index.html'))) {
+    throw new Error(`the console is not built in ${consoleBuildFolder}: run npm run build:console (npm run test:e2e does)`);
+  }
+  const t = await testApp({}, { graphql: true, ...options });
+  try {
+    const baseUrl = await t.listen();
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.context.newPage();
+      return {
+        t,
+        baseUrl,
+        browser,
+        page,
+        close: async () => {
+          await browser.close();
+          await t.close();
+        },
+      };
+    } catch (error) {
+      await browser.close();
+      throw error;
+    }
+  } catch (error) {
+    await t.close();
+    throw error;
+  }
 }
 
 /**

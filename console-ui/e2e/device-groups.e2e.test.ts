@@ -1,11 +1,8 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { systemActor } from '../../graph/common/context';
-import { consoleBuildFolder } from '../../server/rest/console.routes';
-import { testApp, type TestApp } from '../../test-support/app';
+import type { TestApp } from '../../test-support/app';
 import { anOrganization, buildApiKey, buildDevice, buildDeviceGroup, buildUser, providerHashId } from '../../test-support/factories';
-import { browserAvailable, expectNoPermission, launchBrowser, signInAsStaff, type Browser } from './browser';
+import { browserAvailable, expectNoPermission, signInAsStaff, startConsole, type RunningConsole } from './browser';
 
 const describeInBrowser = browserAvailable() ? describe : describe.skip;
 
@@ -14,9 +11,9 @@ const employee = { name: 'Eddie Employee', email: 'eddie.employee@gridport.examp
 const system = systemActor('test');
 
 describeInBrowser('the device group screens in Chromium', () => {
+  let running: RunningConsole | undefined;
   let t: TestApp;
   let baseUrl: string;
-  let browser: Browser;
   let page: Page;
   let organizationHashId: string;
   let deviceHashId: string;
@@ -25,10 +22,8 @@ describeInBrowser('the device group screens in Chromium', () => {
   let shownGroupHashId: string;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(consoleBuildFolder, 'index.html'))) {
-      throw new Error(`the console is not built in ${consoleBuildFolder}: run npm run build:console (npm run test:e2e does)`);
-    }
-    t = await testApp({}, { graphql: true });
+    running = await startConsole();
+    ({ t, baseUrl, page } = running);
     organizationHashId = (await anOrganization(t.services, { name: 'Harbour Energy BV' })).hashId;
     await buildUser(t.services, { ...ops, rights: ['gridport.ops'] });
     await buildUser(t.services, { ...employee, organizationHashId: providerHashId(t.services), rights: ['gridport.employee'] });
@@ -36,15 +31,10 @@ describeInBrowser('the device group screens in Chromium', () => {
     apiKeyHashId = (await buildApiKey(t.services, { organizationHashId, name: 'Trader feed' })).hashId;
     shownGroupHashId = (await buildDeviceGroup(t.services, { organizationHashId, name: 'South sites' })).hashId;
     await t.services.deviceGroups.linkApiKey(system, { deviceGroupHashId: shownGroupHashId, apiKeyHashId });
-
-    baseUrl = await t.listen();
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await t?.close();
+    await running?.close();
   });
 
   it('lets ops create a group, move a device into it, see the delete refused while it has the device, and link an API key', async () => {

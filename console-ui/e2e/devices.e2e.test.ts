@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -8,10 +7,9 @@ import { providerOrganizationId } from '../../contracts/limits';
 import { GatewayClient } from '../../edge/gateway-client/client';
 import { provision } from '../../edge/gateway-client/provision';
 import { systemActor } from '../../graph/common/context';
-import { consoleBuildFolder } from '../../server/rest/console.routes';
-import { testApp, type TestApp } from '../../test-support/app';
+import type { TestApp } from '../../test-support/app';
 import { anOrganization } from '../../test-support/factories';
-import { browserAvailable, launchBrowser, signInAsCustomer, signInAsStaff, type Browser } from './browser';
+import { browserAvailable, signInAsCustomer, signInAsStaff, startConsole, type RunningConsole } from './browser';
 
 const describeInBrowser = browserAvailable() ? describe : describe.skip;
 
@@ -33,9 +31,9 @@ function overlappingConfig(): unknown {
 }
 
 describeInBrowser('the device screens in Chromium', () => {
+  let running: RunningConsole | undefined;
   let t: TestApp;
   let baseUrl: string;
-  let browser: Browser;
   let page: Page;
   let folder: string;
   let gateway: GatewayClient;
@@ -69,11 +67,9 @@ describeInBrowser('the device screens in Chromium', () => {
   }
 
   beforeAll(async () => {
-    if (!existsSync(path.join(consoleBuildFolder, 'index.html'))) {
-      throw new Error(`the console is not built in ${consoleBuildFolder}: run npm run build:console (npm run test:e2e does)`);
-    }
     folder = mkdtempSync(path.join(tmpdir(), 'gridport-devices-e2e-'));
-    t = await testApp({}, { graphql: true, hub: true });
+    running = await startConsole({ hub: true });
+    ({ t, baseUrl, page } = running);
     const organization = await anOrganization(t.services, { name: 'Harbour Energy BV' });
     const system = systemActor('test');
     await t.services.users.create(system, {
@@ -91,7 +87,6 @@ describeInBrowser('the device screens in Chromium', () => {
     });
     const shipped = await t.services.devices.ship(system, { organizationHashId: organization.hashId, name: 'Harbour battery' });
     hashId = shipped.hashId;
-    baseUrl = await t.listen();
     const ops = await t.signIn(['gridport.ops']);
     const exposed = await t.app.inject({
       method: 'PUT',
@@ -122,14 +117,11 @@ describeInBrowser('the device screens in Chromium', () => {
     });
     await gateway.start();
     await gateway.connected();
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
   });
 
   afterAll(async () => {
     await gateway?.stop();
-    await browser?.close();
-    await t?.close();
+    await running?.close();
     rmSync(folder, { recursive: true, force: true });
   });
 

@@ -1,11 +1,8 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { systemActor } from '../../graph/common/context';
-import { consoleBuildFolder } from '../../server/rest/console.routes';
-import { testApp, type TestApp } from '../../test-support/app';
+import type { TestApp } from '../../test-support/app';
 import { anOrganization, buildDevice, buildIssue, providerHashId } from '../../test-support/factories';
-import { browserAvailable, launchBrowser, signInAsCustomer, signInAsStaff, type Browser } from './browser';
+import { browserAvailable, signInAsCustomer, signInAsStaff, startConsole, type RunningConsole } from './browser';
 
 const describeInBrowser = browserAvailable() ? describe : describe.skip;
 
@@ -14,18 +11,16 @@ const staff = { name: 'Olivia Ops', email: 'olivia.ops@gridport.example' };
 const monitoringNote = 'The gateway has been offline since 05:00.';
 
 describeInBrowser('the issue screens in Chromium', () => {
+  let running: RunningConsole | undefined;
   let t: TestApp;
   let baseUrl: string;
-  let browser: Browser;
   let page: Page;
   let deviceHashId: string;
   let issueHashId: string;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(consoleBuildFolder, 'index.html'))) {
-      throw new Error(`the console is not built in ${consoleBuildFolder}: run npm run build:console (npm run test:e2e does)`);
-    }
-    t = await testApp({}, { graphql: true });
+    running = await startConsole();
+    ({ t, baseUrl, page } = running);
     const organization = await anOrganization(t.services, { name: 'Harbour Energy BV' });
     const system = systemActor('test');
     await t.services.users.create(system, {
@@ -56,15 +51,10 @@ describeInBrowser('the issue screens in Chromium', () => {
       payload: { issueHashId, message: monitoringNote },
     });
     expect(posted.statusCode).toBe(201);
-
-    baseUrl = await t.listen();
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await t?.close();
+    await running?.close();
   });
 
   it('lets a customer open an issue from the list, read its timeline and post a message that appears live', async () => {

@@ -1,11 +1,8 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { systemActor } from '../../graph/common/context';
-import { consoleBuildFolder } from '../../server/rest/console.routes';
-import { testApp, type TestApp } from '../../test-support/app';
+import type { TestApp } from '../../test-support/app';
 import { anOrganization, providerHashId } from '../../test-support/factories';
-import { browserAvailable, expectNoPermission, launchBrowser, signInAsStaff, type Browser } from './browser';
+import { browserAvailable, expectNoPermission, signInAsStaff, startConsole, type RunningConsole } from './browser';
 
 const describeInBrowser = browserAvailable() ? describe : describe.skip;
 
@@ -13,30 +10,24 @@ const sales = { name: 'Sasha Sales', email: 'sasha.sales@gridport.example' };
 const employee = { name: 'Eli Employee', email: 'eli.employee@gridport.example' };
 
 describeInBrowser('the organisation screens in Chromium', () => {
+  let running: RunningConsole | undefined;
   let t: TestApp;
   let baseUrl: string;
-  let browser: Browser;
   let page: Page;
   let harbourHashId: string;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(consoleBuildFolder, 'index.html'))) {
-      throw new Error(`the console is not built in ${consoleBuildFolder}: run npm run build:console (npm run test:e2e does)`);
-    }
-    t = await testApp({}, { graphql: true });
+    running = await startConsole();
+    ({ t, baseUrl, page } = running);
     harbourHashId = (await anOrganization(t.services, { name: 'Harbour Energy BV' })).hashId;
     const system = systemActor('test');
     const provider = providerHashId(t.services);
     await t.services.users.create(system, { organizationHashId: provider, name: sales.name, email: sales.email, rights: ['gridport.sales'] });
     await t.services.users.create(system, { organizationHashId: provider, name: employee.name, email: employee.email, rights: ['gridport.employee'] });
-    baseUrl = await t.listen();
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await t?.close();
+    await running?.close();
   });
 
   it('lets sales create an organisation, find it by name (a filter the address keeps), change it and see the change in its history', async () => {

@@ -1,12 +1,9 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { exampleDeviceConfig } from '../../contracts/device';
 import { systemActor } from '../../graph/common/context';
-import { consoleBuildFolder } from '../../server/rest/console.routes';
-import { testApp, type TestApp } from '../../test-support/app';
+import type { TestApp } from '../../test-support/app';
 import { anOrganization, buildDevice, buildPartnership, providerHashId } from '../../test-support/factories';
-import { browserAvailable, expectNoPermission, launchBrowser, signInAsCustomer, signInAsStaff, type Browser } from './browser';
+import { browserAvailable, expectNoPermission, signInAsCustomer, signInAsStaff, startConsole, type RunningConsole } from './browser';
 
 const describeInBrowser = browserAvailable() ? describe : describe.skip;
 
@@ -15,9 +12,9 @@ const employee = { name: 'Eli Employee', email: 'eli.employee@gridport.example' 
 const partnerUser = { name: 'Pat Partner', email: 'pat@grid-traders.example', password: 'correct horse battery staple' };
 
 describeInBrowser('API keys and partnerships in Chromium', () => {
+  let running: RunningConsole | undefined;
   let t: TestApp;
   let baseUrl: string;
-  let browser: Browser;
   let page: Page;
   let ownerHashId: string;
   let partnerHashId: string;
@@ -25,10 +22,8 @@ describeInBrowser('API keys and partnerships in Chromium', () => {
   let existingKeyHashId: string;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(consoleBuildFolder, 'index.html'))) {
-      throw new Error(`the console is not built in ${consoleBuildFolder}: run npm run build:console (npm run test:e2e does)`);
-    }
-    t = await testApp({}, { graphql: true });
+    running = await startConsole();
+    ({ t, baseUrl, page } = running);
     const system = systemActor('test');
     ownerHashId = (await anOrganization(t.services, { name: 'Harbour Energy BV' })).hashId;
     partnerHashId = (await anOrganization(t.services, { name: 'Grid Traders BV' })).hashId;
@@ -61,15 +56,11 @@ describeInBrowser('API keys and partnerships in Chromium', () => {
       .hashId;
     await buildPartnership(t.services, { ownerOrganizationHashId: ownerHashId, description: 'Earlier partnership', allDevices: true });
 
-    baseUrl = await t.listen();
-    browser = await launchBrowser();
-    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
-    page = await browser.context.newPage();
+    await running.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await t?.close();
+    await running?.close();
   });
 
   it("lets a developer make an API key that reads the organisation's devices, and share a device that the partner then sees", async () => {

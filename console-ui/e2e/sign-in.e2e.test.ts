@@ -1,28 +1,23 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { systemActor } from '../../graph/common/context';
-import { consoleBuildFolder } from '../../server/rest/console.routes';
-import { testApp, type TestApp } from '../../test-support/app';
+import type { TestApp } from '../../test-support/app';
 import { anOrganization } from '../../test-support/factories';
-import { browserAvailable, launchBrowser, type Browser } from './browser';
+import { browserAvailable, startConsole, type RunningConsole } from './browser';
 
 const describeInBrowser = browserAvailable() ? describe : describe.skip;
 
 const customer = { name: 'Casey Customer', email: 'casey@example.com', password: 'correct horse battery staple' };
 
 describeInBrowser('the console in Chromium', () => {
+  let running: RunningConsole | undefined;
   let t: TestApp;
   let baseUrl: string;
-  let browser: Browser;
   let page: Page;
   let organizationName: string;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(consoleBuildFolder, 'index.html'))) {
-      throw new Error(`the console is not built in ${consoleBuildFolder}: run npm run build:console (npm run test:e2e does)`);
-    }
-    t = await testApp({}, { graphql: true });
+    running = await startConsole();
+    ({ t, baseUrl, page } = running);
     const organization = await anOrganization(t.services, { name: 'Solar Farms Ltd' });
     organizationName = organization.name;
     await t.services.users.create(systemActor('test'), {
@@ -32,14 +27,10 @@ describeInBrowser('the console in Chromium', () => {
       rights: ['customer.read', 'customer.write'],
       password: customer.password,
     });
-    baseUrl = await t.listen();
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await t?.close();
+    await running?.close();
   });
 
   it('serves the console for a deep link and /release.json', async () => {

@@ -1,12 +1,9 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { generate } from 'otplib';
 import type { Page } from 'playwright-core';
 import { systemActor } from '../../graph/common/context';
-import { consoleBuildFolder } from '../../server/rest/console.routes';
-import { testApp, type TestApp } from '../../test-support/app';
+import type { TestApp } from '../../test-support/app';
 import { anOrganization, providerHashId } from '../../test-support/factories';
-import { browserAvailable, expectNoPermission, launchBrowser, signInAsStaff, type Browser } from './browser';
+import { browserAvailable, expectNoPermission, launchBrowser, signInAsStaff, startConsole, type RunningConsole } from './browser';
 
 const describeInBrowser = browserAvailable() ? describe : describe.skip;
 
@@ -15,30 +12,24 @@ const employee = { name: 'Emma Employee', email: 'emma.employee@gridport.example
 const invitee = { name: 'Ingrid Invited', email: 'ingrid@harbour.example', password: 'a long enough password' };
 
 describeInBrowser('the user and invite screens in Chromium', () => {
+  let running: RunningConsole | undefined;
   let t: TestApp;
   let baseUrl: string;
-  let browser: Browser;
   let page: Page;
   let organizationHashId: string;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(consoleBuildFolder, 'index.html'))) {
-      throw new Error(`the console is not built in ${consoleBuildFolder}: run npm run build:console (npm run test:e2e does)`);
-    }
-    t = await testApp({}, { graphql: true });
+    running = await startConsole();
+    ({ t, baseUrl, page } = running);
     organizationHashId = (await anOrganization(t.services, { name: 'Harbour Energy BV' })).hashId;
     const system = systemActor('test');
     const provider = providerHashId(t.services);
     await t.services.users.create(system, { organizationHashId: provider, name: ops.name, email: ops.email, rights: ['gridport.ops'] });
     await t.services.users.create(system, { organizationHashId: provider, name: employee.name, email: employee.email, rights: ['gridport.employee'] });
-    baseUrl = await t.listen();
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await t?.close();
+    await running?.close();
   });
 
   /** The invite link mailed to `email`, as a path of this server (the mail is written after the invite commits). */
