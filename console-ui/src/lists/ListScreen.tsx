@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { Button } from '../components/Button';
+import { LoadFailed } from '../components/LoadFailed';
 import { FilterActions, FilterForm } from '../components/FilterForm';
 import { useApolloErrorSnackbar } from '../components/useErrorSnackbar';
 import { VirtualList, type VirtualListColumn } from '../components/VirtualList';
@@ -139,12 +140,7 @@ export function ListScreen<Row>({ title, filters, columns, loadPage, rowKey, row
         </FilterForm>
       )}
       {failed ? (
-        <Failed role="alert">
-          <p>{t('list.failed')}</p>
-          <Button variant="text" onClick={() => setReads((count) => count + 1)}>
-            {t('action.retry')}
-          </Button>
-        </Failed>
+        <LoadFailed message={t('list.failed')} onRetry={() => setReads((count) => count + 1)} />
       ) : (
         <VirtualList
           label={title}
@@ -171,11 +167,4 @@ const Title = styled.div`
 const Actions = styled.div`
   display: flex;
   gap: 8px;
-`;
-
-const Failed = styled.div`
-  padding: 24px;
-  border: 1px solid ${({ theme }) => theme.colors.border};
-  border-radius: ${({ theme }) => theme.radius}px;
-  text-align: center;
 `;

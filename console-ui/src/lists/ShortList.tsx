@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { Button } from '../components/Button';
+import { LoadFailed } from '../components/LoadFailed';
 import { useMessages } from '../i18n/messages';
 import { downloadCsv, toCsv, type CsvColumn } from './csv';
 
@@ -50,12 +51,7 @@ export function ShortList<Row>({ title, columns, rows, rowKey, failed, onRetry, 
         </Actions>
       </Title>
       {failed && rows === undefined ? (
-        <Message role="alert">
-          {t('list.failed')}{' '}
-          <Button variant="text" onClick={onRetry}>
-            {t('action.retry')}
-          </Button>
-        </Message>
+        <LoadFailed message={t('list.failed')} onRetry={onRetry} />
       ) : rows === undefined ? (
         <Message>{t('loading')}</Message>
       ) : rows.length === 0 ? (

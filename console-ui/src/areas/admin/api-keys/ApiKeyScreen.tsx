@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { Button } from '../../../components/Button';
+import { LoadFailed } from '../../../components/LoadFailed';
 import { useConfirm } from '../../../components/ConfirmDialog';
 import { Panel } from '../../../components/ObjectFrame';
 import { useSnackbar } from '../../../components/Snackbars';
@@ -116,13 +117,8 @@ export function ApiKeyScreen() {
           error === undefined ? (
             <p>{t('loading')}</p>
           ) : (
-            <div role="alert">
-              <p>{t('apiKey.failed')}</p>
-              {/* A failed retry shows through the query's error and its snackbar. */}
-              <Button variant="text" onClick={() => void refetch().catch(() => undefined)}>
-                {t('action.retry')}
-              </Button>
-            </div>
+            // A failed retry shows through the query's error and its snackbar.
+            <LoadFailed message={t('apiKey.failed')} onRetry={() => void refetch().catch(() => undefined)} />
           )
         ) : (
           <Details>

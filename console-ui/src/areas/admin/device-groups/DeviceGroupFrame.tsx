@@ -4,6 +4,7 @@ import { Link, Outlet, useNavigate, useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { apiErrorOfApollo } from '../../../api/apollo';
 import { Button } from '../../../components/Button';
+import { LoadFailed } from '../../../components/LoadFailed';
 import { useConfirm } from '../../../components/ConfirmDialog';
 import { ObjectFrame } from '../../../components/ObjectFrame';
 import { useSnackbar } from '../../../components/Snackbars';
@@ -52,16 +53,7 @@ export function DeviceGroupFrame() {
   const group = data?.deviceGroup;
 
   if (group === undefined) {
-    return error === undefined ? (
-      <p>{t('loading')}</p>
-    ) : (
-      <Failed role="alert">
-        <p>{t('deviceGroup.failed')}</p>
-        <Button variant="text" onClick={() => void refetch()}>
-          {t('action.retry')}
-        </Button>
-      </Failed>
-    );
+    return error === undefined ? <p>{t('loading')}</p> : <LoadFailed message={t('deviceGroup.failed')} onRetry={() => void refetch()} />;
   }
 
   const onDelete = async () => {
@@ -121,9 +113,4 @@ const Refusal = styled.p`
   border: 1px solid ${({ theme }) => theme.colors.error};
   border-radius: ${({ theme }) => theme.radius}px;
   color: ${({ theme }) => theme.colors.error};
-`;
-
-const Failed = styled.div`
-  padding: 24px;
-  text-align: center;
 `;

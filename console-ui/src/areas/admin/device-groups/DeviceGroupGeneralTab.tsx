@@ -6,6 +6,7 @@ import styled from 'styled-components';
 import { deviceGroupUpdateSchema } from '../../../../../contracts/device-group';
 import { fleetLimits } from '../../../../../contracts/fleet';
 import { Button } from '../../../components/Button';
+import { LoadFailed } from '../../../components/LoadFailed';
 import { Panel } from '../../../components/ObjectFrame';
 import { useSnackbar } from '../../../components/Snackbars';
 import { TextField } from '../../../components/TextField';
@@ -150,12 +151,7 @@ function GroupDevices({ hashId }: { hashId: string }) {
         </Button>
       </Title>
       {error !== undefined && data === undefined ? (
-        <div role="alert">
-          <p>{t('list.failed')}</p>
-          <Button variant="text" onClick={() => void refetch()}>
-            {t('action.retry')}
-          </Button>
-        </div>
+        <LoadFailed message={t('list.failed')} onRetry={() => void refetch()} />
       ) : devices.length === 0 ? (
         <p>{loading ? t('loading') : t('deviceGroup.devices.empty')}</p>
       ) : (

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { Link, Outlet, useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { apiErrorOfApollo } from '../../../api/apollo';
-import { Button } from '../../../components/Button';
+import { LoadFailed } from '../../../components/LoadFailed';
 import { ObjectFrame } from '../../../components/ObjectFrame';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { AdminOrganizationDocument } from './OrganizationFrame.generated';
@@ -33,16 +33,19 @@ export function OrganizationFrame() {
     if (error === undefined) {
       return <p>{t('organizations.loading')}</p>;
     }
+    const backToList = <Link to="/admin/organizations">{t('organizations.backToList')}</Link>;
+    if (!notFound) {
+      return (
+        <LoadFailed message={t('organizations.failed')} onRetry={() => void refetch()}>
+          {backToList}
+        </LoadFailed>
+      );
+    }
     return (
       <State role="alert">
-        <h1>{notFound ? t('organizations.notFound.title') : t('organizations.title')}</h1>
-        <p>{notFound ? t('organizations.notFound', { hashId }) : t('organizations.failed')}</p>
-        {!notFound && (
-          <Button variant="text" onClick={() => void refetch()}>
-            {t('action.retry')}
-          </Button>
-        )}
-        <Link to="/admin/organizations">{t('organizations.backToList')}</Link>
+        <h1>{t('organizations.notFound.title')}</h1>
+        <p>{t('organizations.notFound', { hashId })}</p>
+        {backToList}
       </State>
     );
   }

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { Button } from '../../../components/Button';
+import { LoadFailed } from '../../../components/LoadFailed';
 import { useConfirm } from '../../../components/ConfirmDialog';
 import { Dialog } from '../../../components/Dialog';
 import { Panel } from '../../../components/ObjectFrame';
@@ -94,12 +95,7 @@ export function OrganizationPartnershipsTab() {
         </Button>
       </Heading>
       {failed ? (
-        <Failed role="alert">
-          <p>{t('list.failed')}</p>
-          <Button variant="text" onClick={partnerships.reload}>
-            {t('action.retry')}
-          </Button>
-        </Failed>
+        <LoadFailed message={t('list.failed')} onRetry={partnerships.reload} />
       ) : partnerships.rows.length === 0 ? (
         <p>{partnerships.loading ? t('loading') : t('partnership.list.empty')}</p>
       ) : (
@@ -186,9 +182,4 @@ const Table = styled.table`
 const RowActions = styled.td`
   white-space: nowrap;
   text-align: right;
-`;
-
-const Failed = styled.div`
-  padding: 24px;
-  text-align: center;
 `;
