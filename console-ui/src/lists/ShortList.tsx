@@ -16,9 +16,9 @@ export interface ShortListProps<Row> {
   /** Undefined while loading. */
   rows: readonly Row[] | undefined;
   rowKey: (row: Row) => string;
-  /** Whether loading failed; `onRetry` asks again. */
-  failed: boolean;
-  onRetry: () => void;
+  /** Whether loading failed; `onRetry` asks again. Rows that come with the page (no read of their own) leave both out. */
+  failed?: boolean;
+  onRetry?: () => void;
   empty: string;
   /** The exported file's name, without .csv. */
   exportName: string;
@@ -26,6 +26,8 @@ export interface ShortListProps<Row> {
   actions?: ReactNode;
   /** Under the table: that more rows exist than are shown, with a link to the full list. */
   footer?: ReactNode;
+  /** A last column of controls for each row (Unlink, Edit), under `header`; not exported. */
+  rowActions?: { header: string; cell: (row: Row) => ReactNode };
 }
 
 /**
@@ -33,7 +35,7 @@ export interface ShortListProps<Row> {
  * answer holds, with the CSV export of those rows, and an empty and an error state with a retry.
  * Long lists with filters are ListScreen's.
  */
-export function ShortList<Row>({ title, columns, rows, rowKey, failed, onRetry, empty, exportName, actions, footer }: ShortListProps<Row>) {
+export function ShortList<Row>({ title, columns, rows, rowKey, failed = false, onRetry, empty, exportName, actions, footer, rowActions }: ShortListProps<Row>) {
   const t = useMessages();
   return (
     <section aria-label={title}>
@@ -50,7 +52,7 @@ export function ShortList<Row>({ title, columns, rows, rowKey, failed, onRetry, 
           {actions}
         </Actions>
       </Title>
-      {failed && rows === undefined ? (
+      {failed && onRetry !== undefined && rows === undefined ? (
         <LoadFailed message={t('list.failed')} onRetry={onRetry} />
       ) : rows === undefined ? (
         <Message>{t('loading')}</Message>
@@ -65,6 +67,7 @@ export function ShortList<Row>({ title, columns, rows, rowKey, failed, onRetry, 
                   {column.header}
                 </th>
               ))}
+              {rowActions !== undefined && <th scope="col">{rowActions.header}</th>}
             </tr>
           </thead>
           <tbody>
@@ -73,6 +76,7 @@ export function ShortList<Row>({ title, columns, rows, rowKey, failed, onRetry, 
                 {columns.map((column) => (
                   <td key={column.header}>{column.cell === undefined ? column.text(row) : column.cell(row)}</td>
                 ))}
+                {rowActions !== undefined && <td>{rowActions.cell(row)}</td>}
               </tr>
             ))}
           </tbody>
@@ -114,5 +118,9 @@ const Table = styled.table`
     padding: 8px;
     border-bottom: 1px solid ${({ theme }) => theme.colors.border};
     overflow-wrap: anywhere;
+  }
+  th {
+    font-weight: ${({ theme }) => theme.fontWeights.medium};
+    color: ${({ theme }) => theme.colors.textMuted};
   }
 `;

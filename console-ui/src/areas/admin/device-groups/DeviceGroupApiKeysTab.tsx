@@ -11,9 +11,8 @@ import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useApolloErrorSnackbar, useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { DeviceGroupApiKeyChoicesDocument, LinkDeviceGroupApiKeyDocument, UnlinkDeviceGroupApiKeyDocument } from './DeviceGroupApiKeysTab.generated';
 import { useMessages } from '../../../i18n/messages';
-import { downloadCsv, toCsv, type CsvColumn } from '../../../lists/csv';
+import { ShortList, type ShortListColumn } from '../../../lists/ShortList';
 import { usePermissions } from '../../../session/usePermissions';
-import { ShortTable } from '../devices/short-table';
 import { PickerChosen, PickerResults } from '../issues/picker.styles';
 import { useDeviceGroup, type DeviceGroup } from './device-group-outlet';
 
@@ -103,60 +102,35 @@ export function DeviceGroupApiKeysTab() {
     }
   };
 
-  const columns: CsvColumn<LinkedKey>[] = [
-    { header: t('deviceGroup.apiKeys.name'), text: (key) => key.name },
-    { header: t('deviceGroup.apiKeys.hashId'), text: (key) => key.hashId },
+  const columns: ShortListColumn<LinkedKey>[] = [
+    { header: t('deviceGroup.apiKeys.name'), text: (key) => key.name, cell: (key) => <Link to={keyPath(group, key)}>{key.name}</Link> },
+    { header: t('deviceGroup.apiKeys.hashId'), text: (key) => key.hashId, cell: (key) => <code>{key.hashId}</code> },
   ];
   const mayUnlink = may('deviceGroup.unlinkApiKey');
   return (
     <>
       <Panel>
-        <Title>
-          <h2>{t('deviceGroup.apiKeys.title')}</h2>
-          <Button
-            variant="text"
-            disabled={group.apiKeys.length === 0}
-            onClick={() => downloadCsv(`device-group-${group.hashId}-api-keys.csv`, toCsv(columns, group.apiKeys))}
-          >
-            {t('list.export')}
-          </Button>
-        </Title>
-        {group.apiKeys.length === 0 ? (
-          <p>{t('deviceGroup.apiKeys.empty')}</p>
-        ) : (
-          <ShortTable aria-label={t('deviceGroup.apiKeys.title')}>
-            <thead>
-              <tr>
-                {columns.map((column) => (
-                  <th key={column.header}>{column.header}</th>
-                ))}
-                <th>{t('deviceGroup.apiKeys.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {group.apiKeys.map((key) => (
-                <tr key={key.hashId}>
-                  <td>
-                    <Link to={keyPath(group, key)}>{key.name}</Link>
-                  </td>
-                  <td>
-                    <code>{key.hashId}</code>
-                  </td>
-                  <td>
-                    <Button
-                      variant="text"
-                      permitted={mayUnlink}
-                      aria-label={t('deviceGroup.apiKeys.unlinkOne', { name: key.name })}
-                      onClick={() => void onUnlink(key)}
-                    >
-                      {t('deviceGroup.apiKeys.unlink')}
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </ShortTable>
-        )}
+        <ShortList
+          title={t('deviceGroup.apiKeys.title')}
+          columns={columns}
+          rows={group.apiKeys}
+          rowKey={(key) => key.hashId}
+          empty={t('deviceGroup.apiKeys.empty')}
+          exportName={`device-group-${group.hashId}-api-keys`}
+          rowActions={{
+            header: t('deviceGroup.apiKeys.actions'),
+            cell: (key) => (
+              <Button
+                variant="text"
+                permitted={mayUnlink}
+                aria-label={t('deviceGroup.apiKeys.unlinkOne', { name: key.name })}
+                onClick={() => void onUnlink(key)}
+              >
+                {t('deviceGroup.apiKeys.unlink')}
+              </Button>
+            ),
+          }}
+        />
       </Panel>
       <Panel>
         <h2>{t('deviceGroup.apiKeys.link.title')}</h2>
@@ -195,12 +169,6 @@ export function DeviceGroupApiKeysTab() {
     </>
   );
 }
-
-const Title = styled.div`
-  display: flex;
-  justify-content: space-between;
-  align-items: baseline;
-`;
 
 const Search = styled.div`
   display: flex;

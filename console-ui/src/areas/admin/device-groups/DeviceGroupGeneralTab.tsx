@@ -6,7 +6,6 @@ import styled from 'styled-components';
 import { deviceGroupUpdateSchema } from '../../../../../contracts/device-group';
 import { fleetLimits } from '../../../../../contracts/fleet';
 import { Button } from '../../../components/Button';
-import { LoadFailed } from '../../../components/LoadFailed';
 import { Panel } from '../../../components/ObjectFrame';
 import { useSnackbar } from '../../../components/Snackbars';
 import { TextField } from '../../../components/TextField';
@@ -18,7 +17,7 @@ import {
   type DeviceGroupUpdateInput,
 } from './DeviceGroupGeneralTab.generated';
 import { useMessages } from '../../../i18n/messages';
-import { downloadCsv, toCsv, type CsvColumn } from '../../../lists/csv';
+import { ShortList, type ShortListColumn } from '../../../lists/ShortList';
 import { usePermissions } from '../../../session/usePermissions';
 import { ObjectAuditLog } from '../audit/ObjectAuditLog';
 import {
@@ -31,7 +30,6 @@ import {
   usersWithoutAccess,
   type OutageUser,
 } from '../devices/OutageContactFields';
-import { ShortTable } from '../devices/short-table';
 import { useDeviceGroup, type DeviceGroup } from './device-group-outlet';
 
 interface Values {
@@ -131,66 +129,39 @@ type GroupDevice = DeviceGroupDevicesQuery['devices']['rows'][number];
 function GroupDevices({ hashId }: { hashId: string }) {
   const t = useMessages();
   // Read again each time the tab opens: devices move in and out from their own pages.
-  const { data, error, loading, refetch } = useQuery(DeviceGroupDevicesDocument, {
+  const { data, error, refetch } = useQuery(DeviceGroupDevicesDocument, {
     variables: { deviceGroupHashId: hashId },
     fetchPolicy: 'cache-and-network',
   });
   useQueryErrorSnackbar(error);
-  const devices = data?.devices.rows ?? [];
-  const columns: CsvColumn<GroupDevice>[] = [
-    { header: t('device.list.name'), text: (device) => device.name },
+  const columns: ShortListColumn<GroupDevice>[] = [
+    { header: t('device.list.name'), text: (device) => device.name, cell: (device) => <Link to={`/admin/devices/${device.hashId}`}>{device.name}</Link> },
     { header: t('device.list.identifier'), text: (device) => device.identifier },
     { header: t('device.list.state'), text: (device) => t(device.isOnline ? 'device.online' : 'device.offline') },
   ];
   return (
     <Panel>
-      <Title>
-        <h2>{t('deviceGroup.devices.title')}</h2>
-        <Button variant="text" disabled={devices.length === 0} onClick={() => downloadCsv(`device-group-${hashId}-devices.csv`, toCsv(columns, devices))}>
-          {t('list.export')}
-        </Button>
-      </Title>
-      {error !== undefined && data === undefined ? (
-        <LoadFailed message={t('list.failed')} onRetry={() => void refetch()} />
-      ) : devices.length === 0 ? (
-        <p>{loading ? t('loading') : t('deviceGroup.devices.empty')}</p>
-      ) : (
-        <ShortTable aria-label={t('deviceGroup.devices.title')}>
-          <thead>
-            <tr>
-              {columns.map((column) => (
-                <th key={column.header}>{column.header}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {devices.map((device) => (
-              <tr key={device.hashId}>
-                <td>
-                  <Link to={`/admin/devices/${device.hashId}`}>{device.name}</Link>
-                </td>
-                <td>{device.identifier}</td>
-                <td>{t(device.isOnline ? 'device.online' : 'device.offline')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </ShortTable>
-      )}
-      {(data?.devices.nextPageOffset ?? null) !== null && (
-        <p>
-          <Link to={`/admin/devices?deviceGroupHashId=${encodeURIComponent(hashId)}`}>{t('deviceGroup.devices.more')}</Link>
-        </p>
-      )}
+      <ShortList
+        title={t('deviceGroup.devices.title')}
+        columns={columns}
+        rows={data?.devices.rows}
+        rowKey={(device) => device.hashId}
+        failed={error !== undefined}
+        onRetry={() => void refetch()}
+        empty={t('deviceGroup.devices.empty')}
+        exportName={`device-group-${hashId}-devices`}
+        footer={
+          (data?.devices.nextPageOffset ?? null) !== null && (
+            <p>
+              <Link to={`/admin/devices?deviceGroupHashId=${encodeURIComponent(hashId)}`}>{t('deviceGroup.devices.more')}</Link>
+            </p>
+          )
+        }
+      />
     </Panel>
   );
 }
 
 const Organization = styled.p`
   margin-top: 0;
-`;
-
-const Title = styled.div`
-  display: flex;
-  justify-content: space-between;
-  align-items: baseline;
 `;
