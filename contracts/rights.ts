@@ -40,6 +40,14 @@ export function checkRightsFitOrganization(requested: readonly Right[], inProvid
 }
 
 /**
+ * Whether an invite by someone holding `held` may carry `right`: staff rights are given by Admin
+ * (docs/rights.md), so others invite customers and read-only staff (gridport.employee) only.
+ */
+export function inviteMayGrant(held: readonly Right[], right: Right): boolean {
+  return !isStaffRight(right) || right === 'gridport.employee' || held.includes('gridport.admin');
+}
+
+/**
  * Whether someone holding `held` passes a check that asks for any of `required`.
  * Admin passes every check; any staff right implies employee.
  */

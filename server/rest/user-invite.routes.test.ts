@@ -94,7 +94,8 @@ describe('user invites', () => {
 
   it('take staff rights beyond employee into the provider organisation from Admin only, and rights that fit the organisation', async () => {
     const provider = providerHashId(t.services);
-    const post = (cookie: string, payload: unknown) => t.app.inject({ method: 'POST', url: '/console-admin/v1/user-invite', headers: { cookie }, payload });
+    const post = (cookie: string, payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'POST', url: '/console-admin/v1/user-invite', headers: { cookie }, payload });
     const ops = await t.signIn(['gridport.ops']);
     const employee = await post(ops, { organizationHashId: provider, emails: ['reader@gridport.example'] });
     expect(employee.statusCode).toBe(201);

@@ -6,7 +6,7 @@ import { providerOrganizationId } from '../../../contracts/limits';
 import { twoFactorChallengeMinutes } from '../../../contracts/login';
 import type { Page } from '../../../contracts/pagination';
 import type { Right } from '../../../contracts/rights';
-import { checkRightsFitOrganization, hasAnyRight } from '../../../contracts/rights';
+import { checkRightsFitOrganization, inviteMayGrant } from '../../../contracts/rights';
 import { userInvite, type UserInviteCreate, type UserInviteListQuery, type UserInviteView } from '../../../contracts/user-invite';
 import type { Actor } from '../../common/context';
 import { authorize, systemActor } from '../../common/context';
@@ -59,8 +59,7 @@ export class UserInviteService {
     const isProvider = organizationId === providerOrganizationId;
     const rights: Right[] = input.rights ?? (isProvider ? ['gridport.employee'] : ['customer.read']);
     checkRightsFitOrganization(rights, isProvider, 'user');
-    // As for a user's rights (UserService.update): Ops invite read-only staff; a staff right beyond employee needs Admin.
-    if (rights.some((right) => right !== 'gridport.employee' && isProvider) && !hasAnyRight(actor.rights, ['gridport.admin'])) {
+    if (!rights.every((right) => inviteMayGrant(actor.rights, right))) {
       throw new GridportError('forbidden', { reason: 'inviting with a staff right beyond employee needs the admin right' });
     }
     const emails = input.emails.filter((email, index) => input.emails.findIndex((other) => other.toLowerCase() === email.toLowerCase()) === index);
