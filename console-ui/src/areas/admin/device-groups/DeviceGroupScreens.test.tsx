@@ -2,21 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Right } from '../../../../../contracts/rights';
 import { withListViewport } from '../../../test-support/devices';
-import { profile, renderConsole, type FakeAnswer, type SeenCall } from '../../../test-support/render';
-
-interface GraphqlBody {
-  operationName?: string;
-  variables?: Record<string, unknown>;
-}
-
-const operation = (call: SeenCall) => (call.body ?? {}) as GraphqlBody;
-const variablesOf = (calls: SeenCall[], name: string) =>
-  calls.filter((call) => operation(call).operationName === name).map((call) => operation(call).variables);
-const answer = (data: unknown): FakeAnswer => ({ status: 200, body: { data } });
-const refusal = (key: string, details?: unknown): FakeAnswer => ({
-  status: 200,
-  body: { data: null, errors: [{ message: key, extensions: { code: key, details } }] },
-});
+import { graphqlBodyOf, graphqlData as answer, graphqlRefusal as refusal, staffServer, variablesOf } from '../../../test-support/graphql';
+import { renderConsole, type FakeAnswer } from '../../../test-support/render';
 
 const harbour = { __typename: 'Organization', hashId: 'o1', name: 'Harbour Energy' };
 const sam = { __typename: 'DeviceUser', hashId: 'u5', name: 'Sam Site', email: 'sam@harbour.example' };
@@ -38,58 +25,58 @@ function aGroup(overrides: Record<string, unknown> = {}) {
 
 /** The device group screens' server; `refuse` answers a mutation by name with a refusal instead. */
 function server(rights: Right[] = ['gridport.ops'], refuse: Record<string, FakeAnswer> = {}) {
-  return (call: SeenCall): FakeAnswer | undefined => {
-    if (call.path === '/console-shared/v1/authentication/whoami') {
-      return { status: 200, body: profile(rights, 'Olivia Ops') };
-    }
-    const { operationName } = operation(call);
-    const refused = operationName === undefined ? undefined : refuse[operationName];
-    if (refused !== undefined) {
-      return refused;
-    }
-    switch (operationName) {
-      case 'DeviceGroupList':
-        return answer({ deviceGroups: { __typename: 'DeviceGroupPage', rows: [aGroup()], nextPageOffset: null } });
-      case 'DeviceGroup':
-        return answer({ deviceGroup: aGroup() });
-      case 'OrganizationPickerOrganizations':
-        return answer({ organizations: { __typename: 'OrganizationPage', rows: [{ ...harbour, isProvider: false }] } });
-      case 'OutageUserSearch':
-        return answer({ users: { __typename: 'UserPage', rows: [{ ...sam, __typename: 'User', organization: harbour }] } });
-      case 'CreateDeviceGroup':
-        return answer({ createDeviceGroup: { __typename: 'DeviceGroup', hashId: 'g9' } });
-      case 'UpdateDeviceGroup':
-        return answer({ updateDeviceGroup: { __typename: 'DeviceGroup', hashId: 'g1' } });
-      case 'DeleteDeviceGroup':
-        return answer({ deleteDeviceGroup: true });
-      case 'DeviceGroupDevices':
-        return answer({
-          devices: {
-            __typename: 'DevicePage',
-            rows: [{ __typename: 'Device', hashId: 'd7', name: 'Harbour battery', identifier: 'gw-7', isOnline: true }],
-            nextPageOffset: null,
-          },
-        });
-      case 'ObjectAuditLog':
-        return answer({ auditLog: { __typename: 'AuditLogPage', rows: [], nextPageOffset: null } });
-      case 'DeviceGroupApiKeyChoices':
-        return answer({
-          apiKeys: {
-            __typename: 'ApiKeyPage',
-            rows: [
-              { __typename: 'ApiKey', hashId: 'k1', name: 'Trader feed' },
-              { __typename: 'ApiKey', hashId: 'k2', name: 'Installer app' },
-            ],
-          },
-        });
-      case 'LinkDeviceGroupApiKey':
-        return answer({ linkDeviceGroupApiKey: true });
-      case 'UnlinkDeviceGroupApiKey':
-        return answer({ unlinkDeviceGroupApiKey: true });
-      default:
-        return undefined;
-    }
-  };
+  return staffServer(
+    rights,
+    (operationName) => {
+      const refused = refuse[operationName];
+      if (refused !== undefined) {
+        return refused;
+      }
+      switch (operationName) {
+        case 'DeviceGroupList':
+          return answer({ deviceGroups: { __typename: 'DeviceGroupPage', rows: [aGroup()], nextPageOffset: null } });
+        case 'DeviceGroup':
+          return answer({ deviceGroup: aGroup() });
+        case 'OrganizationPickerOrganizations':
+          return answer({ organizations: { __typename: 'OrganizationPage', rows: [{ ...harbour, isProvider: false }] } });
+        case 'OutageUserSearch':
+          return answer({ users: { __typename: 'UserPage', rows: [{ ...sam, __typename: 'User', organization: harbour }] } });
+        case 'CreateDeviceGroup':
+          return answer({ createDeviceGroup: { __typename: 'DeviceGroup', hashId: 'g9' } });
+        case 'UpdateDeviceGroup':
+          return answer({ updateDeviceGroup: { __typename: 'DeviceGroup', hashId: 'g1' } });
+        case 'DeleteDeviceGroup':
+          return answer({ deleteDeviceGroup: true });
+        case 'DeviceGroupDevices':
+          return answer({
+            devices: {
+              __typename: 'DevicePage',
+              rows: [{ __typename: 'Device', hashId: 'd7', name: 'Harbour battery', identifier: 'gw-7', isOnline: true }],
+              nextPageOffset: null,
+            },
+          });
+        case 'ObjectAuditLog':
+          return answer({ auditLog: { __typename: 'AuditLogPage', rows: [], nextPageOffset: null } });
+        case 'DeviceGroupApiKeyChoices':
+          return answer({
+            apiKeys: {
+              __typename: 'ApiKeyPage',
+              rows: [
+                { __typename: 'ApiKey', hashId: 'k1', name: 'Trader feed' },
+                { __typename: 'ApiKey', hashId: 'k2', name: 'Installer app' },
+              ],
+            },
+          });
+        case 'LinkDeviceGroupApiKey':
+          return answer({ linkDeviceGroupApiKey: true });
+        case 'UnlinkDeviceGroupApiKey':
+          return answer({ unlinkDeviceGroupApiKey: true });
+        default:
+          return undefined;
+      }
+    },
+    'Olivia Ops',
+  );
 }
 
 /** Hovering the control's anchor shows the "No permission" hint. */
@@ -125,7 +112,7 @@ describe('the device group screens', () => {
     let refuseOnce = true;
     const base = server();
     const harness = renderConsole('/admin/device-groups/add', (call) => {
-      if (operation(call).operationName === 'CreateDeviceGroup' && refuseOnce) {
+      if (graphqlBodyOf(call).operationName === 'CreateDeviceGroup' && refuseOnce) {
         refuseOnce = false;
         return refusal('user_has_no_access', { hashIds: ['u5'] });
       }
@@ -203,7 +190,7 @@ describe('the device group screens', () => {
     let refuseOnce = true;
     const base = server();
     const harness = renderConsole('/admin/device-groups/g1/general', (call) => {
-      if (operation(call).operationName === 'DeleteDeviceGroup' && refuseOnce) {
+      if (graphqlBodyOf(call).operationName === 'DeleteDeviceGroup' && refuseOnce) {
         refuseOnce = false;
         return refusal('has_access', { apiKeyHashIds: ['k1'] });
       }

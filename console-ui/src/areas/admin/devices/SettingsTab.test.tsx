@@ -3,12 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { exampleDeviceConfig } from '../../../../../contracts/device/examples';
 import type { Right } from '../../../../../contracts/rights';
 import { anAdminDevice } from '../../../test-support/devices';
-import { profile, renderConsole, type FakeHandler, type SeenCall } from '../../../test-support/render';
-
-interface GraphqlBody {
-  operationName?: string;
-  variables?: { hashId?: string; input?: Record<string, unknown> };
-}
+import { graphqlData as answer, graphqlRefusal, staffServer, variablesOf } from '../../../test-support/graphql';
+import { renderConsole, type FakeHandler, type SeenCall } from '../../../test-support/render';
 
 const device = anAdminDevice({
   config: exampleDeviceConfig,
@@ -20,19 +16,19 @@ const device = anAdminDevice({
 
 /** The server refuses the exposure with `key` (and its details), as the device service does. */
 function server(key: string, details: Record<string, unknown> | undefined): FakeHandler {
-  return (call: SeenCall) => {
-    if (call.path === '/console-shared/v1/authentication/whoami') {
-      return { status: 200, body: profile(['gridport.ops'], 'Olivia Ops') };
-    }
-    const { operationName } = (call.body ?? {}) as GraphqlBody;
-    if (operationName === 'AdminDeviceSettings') {
-      return { status: 200, body: { data: { device } } };
-    }
-    if (operationName === 'UpdateDeviceSettings') {
-      return { status: 200, body: { data: null, errors: [{ message: key, extensions: { code: key, details } }] } };
-    }
-    return undefined;
-  };
+  return staffServer(
+    ['gridport.ops'],
+    (operationName) => {
+      if (operationName === 'AdminDeviceSettings') {
+        return answer({ device });
+      }
+      if (operationName === 'UpdateDeviceSettings') {
+        return graphqlRefusal(key, details);
+      }
+      return undefined;
+    },
+    'Olivia Ops',
+  );
 }
 
 describe('the admin settings tab', () => {
@@ -49,8 +45,7 @@ describe('the admin settings tab', () => {
     await userEvent.click(exposed);
     await userEvent.click(save);
     expect(await screen.findByTestId('settings-refusals')).toHaveTextContent(shown);
-    const updates = harness.calls.filter((call) => (call.body as GraphqlBody | undefined)?.operationName === 'UpdateDeviceSettings');
-    expect(updates.map((call) => (call.body as GraphqlBody).variables)).toEqual([{ hashId: 'd7', input: { isExposedToCustomer: true } }]);
+    expect(variablesOf(harness.calls, 'UpdateDeviceSettings')).toEqual([{ hashId: 'd7', input: { isExposedToCustomer: true } }]);
     await waitFor(() => expect(exposed).toBeChecked());
   });
 });
@@ -81,51 +76,49 @@ const placedDevice = anAdminDevice({
 /** A server that saves what it is sent, except what `refuse` (an operation's refusal) says. */
 function placementServer(rights: Right[] = ['gridport.ops'], refuse?: { key: string; details: unknown }): FakeHandler {
   let saved: Record<string, unknown> = placedDevice;
-  return (call: SeenCall) => {
-    if (call.path === '/console-shared/v1/authentication/whoami') {
-      return { status: 200, body: profile(rights, 'Olivia Ops') };
-    }
-    const { operationName, variables } = (call.body ?? {}) as GraphqlBody;
-    const answer = (data: unknown) => ({ status: 200, body: { data } });
-    switch (operationName) {
-      case 'AdminDeviceSettings':
-        return answer({ device: saved });
-      case 'OrganizationPickerOrganizations':
-        return answer({ organizations: { __typename: 'OrganizationPage', rows: [{ ...solar, isProvider: false }] } });
-      case 'DevicePlacementGroups': {
-        const groups =
-          (variables as { organizationHashId?: string }).organizationHashId === 'o2'
-            ? [{ hashId: 'g2', name: 'East sites' }]
-            : [
-                { hashId: 'g1', name: 'North sites' },
-                { hashId: 'g3', name: 'South sites' },
-              ];
-        return answer({ deviceGroups: { __typename: 'DeviceGroupPage', rows: groups.map((group) => ({ __typename: 'DeviceGroup', ...group })) } });
-      }
-      case 'OutageUserSearch':
-        return answer({ users: { __typename: 'UserPage', rows: [sam] } });
-      case 'UpdateDeviceSettings': {
-        if (refuse !== undefined) {
-          return { status: 200, body: { data: null, errors: [{ message: refuse.key, extensions: { code: refuse.key, details: refuse.details } }] } };
+  return staffServer(
+    rights,
+    (operationName, variables) => {
+      switch (operationName) {
+        case 'AdminDeviceSettings':
+          return answer({ device: saved });
+        case 'OrganizationPickerOrganizations':
+          return answer({ organizations: { __typename: 'OrganizationPage', rows: [{ ...solar, isProvider: false }] } });
+        case 'DevicePlacementGroups': {
+          const groups =
+            (variables as { organizationHashId?: string }).organizationHashId === 'o2'
+              ? [{ hashId: 'g2', name: 'East sites' }]
+              : [
+                  { hashId: 'g1', name: 'North sites' },
+                  { hashId: 'g3', name: 'South sites' },
+                ];
+          return answer({ deviceGroups: { __typename: 'DeviceGroupPage', rows: groups.map((group) => ({ __typename: 'DeviceGroup', ...group })) } });
         }
-        const input = variables?.input ?? {};
-        const group = input.deviceGroupHashId === 'g2' ? { __typename: 'DeviceGroup', hashId: 'g2', name: 'East sites' } : null;
-        saved = {
-          ...saved,
-          ...(input.organizationHashId === 'o2'
-            ? { organizationHashId: 'o2', organization: solar, deviceGroupHashId: group?.hashId ?? null, deviceGroup: group }
-            : {}),
-        };
-        return answer({ updateDevice: saved });
+        case 'OutageUserSearch':
+          return answer({ users: { __typename: 'UserPage', rows: [sam] } });
+        case 'UpdateDeviceSettings': {
+          if (refuse !== undefined) {
+            return graphqlRefusal(refuse.key, refuse.details);
+          }
+          const input = (variables.input ?? {}) as Record<string, unknown>;
+          const group = input.deviceGroupHashId === 'g2' ? { __typename: 'DeviceGroup', hashId: 'g2', name: 'East sites' } : null;
+          saved = {
+            ...saved,
+            ...(input.organizationHashId === 'o2'
+              ? { organizationHashId: 'o2', organization: solar, deviceGroupHashId: group?.hashId ?? null, deviceGroup: group }
+              : {}),
+          };
+          return answer({ updateDevice: saved });
+        }
+        default:
+          return undefined;
       }
-      default:
-        return undefined;
-    }
-  };
+    },
+    'Olivia Ops',
+  );
 }
 
-const updatesOf = (calls: SeenCall[]) =>
-  calls.filter((call) => (call.body as GraphqlBody | undefined)?.operationName === 'UpdateDeviceSettings').map((call) => (call.body as GraphqlBody).variables);
+const updatesOf = (calls: SeenCall[]) => variablesOf(calls, 'UpdateDeviceSettings');
 
 describe('the admin settings tab, organisation and group', () => {
   it('moves the device to a group of another organisation, naming both in one save', async () => {

@@ -2,18 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Right } from '../../../../../contracts/rights';
 import { withListViewport } from '../../../test-support/devices';
-import { profile, renderConsole, type FakeAnswer, type FakeHandler, type SeenCall } from '../../../test-support/render';
+import { graphqlData as answer, graphqlRefusal, staffServer, variablesOf } from '../../../test-support/graphql';
+import { renderConsole, type FakeAnswer, type FakeHandler } from '../../../test-support/render';
 
 withListViewport();
-
-interface GraphqlBody {
-  operationName?: string;
-  variables?: Record<string, unknown>;
-}
-
-const operation = (call: SeenCall) => (call.body ?? {}) as GraphqlBody;
-const variablesOf = (calls: SeenCall[], name: string) =>
-  calls.filter((call) => operation(call).operationName === name).map((call) => operation(call).variables);
 
 const harbour = { __typename: 'Organization', hashId: 'o1', name: 'Harbour', isProvider: false };
 const gridport = { __typename: 'Organization', hashId: 'o0', name: 'Gridport', isProvider: true };
@@ -27,38 +19,32 @@ const anInvite = (hashId: string, email: string, expiresAt: string) => ({
   organization: { __typename: 'UserInviteOrganization', hashId: 'o1', name: 'Harbour' },
 });
 
-const graphqlError = (code: string, details: unknown): FakeAnswer => ({
-  status: 200,
-  body: { data: null, errors: [{ message: code, extensions: { code, details } }] },
-});
-
 /** A staff session with `rights`; invites listed until revoked; `onInvite` answers inviteUsers. */
 function server(rights: Right[], { onInvite }: { onInvite?: (input: Record<string, unknown>) => FakeAnswer } = {}): FakeHandler {
   let invites = [anInvite('i1', 'new@harbour.example', '2099-01-01T00:00:00.000Z'), anInvite('i2', 'late@harbour.example', '2020-01-01T00:00:00.000Z')];
-  return (call) => {
-    if (call.path === '/console-shared/v1/authentication/whoami') {
-      return { status: 200, body: profile(rights, 'Olivia Ops') };
-    }
-    const { operationName, variables = {} } = operation(call);
-    const answer = (data: unknown) => ({ status: 200, body: { data } });
-    switch (operationName) {
-      case 'AdminUserInviteList':
-        return answer({ userInvites: { __typename: 'UserInvitePage', rows: invites, nextPageOffset: null } });
-      case 'RevokeUserInvite':
-        invites = invites.filter((invite) => invite.hashId !== variables.hashId);
-        return answer({ revokeUserInvite: true });
-      case 'OrganizationPickerOrganization':
-        return answer({ organization: variables.hashId === 'o0' ? gridport : harbour });
-      case 'OrganizationPickerOrganizations':
-        return answer({ organizations: { __typename: 'OrganizationPage', rows: [harbour, gridport] } });
-      case 'InviteUsers': {
-        const input = variables.input as { emails: string[] };
-        return onInvite?.(input) ?? answer({ inviteUsers: input.emails.map((email, index) => ({ __typename: 'UserInvite', hashId: `n${index}`, email })) });
+  return staffServer(
+    rights,
+    (operationName, variables) => {
+      switch (operationName) {
+        case 'AdminUserInviteList':
+          return answer({ userInvites: { __typename: 'UserInvitePage', rows: invites, nextPageOffset: null } });
+        case 'RevokeUserInvite':
+          invites = invites.filter((invite) => invite.hashId !== variables.hashId);
+          return answer({ revokeUserInvite: true });
+        case 'OrganizationPickerOrganization':
+          return answer({ organization: variables.hashId === 'o0' ? gridport : harbour });
+        case 'OrganizationPickerOrganizations':
+          return answer({ organizations: { __typename: 'OrganizationPage', rows: [harbour, gridport] } });
+        case 'InviteUsers': {
+          const input = variables.input as { emails: string[] };
+          return onInvite?.(input) ?? answer({ inviteUsers: input.emails.map((email, index) => ({ __typename: 'UserInvite', hashId: `n${index}`, email })) });
+        }
+        default:
+          return undefined;
       }
-      default:
-        return undefined;
-    }
-  };
+    },
+    'Olivia Ops',
+  );
 }
 
 describe('the invite list', () => {
@@ -159,7 +145,7 @@ describe('inviting users', () => {
   ])('shows %s naming the emails', async (key, text) => {
     renderConsole(
       '/admin/user-invites/add?organizationHashId=o1',
-      server(['gridport.ops'], { onInvite: () => graphqlError(key, { emails: ['ann@harbour.example'] }) }),
+      server(['gridport.ops'], { onInvite: () => graphqlRefusal(key, { emails: ['ann@harbour.example'] }) }),
     );
     await userEvent.type(await screen.findByLabelText('Emails', {}, { timeout: 10_000 }), 'ann@harbour.example');
     await userEvent.click(screen.getByRole('button', { name: 'Send invites' }));
