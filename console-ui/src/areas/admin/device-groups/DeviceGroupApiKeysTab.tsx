@@ -13,7 +13,8 @@ import { DeviceGroupApiKeyChoicesDocument, LinkDeviceGroupApiKeyDocument, Unlink
 import { useMessages } from '../../../i18n/messages';
 import { ShortList, type ShortListColumn } from '../../../lists/ShortList';
 import { usePermissions } from '../../../session/usePermissions';
-import { PickerChosen, PickerResults } from '../issues/picker.styles';
+import { PickerChosen } from '../pickers/picker.styles';
+import { SearchResults } from '../pickers/SearchResults';
 import { useDeviceGroup, type DeviceGroup } from './device-group-outlet';
 
 type LinkedKey = DeviceGroup['apiKeys'][number];
@@ -59,7 +60,6 @@ export function DeviceGroupApiKeysTab() {
     skip: trimmed === '',
   });
   useQueryErrorSnackbar(error);
-  const found = trimmed === '' ? [] : (data?.apiKeys.rows ?? []);
   const isLinked = (hashId: string) => group.apiKeys.some((key) => key.hashId === hashId);
 
   const onLink = async () => {
@@ -144,16 +144,15 @@ export function DeviceGroupApiKeysTab() {
             onChange={(event) => setSearch(event.target.value)}
           />
           {trimmed !== '' && (
-            <PickerResults aria-label={t('deviceGroup.apiKeys.found')}>
-              {found.length === 0 && data !== undefined && <li>{t('deviceGroup.apiKeys.nothing')}</li>}
-              {found.map((key) => (
-                <li key={key.hashId}>
-                  <button type="button" aria-pressed={key.hashId === chosen?.hashId} onClick={() => setChosen({ hashId: key.hashId, name: key.name })}>
-                    {isLinked(key.hashId) ? t('deviceGroup.apiKeys.choiceLinked', { name: key.name }) : key.name}
-                  </button>
-                </li>
-              ))}
-            </PickerResults>
+            <SearchResults
+              label={t('deviceGroup.apiKeys.found')}
+              found={data?.apiKeys.rows}
+              nothing={t('deviceGroup.apiKeys.nothing')}
+              itemKey={(key) => key.hashId}
+              itemText={(key) => (isLinked(key.hashId) ? t('deviceGroup.apiKeys.choiceLinked', { name: key.name }) : key.name)}
+              isChosen={(key) => key.hashId === chosen?.hashId}
+              onChoose={(key) => setChosen({ hashId: key.hashId, name: key.name })}
+            />
           )}
           <PickerChosen>{chosen === null ? t('deviceGroup.apiKeys.noneChosen') : t('deviceGroup.apiKeys.chosen', { name: chosen.name })}</PickerChosen>
         </Search>

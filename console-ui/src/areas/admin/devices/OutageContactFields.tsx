@@ -10,7 +10,8 @@ import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { OutageUserSearchDocument } from './OutageContactFields.generated';
 import { useMessages } from '../../../i18n/messages';
-import { PickerResults } from '../issues/picker.styles';
+import { PickerChips } from '../pickers/picker.styles';
+import { SearchResults } from '../pickers/SearchResults';
 
 /** A user told of outages, as the fields show them. */
 export interface OutageUser {
@@ -107,7 +108,7 @@ export function OutageEmailsField({ name, label, disabled = false }: { name: str
   return (
     <Contacts role="group" aria-labelledby={`${id}-label`}>
       <span id={`${id}-label`}>{label}</span>
-      <Chosen aria-label={label}>
+      <PickerChips aria-label={label}>
         {emails.length === 0 && <None>{t('outage.none')}</None>}
         {emails.map((email) => (
           <li key={email}>
@@ -123,7 +124,7 @@ export function OutageEmailsField({ name, label, disabled = false }: { name: str
             )}
           </li>
         ))}
-      </Chosen>
+      </PickerChips>
       {!disabled && (
         <AddRow>
           <input
@@ -169,12 +170,12 @@ export function OutageUsersField({ name, label, organizationHashId, disabled = f
   });
   useQueryErrorSnackbar(error);
   const users = field.value;
-  const found = (data?.users.rows ?? []).filter((user) => !users.some((chosen) => chosen.hashId === user.hashId));
+  const found = data?.users.rows.filter((user) => !users.some((chosen) => chosen.hashId === user.hashId));
 
   return (
     <Contacts role="group" aria-labelledby={`${id}-label`}>
       <span id={`${id}-label`}>{label}</span>
-      <Chosen aria-label={label}>
+      <PickerChips aria-label={label}>
         {users.length === 0 && <None>{t('outage.none')}</None>}
         {users.map((user) => (
           <li key={user.hashId}>
@@ -190,7 +191,7 @@ export function OutageUsersField({ name, label, organizationHashId, disabled = f
             )}
           </li>
         ))}
-      </Chosen>
+      </PickerChips>
       {organizationHashId === null && !disabled && <Hint>{t('outage.users.organizationFirst')}</Hint>}
       {offered && (
         <input
@@ -202,22 +203,17 @@ export function OutageUsersField({ name, label, organizationHashId, disabled = f
         />
       )}
       {offered && trimmed !== '' && (
-        <PickerResults aria-label={t('outage.users.results', { label })}>
-          {found.length === 0 && data !== undefined && <li>{t('outage.users.nothing')}</li>}
-          {found.map((user) => (
-            <li key={user.hashId}>
-              <button
-                type="button"
-                onClick={() => {
-                  void helpers.setValue([...users, { hashId: user.hashId, name: user.name, email: user.email }]);
-                  setSearch('');
-                }}
-              >
-                {userText(user)} — {user.organization.name}
-              </button>
-            </li>
-          ))}
-        </PickerResults>
+        <SearchResults
+          label={t('outage.users.results', { label })}
+          found={found}
+          nothing={t('outage.users.nothing')}
+          itemKey={(user) => user.hashId}
+          itemText={(user) => `${userText(user)} — ${user.organization.name}`}
+          onChoose={(user) => {
+            void helpers.setValue([...users, { hashId: user.hashId, name: user.name, email: user.email }]);
+            setSearch('');
+          }}
+        />
       )}
     </Contacts>
   );
@@ -237,31 +233,6 @@ const Contacts = styled.div`
     padding: 0 10px;
     border: 1px solid ${({ theme }) => theme.colors.border};
     border-radius: 6px;
-  }
-`;
-
-const Chosen = styled.ul`
-  list-style: none;
-  margin: 0;
-  padding: 0;
-  display: flex;
-  flex-wrap: wrap;
-  gap: 6px;
-  li {
-    display: inline-flex;
-    align-items: center;
-    gap: 4px;
-    padding: 2px 8px;
-    border: 1px solid ${({ theme }) => theme.colors.border};
-    border-radius: 12px;
-    overflow-wrap: anywhere;
-  }
-  button {
-    border: 0;
-    background: none;
-    cursor: pointer;
-    padding: 0 2px;
-    color: ${({ theme }) => theme.colors.textMuted};
   }
 `;
 

@@ -5,7 +5,8 @@ import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { AdminDeviceListDocument } from '../devices/AdminDeviceListScreen.generated';
 import { useMessages } from '../../../i18n/messages';
-import { PickerChosen, PickerFilter, PickerResults } from './picker.styles';
+import { PickerChosen, PickerFilter } from '../pickers/picker.styles';
+import { SearchResults } from '../pickers/SearchResults';
 
 /** Devices a search offers at once. */
 const devicesFound = 8;
@@ -39,7 +40,6 @@ export function IssueDeviceFilter({ label, value, onChange }: IssueDeviceFilterP
   const trimmed = useDebouncedValue(search.trim());
   const { data, error } = useQuery(AdminDeviceListDocument, { variables: { filter: trimmed, rowsPerPage: devicesFound }, skip: trimmed === '' });
   useQueryErrorSnackbar(error);
-  const devices = trimmed === '' ? [] : (data?.devices.rows ?? []);
 
   return (
     <PickerFilter role="group" aria-label={label}>
@@ -62,16 +62,15 @@ export function IssueDeviceFilter({ label, value, onChange }: IssueDeviceFilterP
         onChange={(event) => setSearch(event.target.value)}
       />
       {trimmed !== '' && (
-        <PickerResults aria-label={t('issue.filter.device.results')}>
-          {devices.length === 0 && data !== undefined && <li>{t('issue.filter.device.none')}</li>}
-          {devices.map((device) => (
-            <li key={device.hashId}>
-              <button type="button" aria-pressed={device.hashId === value} onClick={() => onChange(device.hashId)}>
-                {device.name} ({device.identifier}){device.organization === null ? '' : ` — ${device.organization.name}`}
-              </button>
-            </li>
-          ))}
-        </PickerResults>
+        <SearchResults
+          label={t('issue.filter.device.results')}
+          found={data?.devices.rows}
+          nothing={t('issue.filter.device.none')}
+          itemKey={(device) => device.hashId}
+          itemText={(device) => `${device.name} (${device.identifier})${device.organization === null ? '' : ` — ${device.organization.name}`}`}
+          isChosen={(device) => device.hashId === value}
+          onChoose={(device) => onChange(device.hashId)}
+        />
       )}
     </PickerFilter>
   );

@@ -2,7 +2,8 @@ import { useQuery } from '@apollo/client/react';
 import { useState } from 'react';
 import { IssueUserFilterUserDocument } from './IssueUserFilter.generated';
 import { useMessages } from '../../../i18n/messages';
-import { PickerChosen, PickerFilter, PickerResults } from './picker.styles';
+import { PickerChosen, PickerFilter } from '../pickers/picker.styles';
+import { SearchResults } from '../pickers/SearchResults';
 import { useUserSearch } from './useUserSearch';
 
 /** What a user filter of the issue list holds, as the address and the API name it: me, none, or a user's hash id. */
@@ -76,16 +77,15 @@ export function IssueUserFilter({ name, label, value, onChange, allowNone = fals
             value={search}
             onChange={(event) => setSearch(event.target.value)}
           />
-          <PickerResults aria-label={t('issue.filter.user.results', { filter: label })}>
-            {users.length === 0 && searched && <li>{t('user.search.none')}</li>}
-            {users.map((user) => (
-              <li key={user.hashId}>
-                <button type="button" aria-pressed={user.hashId === chosen} onClick={() => onChange(user.hashId)}>
-                  {user.name} &lt;{user.email}&gt; — {user.organization.name}
-                </button>
-              </li>
-            ))}
-          </PickerResults>
+          <SearchResults
+            label={t('issue.filter.user.results', { filter: label })}
+            found={searched ? users : undefined}
+            nothing={t('user.search.none')}
+            itemKey={(user) => user.hashId}
+            itemText={(user) => `${user.name} <${user.email}> — ${user.organization.name}`}
+            isChosen={(user) => user.hashId === chosen}
+            onChoose={(user) => onChange(user.hashId)}
+          />
         </>
       )}
     </PickerFilter>

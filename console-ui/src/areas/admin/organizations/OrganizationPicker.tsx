@@ -5,7 +5,8 @@ import type { NamedReference } from '../../../../../contracts/references';
 import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { useMessages } from '../../../i18n/messages';
-import { PickerChosen, PickerFilter, PickerResults } from '../issues/picker.styles';
+import { PickerChosen, PickerFilter } from '../pickers/picker.styles';
+import { SearchResults } from '../pickers/SearchResults';
 import { OrganizationPickerOrganizationsDocument } from './OrganizationPicker.generated';
 
 /** A chosen organisation: whether it is the provider decides which rights fit its users. */
@@ -38,7 +39,7 @@ export function OrganizationPicker({ label, value, onChange, onClear, disabled =
   const searching = trimmed !== '' && !disabled;
   const { data, error: failure } = useQuery(OrganizationPickerOrganizationsDocument, { variables: { filter: trimmed }, skip: !searching });
   useQueryErrorSnackbar(failure);
-  const found = searching ? (data?.organizations.rows ?? []).filter((organization) => organization.hashId !== excludeHashId) : [];
+  const found = data?.organizations.rows.filter((organization) => organization.hashId !== excludeHashId);
 
   return (
     <Picker role="group" aria-label={label}>
@@ -63,23 +64,18 @@ export function OrganizationPicker({ label, value, onChange, onClear, disabled =
         />
       )}
       {searching && (
-        <PickerResults aria-label={t('organizationPicker.results')}>
-          {found.length === 0 && data !== undefined && <li>{t('organizationPicker.nothing')}</li>}
-          {found.map((organization) => (
-            <li key={organization.hashId}>
-              <button
-                type="button"
-                aria-pressed={organization.hashId === value?.hashId}
-                onClick={() => {
-                  onChange({ hashId: organization.hashId, name: organization.name, isProvider: organization.isProvider });
-                  setSearch('');
-                }}
-              >
-                {organization.name}
-              </button>
-            </li>
-          ))}
-        </PickerResults>
+        <SearchResults
+          label={t('organizationPicker.results')}
+          found={found}
+          nothing={t('organizationPicker.nothing')}
+          itemKey={(organization) => organization.hashId}
+          itemText={(organization) => organization.name}
+          isChosen={(organization) => organization.hashId === value?.hashId}
+          onChoose={(organization) => {
+            onChange({ hashId: organization.hashId, name: organization.name, isProvider: organization.isProvider });
+            setSearch('');
+          }}
+        />
       )}
       {error !== undefined && <Refusal role="alert">{error}</Refusal>}
     </Picker>

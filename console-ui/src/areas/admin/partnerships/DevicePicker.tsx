@@ -1,13 +1,13 @@
 import { useQuery } from '@apollo/client/react';
 import { useField } from 'formik';
 import { useState } from 'react';
-import styled from 'styled-components';
 import type { NamedReference } from '../../../../../contracts/references';
 import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { DevicePickerDevicesDocument } from './DevicePicker.generated';
 import { useMessages } from '../../../i18n/messages';
-import { PickerFilter, PickerResults } from '../issues/picker.styles';
+import { PickerChips, PickerFilter } from '../pickers/picker.styles';
+import { SearchResults } from '../pickers/SearchResults';
 import { Problem } from './partnership.styles';
 
 export interface DevicePickerProps {
@@ -28,7 +28,6 @@ export function DevicePicker({ name, label, organizationHashId }: DevicePickerPr
   useQueryErrorSnackbar(error);
   const chosen = field.value;
   const isChosen = (hashId: string) => chosen.some((device) => device.hashId === hashId);
-  const devices = trimmed === '' ? [] : (data?.devices.rows ?? []);
   const problem = meta.touched && typeof meta.error === 'string' ? meta.error : undefined;
 
   return (
@@ -37,7 +36,7 @@ export function DevicePicker({ name, label, organizationHashId }: DevicePickerPr
       {chosen.length === 0 ? (
         <span>{t('partnership.devices.noneChosen')}</span>
       ) : (
-        <Chosen aria-label={t('partnership.devices.chosen')}>
+        <PickerChips aria-label={t('partnership.devices.chosen')}>
           {chosen.map((device) => (
             <li key={device.hashId}>
               {device.name}
@@ -50,7 +49,7 @@ export function DevicePicker({ name, label, organizationHashId }: DevicePickerPr
               </button>
             </li>
           ))}
-        </Chosen>
+        </PickerChips>
       )}
       <input
         aria-label={t('partnership.devices.search')}
@@ -60,51 +59,21 @@ export function DevicePicker({ name, label, organizationHashId }: DevicePickerPr
         onChange={(event) => setSearch(event.target.value)}
       />
       {trimmed !== '' && (
-        <PickerResults aria-label={t('partnership.devices.results')}>
-          {devices.length === 0 && data !== undefined && <li>{t('partnership.devices.noneFound')}</li>}
-          {devices.map((device) => (
-            <li key={device.hashId}>
-              <button
-                type="button"
-                aria-pressed={isChosen(device.hashId)}
-                onClick={() =>
-                  void helpers.setValue(
-                    isChosen(device.hashId)
-                      ? chosen.filter((other) => other.hashId !== device.hashId)
-                      : [...chosen, { hashId: device.hashId, name: device.name }],
-                  )
-                }
-              >
-                {device.name} ({device.identifier})
-              </button>
-            </li>
-          ))}
-        </PickerResults>
+        <SearchResults
+          label={t('partnership.devices.results')}
+          found={data?.devices.rows}
+          nothing={t('partnership.devices.noneFound')}
+          itemKey={(device) => device.hashId}
+          itemText={(device) => `${device.name} (${device.identifier})`}
+          isChosen={(device) => isChosen(device.hashId)}
+          onChoose={(device) =>
+            void helpers.setValue(
+              isChosen(device.hashId) ? chosen.filter((other) => other.hashId !== device.hashId) : [...chosen, { hashId: device.hashId, name: device.name }],
+            )
+          }
+        />
       )}
       {problem !== undefined && <Problem role="alert">{problem}</Problem>}
     </PickerFilter>
   );
 }
-
-const Chosen = styled.ul`
-  list-style: none;
-  margin: 0;
-  padding: 0;
-  display: flex;
-  flex-wrap: wrap;
-  gap: 6px;
-  li {
-    display: inline-flex;
-    align-items: center;
-    gap: 4px;
-    padding: 2px 8px;
-    border-radius: 12px;
-    background: ${({ theme }) => theme.colors.border};
-  }
-  button {
-    border: 0;
-    background: none;
-    cursor: pointer;
-    padding: 0 2px;
-  }
-`;

@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 
-/** The look of the admin issue list's search pickers (device, assignee, subscriber): one column, the choice, the results. */
+/** The look of the admin search pickers (organisation, device, user, API key): one column, the choice, the results. */
 export const PickerFilter = styled.div`
   display: flex;
   flex-direction: column;
@@ -32,5 +32,31 @@ export const PickerResults = styled.ul`
   button[aria-pressed='true'] {
     font-weight: ${({ theme }) => theme.fontWeights.medium};
     background: ${({ theme }) => theme.colors.border};
+  }
+`;
+
+/** The choices of a picker of many (devices, users): removable chips. */
+export const PickerChips = styled.ul`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  display: flex;
+  flex-wrap: wrap;
+  gap: 6px;
+  li {
+    display: inline-flex;
+    align-items: center;
+    gap: 4px;
+    padding: 2px 8px;
+    border: 1px solid ${({ theme }) => theme.colors.border};
+    border-radius: 12px;
+    overflow-wrap: anywhere;
+  }
+  button {
+    border: 0;
+    background: none;
+    cursor: pointer;
+    padding: 0 2px;
+    color: ${({ theme }) => theme.colors.textMuted};
   }
 `;
