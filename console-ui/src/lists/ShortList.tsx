@@ -59,7 +59,7 @@ export function ShortList<Row>({ title, columns, rows, rowKey, failed = false, o
       ) : rows.length === 0 ? (
         <Message>{empty}</Message>
       ) : (
-        <Table aria-label={title}>
+        <ShortTable aria-label={title}>
           <thead>
             <tr>
               {columns.map((column) => (
@@ -80,7 +80,7 @@ export function ShortList<Row>({ title, columns, rows, rowKey, failed = false, o
               </tr>
             ))}
           </tbody>
-        </Table>
+        </ShortTable>
       )}
       {footer}
     </section>
@@ -108,13 +108,15 @@ const Message = styled.p`
   color: ${({ theme }) => theme.colors.textMuted};
 `;
 
-const Table = styled.table`
+/** The console's table of a few rows (no virtualisation): ShortList's, and that of short lists with controls of their own. */
+export const ShortTable = styled.table`
   width: 100%;
   border-collapse: collapse;
   margin-bottom: 12px;
   th,
   td {
     text-align: left;
+    vertical-align: top;
     padding: 8px;
     border-bottom: 1px solid ${({ theme }) => theme.colors.border};
     overflow-wrap: anywhere;

@@ -17,6 +17,7 @@ import { ObjectAuditLog } from '../audit/ObjectAuditLog';
 import { PartnershipDialog, type PartnershipDialogSubject } from './PartnershipDialog';
 import { useDeletePartnership } from './useDeletePartnership';
 import { useOrganizationPartnerships } from './useOrganizationPartnerships';
+import { ShortTable } from '../../../lists/ShortList';
 
 type Row = OrganizationPartnershipsTab_PartnershipFragment;
 
@@ -99,7 +100,7 @@ export function OrganizationPartnershipsTab() {
       ) : partnerships.rows.length === 0 ? (
         <p>{partnerships.loading ? t('loading') : t('partnership.list.empty')}</p>
       ) : (
-        <Table aria-label={t('partnership.list.title')}>
+        <ShortTable aria-label={t('partnership.list.title')}>
           <thead>
             <tr>
               <th scope="col">{t('partnership.list.ownerToPartner')}</th>
@@ -132,7 +133,7 @@ export function OrganizationPartnershipsTab() {
               </tr>
             ))}
           </tbody>
-        </Table>
+        </ShortTable>
       )}
       {dialog !== null && (
         <PartnershipDialog
@@ -159,23 +160,6 @@ const Heading = styled.div`
   gap: 8px;
   h2 {
     margin: 0 auto 0 0;
-  }
-`;
-
-const Table = styled.table`
-  width: 100%;
-  border-collapse: collapse;
-  margin-top: 12px;
-  th,
-  td {
-    padding: 8px;
-    text-align: left;
-    vertical-align: top;
-    border-bottom: 1px solid ${({ theme }) => theme.colors.border};
-  }
-  th {
-    color: ${({ theme }) => theme.colors.textMuted};
-    font-weight: ${({ theme }) => theme.fontWeights.medium};
   }
 `;
 

@@ -4,6 +4,7 @@ import { Button } from '../../../components/Button';
 import type { PartnershipKind, PartnershipList_PartnershipFragment } from './PartnershipList.generated';
 import { useMessages } from '../../../i18n/messages';
 import { usePartnerships } from './usePartnerships';
+import { ShortTable } from '../../../lists/ShortList';
 
 /**
  * The partnerships where the user's organisation is the owner (OWN: who sees our teleports)
@@ -17,7 +18,7 @@ export function PartnershipList({ kind }: { kind: PartnershipKind }) {
   return (
     <>
       <p>{own ? t('access.partnerships.own.help') : t('access.partnerships.accepted.help')}</p>
-      <Table aria-label={own ? t('accessManagement.myPartnerships') : t('accessManagement.acceptedPartnerships')}>
+      <ShortTable aria-label={own ? t('accessManagement.myPartnerships') : t('accessManagement.acceptedPartnerships')}>
         <thead>
           <tr>
             <th scope="col">{own ? t('access.partnerships.partner') : t('access.partnerships.owner')}</th>
@@ -38,7 +39,7 @@ export function PartnershipList({ kind }: { kind: PartnershipKind }) {
             </tr>
           ))}
         </tbody>
-      </Table>
+      </ShortTable>
       {rows.length === 0 && <p>{loading ? t('access.loading') : t('access.partnerships.empty')}</p>}
       {next !== null && (
         <Button variant="text" loading={loading} onClick={loadMore}>
@@ -68,23 +69,6 @@ function SharedDevices({ partnership }: { partnership: PartnershipList_Partnersh
     </details>
   );
 }
-
-const Table = styled.table`
-  width: 100%;
-  border-collapse: collapse;
-  margin-bottom: 12px;
-  th,
-  td {
-    padding: 8px;
-    text-align: left;
-    vertical-align: top;
-    border-bottom: 1px solid ${({ theme }) => theme.colors.border};
-  }
-  th {
-    color: ${({ theme }) => theme.colors.textMuted};
-    font-weight: ${({ theme }) => theme.fontWeights.medium};
-  }
-`;
 
 const DeviceLinks = styled.ul`
   margin: 4px 0 0;
