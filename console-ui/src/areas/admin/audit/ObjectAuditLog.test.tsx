@@ -1,12 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { anAdminDevice } from '../../../test-support/devices';
-import { profile, renderConsole, type SeenCall } from '../../../test-support/render';
-
-interface GraphqlBody {
-  operationName?: string;
-  variables?: { objectType?: string; hashId?: string; offset?: string | null; rowsPerPage?: number };
-}
+import { graphqlData, staffServer, variablesOf } from '../../../test-support/graphql';
+import { renderConsole } from '../../../test-support/render';
 
 const device = anAdminDevice();
 
@@ -41,19 +37,19 @@ const pages: Record<string, { rows: unknown[]; nextPageOffset: string | null }> 
   },
 };
 
-function server(call: SeenCall) {
-  if (call.path === '/console-shared/v1/authentication/whoami') {
-    return { status: 200, body: profile(['gridport.ops'], 'Olivia Ops') };
-  }
-  const { operationName, variables } = (call.body ?? {}) as GraphqlBody;
-  if (operationName === 'AdminDeviceSettings') {
-    return { status: 200, body: { data: { device } } };
-  }
-  if (operationName === 'ObjectAuditLog') {
-    return { status: 200, body: { data: { auditLog: { __typename: 'AuditLogPage', ...pages[variables?.offset ?? 'first'] } } } };
-  }
-  return undefined;
-}
+const server = staffServer(
+  ['gridport.ops'],
+  (operationName, variables) => {
+    if (operationName === 'AdminDeviceSettings') {
+      return graphqlData({ device });
+    }
+    if (operationName === 'ObjectAuditLog') {
+      return graphqlData({ auditLog: { __typename: 'AuditLogPage', ...pages[(variables.offset as string | null) ?? 'first'] } });
+    }
+    return undefined;
+  },
+  'Olivia Ops',
+);
 
 describe('the admin device timeline', () => {
   it("shows the device's audit entries with their diffs beside the live reports, a page at a time", async () => {
@@ -75,8 +71,7 @@ describe('the admin device timeline', () => {
     expect(screen.getByRole('link', { name: 'o1' })).toHaveAttribute('href', '/admin/organizations/o1');
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
 
-    const asked = harness.calls.filter((call) => (call.body as GraphqlBody | undefined)?.operationName === 'ObjectAuditLog');
-    expect(asked.map((call) => (call.body as GraphqlBody).variables)).toEqual([
+    expect(variablesOf(harness.calls, 'ObjectAuditLog')).toEqual([
       { objectType: 'DEVICES', hashId: 'd7', offset: null, rowsPerPage: 25 },
       { objectType: 'DEVICES', hashId: 'd7', offset: 'p2', rowsPerPage: 25 },
     ]);

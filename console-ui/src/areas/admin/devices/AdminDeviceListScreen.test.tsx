@@ -1,37 +1,34 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { profile, renderConsole, type FakeHandler } from '../../../test-support/render';
+import { graphqlData, staffServer, variablesOf } from '../../../test-support/graphql';
+import { renderConsole } from '../../../test-support/render';
 import { withListViewport } from '../../../test-support/devices';
 
 withListViewport();
 
-interface GraphqlBody {
-  operationName?: string;
-  variables?: Record<string, unknown>;
-}
-
-const staff: FakeHandler = (call) => {
-  if (call.path === '/console-shared/v1/authentication/whoami') {
-    return { status: 200, body: profile(['gridport.ops'], 'Olivia Ops') };
-  }
-  if (call.path === '/graphql' && (call.body as GraphqlBody).operationName === 'AdminDeviceList') {
-    const row = {
-      __typename: 'Device',
-      hashId: 'd7',
-      name: 'Harbour battery',
-      identifier: 'gw-7',
-      isOnline: true,
-      inProduction: true,
-      isExposedToCustomer: false,
-      iccid: '8931',
-      deviceGroupHashId: null,
-      nominalActivePowerSum: 2_500_000,
-      organization: null,
-    };
-    return { status: 200, body: { data: { devices: { __typename: 'DevicePage', rows: [row], nextPageOffset: null } } } };
-  }
-  return undefined;
-};
+const staff = staffServer(
+  ['gridport.ops'],
+  (operationName) => {
+    if (operationName === 'AdminDeviceList') {
+      const row = {
+        __typename: 'Device',
+        hashId: 'd7',
+        name: 'Harbour battery',
+        identifier: 'gw-7',
+        isOnline: true,
+        inProduction: true,
+        isExposedToCustomer: false,
+        iccid: '8931',
+        deviceGroupHashId: null,
+        nominalActivePowerSum: 2_500_000,
+        organization: null,
+      };
+      return graphqlData({ devices: { __typename: 'DevicePage', rows: [row], nextPageOffset: null } });
+    }
+    return undefined;
+  },
+  'Olivia Ops',
+);
 
 describe('the admin device list', () => {
   it('offers every filter of the API and sends the ones filled in', async () => {
@@ -59,7 +56,7 @@ describe('the admin device list', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));
 
     await waitFor(() => expect(harness.router.state.location.search).toBe('?deviceGroupHashId=none&assetType=gotion&iccid=8931'));
-    const lists = () => harness.calls.filter((call) => call.path === '/graphql').map((call) => (call.body as GraphqlBody).variables);
+    const lists = () => variablesOf(harness.calls, 'AdminDeviceList');
     await waitFor(() => expect(lists()).toHaveLength(2));
     expect(lists()).toEqual([
       { offset: null, rowsPerPage: 100 },

@@ -2,23 +2,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { anAdminDevice, withListViewport } from '../../../test-support/devices';
 import { aMessageItem, anIssue } from '../../../test-support/issues';
-import { profile, renderConsole, type SeenCall } from '../../../test-support/render';
+import { graphqlBodyOf, graphqlData as answer, staffServer, variablesOf } from '../../../test-support/graphql';
+import { renderConsole } from '../../../test-support/render';
 
-interface GraphqlBody {
-  operationName?: string;
-  variables?: Record<string, unknown>;
-}
-
-const operation = (call: SeenCall) => (call.body ?? {}) as GraphqlBody;
 /** Reads the snackbar showing and closes it, so the next one shows at once. */
 async function notice(text: string): Promise<void> {
   const bar = await screen.findByRole('status');
   expect(bar).toHaveTextContent(text);
   await userEvent.click(within(bar).getByRole('button', { name: 'Close' }));
 }
-
-const variablesOf = (calls: SeenCall[], name: string) =>
-  calls.filter((call) => operation(call).operationName === name).map((call) => operation(call).variables);
 
 const aListedDevice = (hashId: string, name: string) => ({
   __typename: 'Device',
@@ -34,97 +26,97 @@ const aListedDevice = (hashId: string, name: string) => ({
   organization: { __typename: 'Organization', hashId: 'o1', name: 'Harbour' },
 });
 
-function staffServer({ resolvedElsewhere = false } = {}) {
+/** Olivia Ops and the issue screens' answers (one issue, i1), with file uploads. */
+function issueServer({ resolvedElsewhere = false } = {}) {
   let issue: Record<string, unknown> = anIssue();
-  return (call: SeenCall) => {
-    if (call.path === '/console-shared/v1/authentication/whoami') {
-      return { status: 200, body: profile(['gridport.ops'], 'Olivia Ops') };
-    }
-    if (call.path === '/console/v1/file/upload') {
-      return { status: 201, body: { url: '/console/v1/file/f1', fileIdentifier: 'f1' } };
-    }
-    const { operationName, variables = {} } = operation(call);
-    const answer = (data: unknown) => ({ status: 200, body: { data } });
-    switch (operationName) {
-      case 'AdminIssueList':
-        return answer({ issues: { __typename: 'IssuePage', rows: [issue], nextPageOffset: null } });
-      case 'AdminIssue':
-        return answer({ issue });
-      case 'IssueTimeline':
-        return answer({
-          issueTimeline: {
-            __typename: 'IssueTimelinePage',
-            rows: [
-              aMessageItem('m1', 'The gateway is offline.'),
-              aMessageItem('m2', 'Called the site: a breaker tripped.', {
-                source: 'USER',
-                isInternal: true,
-                user: { __typename: 'IssueUser', hashId: 'u9', name: 'Olivia Ops' },
-              }),
-            ],
-            nextPageOffset: null,
-          },
-        });
-      case 'UpdateIssue': {
-        const input = variables.input as Record<string, unknown>;
-        issue = { ...issue, ...input };
-        return answer({ updateIssue: { __typename: 'Issue', hashId: 'i1' } });
+  return staffServer(
+    ['gridport.ops'],
+    (operationName, variables, call) => {
+      if (call.path === '/console/v1/file/upload') {
+        return { status: 201, body: { url: '/console/v1/file/f1', fileIdentifier: 'f1' } };
       }
-      case 'ResolveIssue':
-        issue = { ...issue, status: 'RESOLVED', closedAt: '2026-11-22T06:00:00.000Z' };
-        if (resolvedElsewhere) {
-          return { status: 200, body: { data: null, errors: [{ message: 'already_resolved', extensions: { code: 'already_resolved' } }] } };
+      switch (operationName) {
+        case 'AdminIssueList':
+          return answer({ issues: { __typename: 'IssuePage', rows: [issue], nextPageOffset: null } });
+        case 'AdminIssue':
+          return answer({ issue });
+        case 'IssueTimeline':
+          return answer({
+            issueTimeline: {
+              __typename: 'IssueTimelinePage',
+              rows: [
+                aMessageItem('m1', 'The gateway is offline.'),
+                aMessageItem('m2', 'Called the site: a breaker tripped.', {
+                  source: 'USER',
+                  isInternal: true,
+                  user: { __typename: 'IssueUser', hashId: 'u9', name: 'Olivia Ops' },
+                }),
+              ],
+              nextPageOffset: null,
+            },
+          });
+        case 'UpdateIssue': {
+          const input = variables.input as Record<string, unknown>;
+          issue = { ...issue, ...input };
+          return answer({ updateIssue: { __typename: 'Issue', hashId: 'i1' } });
         }
-        return answer({ resolveIssue: { __typename: 'Issue', hashId: 'i1' } });
-      case 'AddIssueMessage':
-        return answer({ addIssueMessage: { __typename: 'IssueMessage', hashId: 'm3' } });
-      case 'UpdateIssueMessage':
-        return answer({ updateIssueMessage: { __typename: 'IssueMessage', hashId: 'm2' } });
-      case 'UserPickerUsers':
-        return answer({
-          users: {
-            __typename: 'UserPage',
-            rows: [
-              {
-                __typename: 'User',
-                hashId: 'u5',
-                name: 'Sam Site',
-                email: 'sam@harbour.example',
-                organization: { __typename: 'Organization', name: 'Harbour' },
-              },
-            ],
-          },
-        });
-      case 'IssueUserFilterUser':
-        if (variables.hashId !== 'u5') {
-          return { status: 200, body: { data: null, errors: [{ message: 'Not found.', path: ['user'], extensions: { code: 'not_found' } }] } };
-        }
-        return answer({ user: { __typename: 'User', hashId: 'u5', name: 'Sam Site', email: 'sam@harbour.example' } });
-      case 'AdminDeviceList':
-        return answer({
-          devices: {
-            __typename: 'DevicePage',
-            rows: variables.hashId === undefined || variables.hashId === 'd7' ? [aListedDevice('d7', 'Harbour battery')] : [],
-            nextPageOffset: null,
-          },
-        });
-      case 'AddIssueSubscribers':
-        issue = { ...issue, subscribers: [{ __typename: 'IssueUser', hashId: 'u5', name: 'Sam Site', email: 'sam@harbour.example' }] };
-        return answer({ addIssueSubscribers: { __typename: 'Issue', hashId: 'i1' } });
-      case 'RemoveIssueSubscribers':
-        issue = { ...issue, subscribers: [] };
-        return answer({ removeIssueSubscribers: { __typename: 'Issue', hashId: 'i1' } });
-      default:
-        return undefined;
-    }
-  };
+        case 'ResolveIssue':
+          issue = { ...issue, status: 'RESOLVED', closedAt: '2026-11-22T06:00:00.000Z' };
+          if (resolvedElsewhere) {
+            return { status: 200, body: { data: null, errors: [{ message: 'already_resolved', extensions: { code: 'already_resolved' } }] } };
+          }
+          return answer({ resolveIssue: { __typename: 'Issue', hashId: 'i1' } });
+        case 'AddIssueMessage':
+          return answer({ addIssueMessage: { __typename: 'IssueMessage', hashId: 'm3' } });
+        case 'UpdateIssueMessage':
+          return answer({ updateIssueMessage: { __typename: 'IssueMessage', hashId: 'm2' } });
+        case 'UserPickerUsers':
+          return answer({
+            users: {
+              __typename: 'UserPage',
+              rows: [
+                {
+                  __typename: 'User',
+                  hashId: 'u5',
+                  name: 'Sam Site',
+                  email: 'sam@harbour.example',
+                  organization: { __typename: 'Organization', name: 'Harbour' },
+                },
+              ],
+            },
+          });
+        case 'IssueUserFilterUser':
+          if (variables.hashId !== 'u5') {
+            return { status: 200, body: { data: null, errors: [{ message: 'Not found.', path: ['user'], extensions: { code: 'not_found' } }] } };
+          }
+          return answer({ user: { __typename: 'User', hashId: 'u5', name: 'Sam Site', email: 'sam@harbour.example' } });
+        case 'AdminDeviceList':
+          return answer({
+            devices: {
+              __typename: 'DevicePage',
+              rows: variables.hashId === undefined || variables.hashId === 'd7' ? [aListedDevice('d7', 'Harbour battery')] : [],
+              nextPageOffset: null,
+            },
+          });
+        case 'AddIssueSubscribers':
+          issue = { ...issue, subscribers: [{ __typename: 'IssueUser', hashId: 'u5', name: 'Sam Site', email: 'sam@harbour.example' }] };
+          return answer({ addIssueSubscribers: { __typename: 'Issue', hashId: 'i1' } });
+        case 'RemoveIssueSubscribers':
+          issue = { ...issue, subscribers: [] };
+          return answer({ removeIssueSubscribers: { __typename: 'Issue', hashId: 'i1' } });
+        default:
+          return undefined;
+      }
+    },
+    'Olivia Ops',
+  );
 }
 
 describe('the admin issue screens', () => {
   withListViewport();
 
   it('filters and sorts the list through the address', async () => {
-    const harness = renderConsole('/admin/issues', staffServer());
+    const harness = renderConsole('/admin/issues', issueServer());
     await screen.findByRole('row', { name: /Harbour battery disconnected/ }, { timeout: 10_000 });
     await userEvent.selectOptions(screen.getByLabelText('Status'), 'open');
     await userEvent.selectOptions(screen.getByLabelText('Owner'), 'gridport');
@@ -148,7 +140,7 @@ describe('the admin issue screens', () => {
   });
 
   it('filters by a user found by name for one filter and nobody for the other, and names the chosen user from the address', async () => {
-    const harness = renderConsole('/admin/issues', staffServer());
+    const harness = renderConsole('/admin/issues', issueServer());
     await screen.findByRole('row', { name: /Harbour battery disconnected/ }, { timeout: 10_000 });
     // Subscribers cannot be "nobody"; assignees can.
     expect(within(screen.getByLabelText('Subscriber')).queryByRole('option', { name: 'Nobody' })).toBeNull();
@@ -174,7 +166,7 @@ describe('the admin issue screens', () => {
   });
 
   it('filters by a device found by name, kept in the address as its hash id and named from it, and clears it', async () => {
-    const harness = renderConsole('/admin/issues', staffServer());
+    const harness = renderConsole('/admin/issues', issueServer());
     await screen.findByRole('row', { name: /Harbour battery disconnected/ }, { timeout: 10_000 });
     await userEvent.type(screen.getByLabelText('Device: search devices by name'), 'harbour');
     const found = await screen.findByRole('list', { name: 'Device: devices found' });
@@ -192,21 +184,21 @@ describe('the admin issue screens', () => {
   });
 
   it('names the device of the address', async () => {
-    renderConsole('/admin/issues?deviceHashId=d7', staffServer());
+    renderConsole('/admin/issues?deviceHashId=d7', issueServer());
     await screen.findByText('Chosen: Harbour battery (gw-7)', undefined, { timeout: 10_000 });
     await userEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
     expect(screen.getByText('Any device')).toBeInTheDocument();
   });
 
   it('shows a filter user the API does not answer by hash id', async () => {
-    renderConsole('/admin/issues?assignee=gone1', staffServer());
+    renderConsole('/admin/issues?assignee=gone1', issueServer());
     await screen.findByRole('row', { name: /Harbour battery disconnected/ }, { timeout: 10_000 });
     expect(screen.getByLabelText('Assignee')).toHaveValue('user');
     await screen.findByText('Chosen: gone1');
   });
 
   it('assigns to an email, posts an internal message and a mailed one, edits the internal one, and resolves silently', async () => {
-    const harness = renderConsole('/admin/issues/i1', staffServer());
+    const harness = renderConsole('/admin/issues/i1', issueServer());
     await screen.findByRole('heading', { name: 'Harbour battery disconnected' }, { timeout: 10_000 });
     expect(screen.getByRole('link', { name: 'Harbour battery' })).toHaveAttribute('href', '/admin/devices/d7/timeline');
     // Ops may upload (50 MB).
@@ -272,7 +264,7 @@ describe('the admin issue screens', () => {
   });
 
   it('edits the flags and the next activity due date, sending only what changed', async () => {
-    const harness = renderConsole('/admin/issues/i1', staffServer());
+    const harness = renderConsole('/admin/issues/i1', issueServer());
     await screen.findByRole('heading', { name: 'Harbour battery disconnected' }, { timeout: 10_000 });
     expect(screen.getByTestId('issue-next-activity')).toHaveTextContent('None');
     await userEvent.click(screen.getByRole('button', { name: 'Edit issue' }));
@@ -288,7 +280,7 @@ describe('the admin issue screens', () => {
   });
 
   it('adds a subscriber found by search and removes one after confirming', async () => {
-    const harness = renderConsole('/admin/issues/i1', staffServer());
+    const harness = renderConsole('/admin/issues/i1', issueServer());
     await screen.findByRole('heading', { name: 'Harbour battery disconnected' }, { timeout: 10_000 });
     await userEvent.click(screen.getByRole('button', { name: 'Add subscribers' }));
     const add = await screen.findByRole('dialog', { name: 'Add subscribers' });
@@ -308,7 +300,7 @@ describe('the admin issue screens', () => {
   });
 
   it('uploads an attached file as a data URL and sends the message with its identifier', async () => {
-    const harness = renderConsole('/admin/issues/i1', staffServer());
+    const harness = renderConsole('/admin/issues/i1', issueServer());
     await screen.findByRole('heading', { name: 'Harbour battery disconnected' }, { timeout: 10_000 });
     await userEvent.upload(screen.getByLabelText('Attach files'), new File(['Breaker B2 tripped.'], 'breaker.txt', { type: 'text/plain' }));
     expect(await screen.findByRole('link', { name: 'breaker.txt' })).toHaveAttribute('href', '/console/v1/file/f1');
@@ -325,7 +317,7 @@ describe('the admin issue screens', () => {
   });
 
   it('shows an issue someone else resolved meanwhile as resolved, with the refusal', async () => {
-    renderConsole('/admin/issues/i1', staffServer({ resolvedElsewhere: true }));
+    renderConsole('/admin/issues/i1', issueServer({ resolvedElsewhere: true }));
     await screen.findByRole('heading', { name: 'Harbour battery disconnected' }, { timeout: 10_000 });
     await userEvent.click(screen.getByRole('button', { name: 'Resolve' }));
     const confirm = await screen.findByRole('dialog', { name: 'Resolve this issue?' });
@@ -337,7 +329,7 @@ describe('the admin issue screens', () => {
 
   it("lists a device's issues in its issues tab", async () => {
     const harness = renderConsole('/admin/devices/d7/issues', (call) => {
-      if (operation(call).operationName === 'AdminDeviceSettings') {
+      if (graphqlBodyOf(call).operationName === 'AdminDeviceSettings') {
         return {
           status: 200,
           body: {
@@ -347,7 +339,7 @@ describe('the admin issue screens', () => {
           },
         };
       }
-      return staffServer()(call);
+      return issueServer()(call);
     });
     await screen.findByRole('heading', { name: 'Issues of this device' }, { timeout: 10_000 });
     await screen.findByRole('row', { name: /Harbour battery disconnected/ });
