@@ -10,7 +10,7 @@ import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { OutageUserSearchDocument } from './OutageContactFields.generated';
 import { useMessages } from '../../../i18n/messages';
-import { PickerChips } from '../pickers/picker.styles';
+import { FormPicker, PickerChips } from '../pickers/picker.styles';
 import { SearchResults } from '../pickers/SearchResults';
 
 /** A user told of outages, as the fields show them. */
@@ -106,7 +106,7 @@ export function OutageEmailsField({ name, label, disabled = false }: { name: str
   const shownProblem = problem ?? (typeof meta.error === 'string' ? meta.error : undefined);
 
   return (
-    <Contacts role="group" aria-labelledby={`${id}-label`}>
+    <FormPicker role="group" aria-labelledby={`${id}-label`}>
       <span id={`${id}-label`}>{label}</span>
       <PickerChips aria-label={label}>
         {emails.length === 0 && <None>{t('outage.none')}</None>}
@@ -143,7 +143,7 @@ export function OutageEmailsField({ name, label, disabled = false }: { name: str
         </AddRow>
       )}
       {shownProblem !== undefined && <Refusal role="alert">{shownProblem}</Refusal>}
-    </Contacts>
+    </FormPicker>
   );
 }
 
@@ -173,7 +173,7 @@ export function OutageUsersField({ name, label, organizationHashId, disabled = f
   const found = data?.users.rows.filter((user) => !users.some((chosen) => chosen.hashId === user.hashId));
 
   return (
-    <Contacts role="group" aria-labelledby={`${id}-label`}>
+    <FormPicker role="group" aria-labelledby={`${id}-label`}>
       <span id={`${id}-label`}>{label}</span>
       <PickerChips aria-label={label}>
         {users.length === 0 && <None>{t('outage.none')}</None>}
@@ -215,26 +215,9 @@ export function OutageUsersField({ name, label, organizationHashId, disabled = f
           }}
         />
       )}
-    </Contacts>
+    </FormPicker>
   );
 }
-
-const Contacts = styled.div`
-  display: flex;
-  flex-direction: column;
-  gap: 4px;
-  margin-bottom: 14px;
-  max-width: 480px;
-  > span:first-child {
-    font-weight: ${({ theme }) => theme.fontWeights.medium};
-  }
-  input {
-    min-height: 36px;
-    padding: 0 10px;
-    border: 1px solid ${({ theme }) => theme.colors.border};
-    border-radius: 6px;
-  }
-`;
 
 /** An empty list's "none": text, not a chip. */
 const None = styled.li`

@@ -5,7 +5,7 @@ import type { NamedReference } from '../../../../../contracts/references';
 import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { useMessages } from '../../../i18n/messages';
-import { PickerChosen, PickerFilter } from '../pickers/picker.styles';
+import { FormPicker, PickerChosen } from '../pickers/picker.styles';
 import { SearchResults } from '../pickers/SearchResults';
 import { OrganizationPickerOrganizationsDocument } from './OrganizationPicker.generated';
 
@@ -42,7 +42,7 @@ export function OrganizationPicker({ label, value, onChange, onClear, disabled =
   const found = data?.organizations.rows.filter((organization) => organization.hashId !== excludeHashId);
 
   return (
-    <Picker role="group" aria-label={label}>
+    <FormPicker role="group" aria-label={label}>
       <span>{label}</span>
       <Chosen>
         <PickerChosen data-testid="chosen-organization">
@@ -78,24 +78,9 @@ export function OrganizationPicker({ label, value, onChange, onClear, disabled =
         />
       )}
       {error !== undefined && <Refusal role="alert">{error}</Refusal>}
-    </Picker>
+    </FormPicker>
   );
 }
-
-const Picker = styled(PickerFilter)`
-  font-size: inherit;
-  margin-bottom: 14px;
-  max-width: 480px;
-  > span:first-child {
-    font-weight: ${({ theme }) => theme.fontWeights.medium};
-  }
-  input {
-    min-height: 36px;
-    padding: 0 10px;
-    border: 1px solid ${({ theme }) => theme.colors.border};
-    border-radius: 6px;
-  }
-`;
 
 const Chosen = styled.div`
   display: flex;

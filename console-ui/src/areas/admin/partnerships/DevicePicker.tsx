@@ -6,7 +6,7 @@ import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { DevicePickerDevicesDocument } from './DevicePicker.generated';
 import { useMessages } from '../../../i18n/messages';
-import { PickerChips, PickerFilter } from '../pickers/picker.styles';
+import { FormPicker, PickerChips } from '../pickers/picker.styles';
 import { SearchResults } from '../pickers/SearchResults';
 import { Problem } from './partnership.styles';
 
@@ -31,7 +31,7 @@ export function DevicePicker({ name, label, organizationHashId }: DevicePickerPr
   const problem = meta.touched && typeof meta.error === 'string' ? meta.error : undefined;
 
   return (
-    <PickerFilter role="group" aria-label={label}>
+    <FormPicker role="group" aria-label={label}>
       <span>{label}</span>
       {chosen.length === 0 ? (
         <span>{t('partnership.devices.noneChosen')}</span>
@@ -74,6 +74,6 @@ export function DevicePicker({ name, label, organizationHashId }: DevicePickerPr
         />
       )}
       {problem !== undefined && <Problem role="alert">{problem}</Problem>}
-    </PickerFilter>
+    </FormPicker>
   );
 }

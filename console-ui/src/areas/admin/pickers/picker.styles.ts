@@ -8,6 +8,22 @@ export const PickerFilter = styled.div`
   font-size: 13px;
 `;
 
+/** A picker among a form's fields: its label above, its search box drawn as the text fields are. */
+export const FormPicker = styled(PickerFilter)`
+  font-size: inherit;
+  margin-bottom: 14px;
+  max-width: 480px;
+  > span:first-child {
+    font-weight: ${({ theme }) => theme.fontWeights.medium};
+  }
+  input {
+    min-height: 36px;
+    padding: 0 10px;
+    border: 1px solid ${({ theme }) => theme.colors.border};
+    border-radius: 6px;
+  }
+`;
+
 export const PickerChosen = styled.span`
   color: ${({ theme }) => theme.colors.textMuted};
   overflow-wrap: anywhere;
