@@ -12,6 +12,7 @@ import { ObjectFrame, Panel } from '../../../components/ObjectFrame';
 import { useSnackbar } from '../../../components/Snackbars';
 import { TextField } from '../../../components/TextField';
 import { useApolloErrorSnackbar, useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
+import { LoadFailed } from '../../../components/LoadFailed';
 import { AdminUserDocument, type UserScreen_UserFragment } from './UserScreen.generated';
 import type { UserUpdateInput } from './useUpdateUser.generated';
 import { useMessages } from '../../../i18n/messages';
@@ -63,7 +64,7 @@ const schema = userUpdateSchema.pick(['name', 'email', 'rights']).shape({ organi
 export function UserScreen() {
   const t = useMessages();
   const { hashId = '' } = useParams();
-  const { data, error } = useQuery(AdminUserDocument, { variables: { hashId } });
+  const { data, error, refetch } = useQuery(AdminUserDocument, { variables: { hashId } });
   useQueryErrorSnackbar(error);
   const [saved, setSaved] = useState<UserScreen_UserFragment | null>(null);
   const user = saved?.hashId === hashId ? saved : data?.user;
@@ -71,7 +72,11 @@ export function UserScreen() {
     if (error === undefined) {
       return <p>{t('user.loading')}</p>;
     }
-    return <p role="alert">{apiErrorOfApollo(error)?.kind === 'notFound' ? t('user.notFound') : t('user.failed')}</p>;
+    if (apiErrorOfApollo(error)?.kind === 'notFound') {
+      return <p role="alert">{t('user.notFound')}</p>;
+    }
+    // A failed retry shows through the query's error and its snackbar.
+    return <LoadFailed message={t('user.failed')} onRetry={() => void refetch().catch(() => undefined)} />;
   }
   // A new answer (saved, or another user) starts the form over from it, and reads the history again.
   const version = JSON.stringify(user);

@@ -154,6 +154,21 @@ describe('one user', () => {
     expect(await screen.findByText('There is no such user.', {}, { timeout: 10_000 })).toBeInTheDocument();
   });
 
+  it('says when the user cannot be loaded, and tries again', async () => {
+    let failures = 1;
+    const base = server(['gridport.employee']);
+    renderConsole('/admin/users/u5/general', (call) => {
+      if (graphqlBodyOf(call).operationName === 'AdminUser' && failures > 0) {
+        failures -= 1;
+        return { status: 500, body: { key: 'internal_server_error' } };
+      }
+      return base(call);
+    });
+    expect(await screen.findByText('The user could not be loaded.', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sam Site' })).toBeInTheDocument();
+  });
+
   it('lets an employee read a user but not change them', async () => {
     renderConsole('/admin/users/u5/general', server(['gridport.employee']));
     const save = await screen.findByRole('button', { name: 'Save' }, { timeout: 10_000 });
