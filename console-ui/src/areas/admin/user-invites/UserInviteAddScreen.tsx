@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import * as yup from 'yup';
-import type { Right } from '../../../../../contracts/rights';
+import { inviteMayGrant, type Right } from '../../../../../contracts/rights';
 import { userInvite } from '../../../../../contracts/user-invite';
 import { apiErrorOfApollo } from '../../../api/apollo';
 import { Button } from '../../../components/Button';
@@ -16,6 +16,7 @@ import { InviteUsersDocument } from './UserInviteAddScreen.generated';
 import { OrganizationPickerOrganizationDocument } from '../organizations/OrganizationPicker.generated';
 import { useMessages, type Translate } from '../../../i18n/messages';
 import { usePermissions } from '../../../session/usePermissions';
+import { useSession } from '../../../session/useSession';
 import { LeaveWarning } from '../users/LeaveWarning';
 import { OrganizationPicker, type PickedOrganization } from '../organizations/OrganizationPicker';
 import { RightsField } from '../users/RightsField';
@@ -77,7 +78,8 @@ function InviteForm({ organization, backTo }: { organization: PickedOrganization
   const navigate = useNavigate();
   const snackbar = useSnackbar();
   const showError = useApolloErrorSnackbar();
-  const { may } = usePermissions();
+  const { may, isAdmin } = usePermissions();
+  const held = useSession().profile?.user.rights ?? [];
   const [invite] = useMutation(InviteUsersDocument);
   const [refusal, setRefusal] = useState<string | null>(null);
   const schema = useMemo(() => schemaOf(t), [t]);
@@ -144,9 +146,15 @@ function InviteForm({ organization, backTo }: { organization: PickedOrganization
                     name="rights"
                     label={t('userInvite.add.rights')}
                     isProvider={form.values.organization.isProvider}
-                    staffRightsPermitted={permitted}
+                    mayGrant={(right) => inviteMayGrant(held, right)}
                     disabled={!permitted}
-                    help={t(form.values.organization.isProvider ? 'userInvite.add.rights.help.provider' : 'userInvite.add.rights.help.customer')}
+                    help={t(
+                      !form.values.organization.isProvider
+                        ? 'userInvite.add.rights.help.customer'
+                        : isAdmin
+                          ? 'userInvite.add.rights.help.provider'
+                          : 'userInvite.add.rights.help.providerNeedsAdmin',
+                    )}
                   />
                 )}
               </Fields>

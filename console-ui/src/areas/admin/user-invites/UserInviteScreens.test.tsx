@@ -108,8 +108,25 @@ describe('inviting users', () => {
     await waitFor(() => expect(harness.router.state.location.pathname).toBe('/admin/organizations/o1/users'));
   });
 
-  it('offers staff rights once the provider organisation is chosen', async () => {
+  it('lets Ops invite staff as employees only: other staff rights are disabled with the no-permission hint', async () => {
     const harness = renderConsole('/admin/user-invites/add', server(['gridport.ops']));
+    await userEvent.type(await screen.findByLabelText('Emails', {}, { timeout: 10_000 }), 'reader@gridport.example');
+    await userEvent.type(screen.getByLabelText('Search organisations by name'), 'grid');
+    await userEvent.click(await screen.findByRole('button', { name: 'Gridport' }));
+    expect(screen.getByRole('checkbox', { name: 'Developer' })).toBeDisabled();
+    expect(screen.getByText(/only an admin invites with other staff rights/)).toBeInTheDocument();
+    await userEvent.hover(screen.getByRole('checkbox', { name: 'Developer' }).closest('label') ?? document.body);
+    expect(await screen.findByRole('tooltip', { name: 'No permission' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Send invites' }));
+    await waitFor(() =>
+      expect(variablesOf(harness.calls, 'InviteUsers')).toEqual([
+        { input: { organizationHashId: 'o0', emails: ['reader@gridport.example'], rights: ['GRIDPORT_EMPLOYEE'] } },
+      ]),
+    );
+  });
+
+  it('offers an admin staff rights once the provider organisation is chosen', async () => {
+    const harness = renderConsole('/admin/user-invites/add', server(['gridport.admin']));
     await userEvent.type(await screen.findByLabelText('Emails', {}, { timeout: 10_000 }), 'dev@gridport.example');
     await userEvent.click(screen.getByRole('button', { name: 'Send invites' }));
     expect(await screen.findByText('Choose the organisation to invite into.')).toBeInTheDocument();

@@ -25,6 +25,7 @@ export const userInvitesMessages = {
   'userInvite.add.organization.required': 'Choose the organisation to invite into.',
   'userInvite.add.rights': 'Rights',
   'userInvite.add.rights.help.provider': 'Staff rights: every staff user is an employee; leave all unticked for employee only.',
+  'userInvite.add.rights.help.providerNeedsAdmin': 'You may invite staff as employees (read-only); only an admin invites with other staff rights.',
   'userInvite.add.rights.help.customer': 'Every customer user reads; tick write to let them change things too.',
   'userInvite.add.submit': 'Send invites',
   'userInvite.add.cancel': 'Cancel',

@@ -1,7 +1,7 @@
 import { useField } from 'formik';
 import { useId } from 'react';
 import styled from 'styled-components';
-import { isStaffRight, type Right } from '../../../../../contracts/rights';
+import type { Right } from '../../../../../contracts/rights';
 import { PermissionTooltip } from '../../../components/Tooltip';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
 import { rightsOfOrganization } from './rights';
@@ -12,8 +12,8 @@ export interface RightsFieldProps {
   label: string;
   /** Staff rights for the provider's organisation, customer rights for any other. */
   isProvider: boolean;
-  /** Whether the user may tick staff rights (only Admin grants or removes them on a user). */
-  staffRightsPermitted: boolean;
+  /** Whether the signed-in user may grant or remove `right` here (the server's rule); a right they may not is disabled with the "no permission" hint. */
+  mayGrant: (right: Right) => boolean;
   disabled?: boolean;
   help?: string;
 }
@@ -22,7 +22,7 @@ export interface RightsFieldProps {
  * The rights that fit an organisation as checkboxes. Every customer user reads, so customer.read
  * stays ticked; a staff right the user may not grant is disabled with the "no permission" hint.
  */
-export function RightsField({ name, label, isProvider, staffRightsPermitted, disabled = false, help }: RightsFieldProps) {
+export function RightsField({ name, label, isProvider, mayGrant, disabled = false, help }: RightsFieldProps) {
   const t = useMessages();
   const id = useId();
   const [field, meta, helpers] = useField<Right[]>(name);
@@ -36,7 +36,7 @@ export function RightsField({ name, label, isProvider, staffRightsPermitted, dis
     <Group role="group" aria-labelledby={`${id}-label`}>
       <span id={`${id}-label`}>{label}</span>
       {rightsOfOrganization(isProvider).map((right) => {
-        const permitted = !isStaffRight(right) || staffRightsPermitted;
+        const permitted = mayGrant(right);
         const always = right === 'customer.read';
         return (
           <PermissionTooltip key={right} allowed={permitted}>

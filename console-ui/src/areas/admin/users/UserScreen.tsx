@@ -161,7 +161,7 @@ function UserForm({ user, onSaved }: { user: UserScreen_UserFragment; onSaved: (
                 name="rights"
                 label={t('user.edit.rights')}
                 isProvider={form.values.organization.isProvider}
-                staffRightsPermitted={isAdmin && !isSelf}
+                mayGrant={(right) => !isStaffRight(right) || (isAdmin && !isSelf)}
                 disabled={!permitted || isSelf}
                 help={isSelf ? t('user.edit.ownRights') : isAdmin ? undefined : t('user.edit.staffRightsNeedAdmin')}
               />
