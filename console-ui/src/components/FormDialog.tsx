@@ -68,6 +68,15 @@ export function NavigationGuard({ active }: { active: boolean }) {
 }
 
 /**
+ * A form on a page with unsaved changes (`active`): the browser warns before the page is left,
+ * and a navigation inside the console asks first (console.md section 2).
+ */
+export function UnsavedChangesGuard({ active }: { active: boolean }) {
+  useLeaveWarning(active);
+  return <NavigationGuard active={active} />;
+}
+
+/**
  * A dialog around a formik form: pristine, tainted (cancel then reads Discard, closing asks
  * first, the page warns on leaving and a navigation inside the console asks) and saving
  * (closing blocked).

@@ -6,7 +6,7 @@ import styled from 'styled-components';
 import { deviceGroupCreateSchema } from '../../../../../contracts/device-group';
 import { fleetLimits } from '../../../../../contracts/fleet';
 import { Button } from '../../../components/Button';
-import { useLeaveWarning } from '../../../components/FormDialog';
+import { UnsavedChangesGuard } from '../../../components/FormDialog';
 import { Panel } from '../../../components/ObjectFrame';
 import { TextField } from '../../../components/TextField';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
@@ -81,7 +81,7 @@ export function DeviceGroupAddScreen() {
         >
           {({ values, errors, touched, submitCount, dirty, isSubmitting, setValues, setFieldTouched }) => (
             <Form noValidate aria-label={t('deviceGroup.add.title')}>
-              <LeaveWarning active={dirty && !created} />
+              <UnsavedChangesGuard active={dirty && !isSubmitting && !created} />
               <TextField name="name" label={t('deviceGroup.field.name')} maxLength={fleetLimits.deviceGroupNameLength} />
               <OrganizationPicker
                 label={t('deviceGroup.field.organization')}
@@ -115,12 +115,6 @@ export function DeviceGroupAddScreen() {
       </Panel>
     </section>
   );
-}
-
-/** The page warns before it is left with a form half filled in. */
-function LeaveWarning({ active }: { active: boolean }) {
-  useLeaveWarning(active);
-  return null;
 }
 
 const Actions = styled.div`

@@ -5,7 +5,7 @@ import type { AnyObjectSchema } from 'yup';
 import type { ValidationIssue } from '../../../../../contracts/errors';
 import { apiErrorOfApollo } from '../../../api/apollo';
 import { Button } from '../../../components/Button';
-import { NavigationGuard, useLeaveWarning } from '../../../components/FormDialog';
+import { UnsavedChangesGuard } from '../../../components/FormDialog';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { OrganizationFields } from './OrganizationFields';
 import type { OrganizationValues } from './organization-form';
@@ -25,12 +25,6 @@ function payloadIssuesOf(error: unknown): ValidationIssue[] | null {
     return null;
   }
   return apiError.details.filter(isIssue);
-}
-
-/** Asks before the page or the console is left while `active` (a form with unsaved changes). */
-function UnsavedChangesGuard({ active }: { active: boolean }) {
-  useLeaveWarning(active);
-  return <NavigationGuard active={active} />;
 }
 
 export interface OrganizationFormProps {

@@ -17,7 +17,7 @@ import { OrganizationPickerOrganizationDocument } from '../organizations/Organiz
 import { useMessages, type Translate } from '../../../i18n/messages';
 import { usePermissions } from '../../../session/usePermissions';
 import { useSession } from '../../../session/useSession';
-import { LeaveWarning } from '../users/LeaveWarning';
+import { UnsavedChangesGuard } from '../../../components/FormDialog';
 import { OrganizationPicker, type PickedOrganization } from '../organizations/OrganizationPicker';
 import { RightsField } from '../users/RightsField';
 import { rightName } from '../users/rights';
@@ -119,7 +119,7 @@ function InviteForm({ organization, backTo }: { organization: PickedOrganization
         <Formik<Values> initialValues={initial} validationSchema={schema} onSubmit={onSubmit}>
           {(form) => (
             <Form aria-label={t('userInvite.add.title')}>
-              <LeaveWarning active={form.dirty && !form.isSubmitting} />
+              <UnsavedChangesGuard active={form.dirty && !form.isSubmitting} />
               <Fields disabled={!permitted || form.isSubmitting}>
                 <TextAreaField
                   name="emails"

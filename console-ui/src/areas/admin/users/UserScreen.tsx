@@ -19,7 +19,7 @@ import { useMessages } from '../../../i18n/messages';
 import { usePermissions } from '../../../session/usePermissions';
 import { useSession } from '../../../session/useSession';
 import { ObjectAuditLog } from '../audit/ObjectAuditLog';
-import { LeaveWarning } from './LeaveWarning';
+import { UnsavedChangesGuard } from '../../../components/FormDialog';
 import { OrganizationPicker, type PickedOrganization } from '../organizations/OrganizationPicker';
 import { RightsField } from './RightsField';
 import { rightName } from './rights';
@@ -141,7 +141,7 @@ function UserForm({ user, onSaved }: { user: UserScreen_UserFragment; onSaved: (
       <Formik<Values> initialValues={initial} validationSchema={schema} onSubmit={onSubmit}>
         {(form) => (
           <Form aria-label={t('user.edit.title')}>
-            <LeaveWarning active={form.dirty && !form.isSubmitting} />
+            <UnsavedChangesGuard active={form.dirty && !form.isSubmitting} />
             <Fields disabled={!permitted || form.isSubmitting}>
               <TextField name="name" label={t('user.edit.name')} maxLength={255} />
               <TextField name="email" type="email" label={t('user.edit.email')} maxLength={255} />
