@@ -29,7 +29,7 @@ export const userInvitesMessages = {
   'userInvite.add.rights.help.customer': 'Every customer user reads; tick write to let them change things too.',
   'userInvite.add.submit': 'Send invites',
   'userInvite.add.cancel': 'Cancel',
-  'userInvite.add.sent': 'Invited {count} people.',
+  'userInvite.add.sent': 'Invites sent: {count}.',
   'userInvite.add.hasInvite': 'These emails already have an open invite: {emails}. Revoke it first, or leave them out.',
   'userInvite.add.userExists': 'These emails already belong to users: {emails}.',
   'userInvite.add.noPermission': 'Only Ops invites users.',
