@@ -1,3 +1,5 @@
+// First: yup's console texts must be set before any schema is built.
+import './forms/validation-texts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';

@@ -100,7 +100,7 @@ describe('customer settings', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Add the key to your authenticator app' });
     await userEvent.type(within(dialog).getByLabelText('Code from the new app'), '12345');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('twoFactorCode must be exactly 6 characters');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Exactly 6 characters');
     expect(twoFactorCalls(harness.calls).map((call) => call.path)).toEqual([`${base}/generate-challenge`]);
   });
 

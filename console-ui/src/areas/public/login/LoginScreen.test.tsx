@@ -55,7 +55,7 @@ describe('login', () => {
     const code = await screen.findByLabelText('Two-factor code');
     await userEvent.type(code, '12345');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByText('code must be exactly 6 characters')).toBeInTheDocument();
+    expect(await screen.findByText('Exactly 6 characters')).toBeInTheDocument();
     await userEvent.type(code, '9');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('The code is not valid.')).toBeInTheDocument();
