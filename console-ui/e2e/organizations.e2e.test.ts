@@ -37,6 +37,11 @@ describeInBrowser('the organisation screens in Chromium', () => {
 
     await page.getByRole('button', { name: 'Add organisation' }).click();
     await page.getByRole('heading', { name: 'New organisation' }).waitFor();
+    // Checked in the browser before anything is sent, in the console's words (forms/validation-texts.ts, which the
+    // built bundle must run before the contracts' schemas are made).
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await page.getByRole('alert').nth(1).waitFor();
+    expect(await page.getByRole('alert').allTextContents()).toEqual(['Required', 'Required']);
     await page.getByLabel('Name').fill('Northwind Solar');
     await page.getByLabel('Type').selectOption('asset-owner');
     await page.getByLabel('Invoice frequency').selectOption('daily');
