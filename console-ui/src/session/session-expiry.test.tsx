@@ -16,9 +16,11 @@ function lapsingSession(key: string): { handler: FakeHandler; lapse: () => void 
       return { status: 200, body: profile() };
     }
     if (call.path === '/graphql') {
-      // The issue list's queries, answered empty.
+      // The issue and device lists' queries, answered empty.
       const counts = { openCount: 0, assignedToMeCount: 0, assignedToMyOrganizationCount: 0 };
-      return { status: 200, body: { data: { issues: { rows: [], nextPageOffset: null }, issueCount: counts } } };
+      const devices = { rows: [], nextPageOffset: null, count: 0 };
+      const deviceCount = { totalCount: 0, operationalCount: 0, inactiveCount: 0 };
+      return { status: 200, body: { data: { issues: { rows: [], nextPageOffset: null }, issueCount: counts, devices, deviceCount } } };
     }
     return { status: 200, body: { rows: [] } };
   };
