@@ -7,7 +7,7 @@ import { useApolloErrorSnackbar } from '../components/useErrorSnackbar';
 import { VirtualList, type VirtualListColumn } from '../components/VirtualList';
 import { usePagedRows, type CountedPage } from '../devices/usePagedRows';
 import { useMessages } from '../i18n/messages';
-import { downloadCsv, toCsv } from './csv';
+import { CsvExportButton } from './CsvExportButton';
 import { useUrlFilters, type FilterValues } from './useUrlFilters';
 
 /** A filter of a list, named as in the API and in the address. */
@@ -41,10 +41,6 @@ export interface ListScreenProps<Row> {
   actions?: ReactNode;
 }
 
-/** How many rows an export reads at most, and a page of it. */
-export const exportRowsMax = 10_000;
-const exportPageSize = 500;
-
 /**
  * A staff list: its filters kept in the address (a link reopens the same view), the rows
  * virtualised and loaded a page at a time, a CSV export of every row the filters match (up to
@@ -64,25 +60,6 @@ export function ListScreen<Row>({ title, filters, columns, loadPage, rowKey, row
     }
   }, [list.error, showError]);
 
-  const [exporting, setExporting] = useState(false);
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      const rows: Row[] = [];
-      let offset: string | null = null;
-      do {
-        const page: CountedPage<Row> = await loadPage(url.applied, offset, exportPageSize);
-        rows.push(...page.rows);
-        offset = page.nextPageOffset;
-      } while (offset !== null && rows.length < exportRowsMax);
-      downloadCsv(`${exportName}.csv`, toCsv(columns, rows.slice(0, exportRowsMax)));
-    } catch (error) {
-      showError(error);
-    } finally {
-      setExporting(false);
-    }
-  };
-
   const shown = useMemo<VirtualListColumn<Row>[]>(() => columns.map((column) => ({ ...column, cell: column.cell ?? column.text })), [columns]);
   const failed = list.error !== null && list.rows.length === 0;
   return (
@@ -90,9 +67,12 @@ export function ListScreen<Row>({ title, filters, columns, loadPage, rowKey, row
       <Title>
         <h1>{title}</h1>
         <Actions>
-          <Button variant="text" loading={exporting} onClick={() => void exportCsv()} disabled={failed}>
-            {t('list.export')}
-          </Button>
+          <CsvExportButton
+            loadPage={(offset, rowsPerPage) => loadPage(url.applied, offset, rowsPerPage)}
+            columns={columns}
+            fileName={exportName}
+            disabled={failed}
+          />
           {actions}
         </Actions>
       </Title>

@@ -9,7 +9,8 @@ import { usePagedRows } from '../../../devices/usePagedRows';
 import { AdminIssueListDocument, type AdminIssueListQueryVariables } from './AdminIssueList.generated';
 import type { IssueTable_IssueFragment } from '../../../issues/IssueTable.generated';
 import { useMessages } from '../../../i18n/messages';
-import { IssueTable } from '../../../issues/IssueTable';
+import { IssueTable, issueColumns } from '../../../issues/IssueTable';
+import { CsvExportButton } from '../../../lists/CsvExportButton';
 import { issueOwnerEnum, issuePageSize, issueSortEnum, issueStatusEnum, paramOf } from '../../../issues/issue-filters';
 import { IssueDeviceFilter } from './IssueDeviceFilter';
 import { IssueUserFilter } from './IssueUserFilter';
@@ -80,14 +81,15 @@ export function AdminIssueList({ deviceHashId }: { deviceHashId?: string }) {
   const key = JSON.stringify(applied);
 
   const loadPage = useCallback(
-    async (offset: string | null) => {
-      const variables = { ...variablesOf(JSON.parse(key) as Filters), offset, rowsPerPage: issuePageSize };
+    async (offset: string | null, rowsPerPage = issuePageSize) => {
+      const variables = { ...variablesOf(JSON.parse(key) as Filters), offset, rowsPerPage };
       const { data } = await client.query({ query: AdminIssueListDocument, variables, fetchPolicy: 'no-cache' });
       return data?.issues ?? { rows: [], nextPageOffset: null };
     },
     [client, key],
   );
   const list = usePagedRows<IssueTable_IssueFragment>(key, loadPage);
+  const csvColumns = useMemo(() => issueColumns(t, true), [t]);
   useEffect(() => {
     if (list.error !== null) {
       showError(list.error);
@@ -165,6 +167,7 @@ export function AdminIssueList({ deviceHashId }: { deviceHashId?: string }) {
           >
             {t('issue.filter.clear')}
           </Button>
+          <CsvExportButton loadPage={loadPage} columns={csvColumns} fileName="issues" />
         </FilterActions>
       </FilterForm>
       <IssueTable

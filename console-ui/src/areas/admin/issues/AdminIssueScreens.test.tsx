@@ -4,6 +4,10 @@ import { anAdminDevice, withListViewport } from '../../../test-support/devices';
 import { aMessageItem, anIssue } from '../../../test-support/issues';
 import { graphqlBodyOf, graphqlData as answer, staffServer, variablesOf } from '../../../test-support/graphql';
 import { renderConsole } from '../../../test-support/render';
+import type * as csv from '../../../lists/csv';
+import { downloadCsv } from '../../../lists/csv';
+
+jest.mock('../../../lists/csv', () => ({ ...jest.requireActual<typeof csv>('../../../lists/csv'), downloadCsv: jest.fn() }));
 
 /** Reads the snackbar showing and closes it, so the next one shows at once. */
 async function notice(text: string): Promise<void> {
@@ -137,6 +141,17 @@ describe('the admin issue screens', () => {
       }),
     );
     expect(screen.getByRole('row', { name: /Harbour battery disconnected/ })).toHaveAttribute('href', '/admin/issues/i1');
+
+    // The export reads the list with the same filters, 500 a page.
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(downloadCsv).toHaveBeenCalledTimes(1));
+    expect(variablesOf(harness.calls, 'AdminIssueList')).toContainEqual(
+      expect.objectContaining({ status: 'OPEN', sortBy: 'NEXT_ACTIVITY_DUE_AT', rowsPerPage: 500 }),
+    );
+    const [fileName, text] = jest.mocked(downloadCsv).mock.calls[0] ?? [];
+    expect(fileName).toBe('issues.csv');
+    expect((text ?? '').split('\r\n')[0]).toBe('Title,Device,Assignee,Messages,Next activity,Created,Status');
+    expect((text ?? '').split('\r\n')[1]).toMatch(/^Harbour battery disconnected,/);
   });
 
   it('filters by a user found by name for one filter and nobody for the other, and names the chosen user from the address', async () => {

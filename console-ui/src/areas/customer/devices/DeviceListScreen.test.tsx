@@ -2,6 +2,10 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { profile, renderConsole, type FakeHandler, type SeenCall } from '../../../test-support/render';
 import { withListViewport } from '../../../test-support/devices';
+import type * as csv from '../../../lists/csv';
+import { downloadCsv } from '../../../lists/csv';
+
+jest.mock('../../../lists/csv', () => ({ ...jest.requireActual<typeof csv>('../../../lists/csv'), downloadCsv: jest.fn() }));
 
 type Status = 'OPERATIONAL' | 'NON_OPERATIONAL';
 
@@ -134,5 +138,19 @@ describe('the customer device list', () => {
     expect(rowNames()).toHaveLength(34);
     expect(rowNames()[0]).toBe('Site 458');
     expect(rowNames()).toContain('Site 475');
+  });
+
+  it('exports every device the filter matches as CSV, not only the rows loaded, 500 at a time', async () => {
+    const harness = renderConsole('/teleports?status=non-operational', server(fleet(1200)));
+    await waitFor(() => expect(screen.getByTestId('device-count')).toHaveTextContent('400 teleports'), { timeout: 10_000 });
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(downloadCsv).toHaveBeenCalledTimes(1));
+    const [fileName, text] = jest.mocked(downloadCsv).mock.calls[0] ?? [];
+    expect(fileName).toBe('teleports.csv');
+    const lines = (text ?? '').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Name,Identifier,Organisation,Nominal power,State');
+    expect(lines).toHaveLength(401);
+    expect(lines[1]).toBe('Site 2,gw-2,Solar Farms Ltd,2 kW,Offline');
+    expect(listCalls(harness.calls).filter((call) => call?.rowsPerPage === 500)).toEqual([{ status: 'NON_OPERATIONAL', offset: null, rowsPerPage: 500 }]);
   });
 });

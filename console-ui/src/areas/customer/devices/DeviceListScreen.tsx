@@ -11,6 +11,8 @@ import { pageSizeAt } from '../../../devices/device-page-size';
 import { usePagedRows } from '../../../devices/usePagedRows';
 import { VirtualList, type VirtualListColumn } from '../../../components/VirtualList';
 import { OnlineState } from '../../../devices/OnlineState';
+import { CsvExportButton } from '../../../lists/CsvExportButton';
+import type { ListColumn } from '../../../lists/ListScreen';
 
 /** The status filter as it reads in the address (console.md section 7) and in GraphQL. */
 const statuses = {
@@ -35,10 +37,10 @@ export function DeviceListScreen() {
   const counts = useQuery(DeviceCountsDocument, { fetchPolicy: 'cache-and-network' });
 
   const loadPage = useCallback(
-    async (offset: string | null) => {
+    async (offset: string | null, rowsPerPage = pageSizeAt(offset)) => {
       const { data } = await client.query({
         query: CustomerDeviceListDocument,
-        variables: { status, offset, rowsPerPage: pageSizeAt(offset) },
+        variables: { status, offset, rowsPerPage },
         fetchPolicy: 'no-cache',
       });
       if (data === undefined) {
@@ -55,19 +57,24 @@ export function DeviceListScreen() {
     }
   }, [list.error, showError]);
 
-  const columns = useMemo<VirtualListColumn<DeviceListScreen_DeviceFragment>[]>(
+  const csvColumns = useMemo<ListColumn<DeviceListScreen_DeviceFragment>[]>(
     () => [
-      { header: t('device.list.name'), width: 'minmax(140px, 2fr)', cell: (row) => row.name },
-      { header: t('device.list.identifier'), width: 'minmax(120px, 2fr)', cell: (row) => row.identifier, optional: true },
-      { header: t('device.list.organization'), width: 'minmax(120px, 1.5fr)', cell: (row) => row.organization?.name ?? '', optional: true },
-      { header: t('device.list.power'), width: '120px', cell: (row) => formatPower(row.nominalActivePowerSum), optional: true },
+      { header: t('device.list.name'), width: 'minmax(140px, 2fr)', text: (row) => row.name },
+      { header: t('device.list.identifier'), width: 'minmax(120px, 2fr)', text: (row) => row.identifier, optional: true },
+      { header: t('device.list.organization'), width: 'minmax(120px, 1.5fr)', text: (row) => row.organization?.name ?? '', optional: true },
+      { header: t('device.list.power'), width: '120px', text: (row) => formatPower(row.nominalActivePowerSum), optional: true },
       {
         header: t('device.list.state'),
         width: '90px',
+        text: (row) => t(row.isOnline ? 'device.online' : 'device.offline'),
         cell: (row) => <OnlineState online={row.isOnline} onlineText={t('device.online')} offlineText={t('device.offline')} />,
       },
     ],
     [t],
+  );
+  const columns = useMemo<VirtualListColumn<DeviceListScreen_DeviceFragment>[]>(
+    () => csvColumns.map((column) => ({ ...column, cell: column.cell ?? column.text })),
+    [csvColumns],
   );
 
   const total = counts.data?.deviceCount;
@@ -93,7 +100,10 @@ export function DeviceListScreen() {
           </Chip>
         ))}
       </ChipGroup>
-      <Count data-testid="device-count">{list.count === null ? t('device.list.loading') : t('device.list.count', { count: list.count })}</Count>
+      <CountBar>
+        <Count data-testid="device-count">{list.count === null ? t('device.list.loading') : t('device.list.count', { count: list.count })}</Count>
+        <CsvExportButton loadPage={loadPage} columns={csvColumns} fileName="teleports" />
+      </CountBar>
       <VirtualList
         label={t('teleports.title')}
         rows={list.rows}
@@ -106,6 +116,13 @@ export function DeviceListScreen() {
     </section>
   );
 }
+
+const CountBar = styled.div`
+  display: flex;
+  align-items: center;
+  justify-content: space-between;
+  gap: 8px;
+`;
 
 const Count = styled.p`
   margin: 0 0 8px;

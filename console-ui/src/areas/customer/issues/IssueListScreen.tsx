@@ -1,5 +1,5 @@
 import { useApolloClient, useQuery } from '@apollo/client/react';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { customerIssueAssignees, issueStatuses, type CustomerIssueAssignee, type IssueStatus } from '../../../../../contracts/issue';
 import { Chip, ChipGroup } from '../../../components/Chip';
@@ -8,7 +8,8 @@ import { usePagedRows } from '../../../devices/usePagedRows';
 import { CustomerIssueCountsDocument, CustomerIssueListDocument } from './IssueListScreen.generated';
 import type { IssueTable_IssueFragment } from '../../../issues/IssueTable.generated';
 import { useMessages } from '../../../i18n/messages';
-import { IssueTable } from '../../../issues/IssueTable';
+import { IssueTable, issueColumns } from '../../../issues/IssueTable';
+import { CsvExportButton } from '../../../lists/CsvExportButton';
 import { issuePageSize, issueStatusEnum, paramOf } from '../../../issues/issue-filters';
 
 /** The customer's issues (/issues): the assignee filter (console.md section 7) and status, with the counts. */
@@ -23,14 +24,15 @@ export function IssueListScreen() {
   const count = counts.data?.issueCount;
 
   const loadPage = useCallback(
-    async (offset: string | null) => {
-      const variables = { assignee, status: status === null ? null : issueStatusEnum[status], offset, rowsPerPage: issuePageSize };
+    async (offset: string | null, rowsPerPage = issuePageSize) => {
+      const variables = { assignee, status: status === null ? null : issueStatusEnum[status], offset, rowsPerPage };
       const { data } = await client.query({ query: CustomerIssueListDocument, variables, fetchPolicy: 'no-cache' });
       return data?.issues ?? { rows: [], nextPageOffset: null };
     },
     [client, assignee, status],
   );
   const list = usePagedRows<IssueTable_IssueFragment>(`${assignee ?? ''}|${status ?? ''}`, loadPage);
+  const csvColumns = useMemo(() => issueColumns(t, false), [t]);
   useEffect(() => {
     if (list.error !== null) {
       showError(list.error);
@@ -78,6 +80,7 @@ export function IssueListScreen() {
           </Chip>
         ))}
       </ChipGroup>
+      <CsvExportButton loadPage={loadPage} columns={csvColumns} fileName="issues" />
       <IssueTable label={t('issues.title')} rows={list.rows} rowLink={(row) => `/issues/${row.hashId}`} onNearEnd={list.loadMore} loading={list.loading} />
     </section>
   );
