@@ -4,10 +4,7 @@ import { Button } from '../components/Button';
 import { useApolloErrorSnackbar } from '../components/useErrorSnackbar';
 import { useMessages } from '../i18n/messages';
 import { downloadCsv, toCsv, type CsvColumn } from './csv';
-
-/** How many rows an export reads at most, and a page of it. */
-export const exportRowsMax = 10_000;
-const exportPageSize = 500;
+import { readPages } from './read-pages';
 
 export interface CsvExportButtonProps<Row> {
   /** Reads one page of what the list shows (its filters applied), `rowsPerPage` rows. */
@@ -29,14 +26,7 @@ export function CsvExportButton<Row>({ loadPage, columns, fileName, disabled = f
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const rows: Row[] = [];
-      let offset: string | null = null;
-      do {
-        const page: Page<Row> = await loadPage(offset, exportPageSize);
-        rows.push(...page.rows);
-        offset = page.nextPageOffset;
-      } while (offset !== null && rows.length < exportRowsMax);
-      downloadCsv(`${fileName}.csv`, toCsv(columns, rows.slice(0, exportRowsMax)));
+      downloadCsv(`${fileName}.csv`, toCsv(columns, await readPages(loadPage)));
     } catch (error) {
       showError(error);
     } finally {

@@ -1,15 +1,7 @@
 import { useApolloClient } from '@apollo/client/react';
 import { useCallback, useEffect, useState } from 'react';
-import {
-  OrganizationPartnershipsDocument,
-  type OrganizationPartnershipsQuery,
-  type OrganizationPartnershipsTab_PartnershipFragment,
-} from './OrganizationPartnershipsTab.generated';
-
-/** Rows asked per page: the API's most. */
-const pageSize = 500;
-/** Pages read at most: an organisation with more partnerships than this shows the first ones. */
-const pagesMax = 20;
+import { readPages } from '../../../lists/read-pages';
+import { OrganizationPartnershipsDocument, type OrganizationPartnershipsTab_PartnershipFragment } from './OrganizationPartnershipsTab.generated';
 
 export interface OrganizationPartnerships {
   rows: readonly OrganizationPartnershipsTab_PartnershipFragment[];
@@ -32,20 +24,15 @@ export function useOrganizationPartnerships(organizationHashId: string): Organiz
     const load = async () => {
       setState((now) => ({ ...now, loading: true, error: null }));
       try {
-        const rows: OrganizationPartnershipsTab_PartnershipFragment[] = [];
-        let offset: string | null = null;
-        for (let page = 0; page < pagesMax; page += 1) {
-          const { data }: { data?: OrganizationPartnershipsQuery | undefined } = await client.query({
+        // An organisation with more partnerships than a list reads at once (10,000) shows the first ones.
+        const rows = await readPages(async (offset, rowsPerPage) => {
+          const { data } = await client.query({
             query: OrganizationPartnershipsDocument,
-            variables: { organizationHashId, offset, rowsPerPage: pageSize },
+            variables: { organizationHashId, offset, rowsPerPage },
             fetchPolicy: 'no-cache',
           });
-          rows.push(...(data?.partnerships.rows ?? []));
-          offset = data?.partnerships.nextPageOffset ?? null;
-          if (offset === null) {
-            break;
-          }
-        }
+          return data?.partnerships ?? { rows: [], nextPageOffset: null };
+        });
         if (current) {
           setState({ rows, loading: false, error: null });
         }

@@ -43,10 +43,7 @@ export function DeviceListScreen() {
         variables: { status, offset, rowsPerPage },
         fetchPolicy: 'no-cache',
       });
-      if (data === undefined) {
-        return { rows: [], nextPageOffset: null };
-      }
-      return data.devices;
+      return data?.devices ?? { rows: [], nextPageOffset: null };
     },
     [client, status],
   );
