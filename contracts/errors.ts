@@ -86,6 +86,10 @@ export const errorCatalogue = {
 
   // Message destinations
   changing_type: { status: 400, message: 'The type of a message destination cannot change.' },
+  destination_address_not_allowed: {
+    status: 400,
+    message: 'The destination resolves to a loopback, private, link-local or metadata address, which forwarding may not reach.',
+  },
 
   // SAML
   url_encoded_body_invalid: { status: 400, message: 'The URL-encoded body is invalid.' },

@@ -21,6 +21,7 @@ import * as passwordResetRequests from './20261124110000_password_reset_requests
 import * as operations from './20261125000000_operations';
 import * as mailThreading from './20261125004000_mail_threading';
 import * as monitorLeases from './20261125005000_monitor_leases';
+import * as forwarding from './20261126000000_forwarding';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -51,6 +52,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261125000000_operations', operations],
   ['20261125004000_mail_threading', mailThreading],
   ['20261125005000_monitor_leases', monitorLeases],
+  ['20261126000000_forwarding', forwarding],
 ];
 
 /** Knex reads migrations from this list rather than the file system, so compiled and test runs agree. */
