@@ -40,6 +40,8 @@ import { ContactService } from './identity/services/contact.service';
 import { DangerousActionService } from './identity/services/dangerous-action.service';
 import type { BalenaSettings } from './fleet/services/balena.client';
 import { FirmwareService } from './fleet/services/firmware.service';
+import { DestinationDeliveries } from './forwarding/services/destination-deliveries';
+import { defaultForwardingSettings, type ForwardingSettings } from './forwarding/services/forwarding-settings';
 import { DeviceMessageService, DeviceTicketService, type HubspotSettings } from './fleet/services/device-message.service';
 
 /** Everything a service needs from outside: the database and the install's hash ids. */
@@ -70,6 +72,8 @@ export interface Dependencies {
   grafanaOnCall?: GrafanaOnCallSettings;
   /** Twilio's auth token and the public URL it calls; without a token every Twilio request is refused. */
   twilio?: TwilioSettings;
+  /** Forwarding: private networks allowed or not, pause time, polling (docs/forwarding.md); the defaults without it. */
+  forwarding?: ForwardingSettings;
 }
 
 /** Every service, built once per process and shared by REST routes, resolvers, the hub and the CLI. */
@@ -123,6 +127,10 @@ export interface Services {
   incomingMail: IncomingMailService;
   /** Issue messages out by mail: to their to and cc, and to the issue's subscribers (a worker on every node runs it). */
   issueMailer: IssueMailer;
+  /** How this install forwards (the address policy every destination connects under). */
+  forwardingSettings: ForwardingSettings;
+  /** Each message destination's cursor, state and health (the delivery worker moves the cursors). */
+  forwardingDeliveries: DestinationDeliveries;
 }
 
 export function createServices({
@@ -140,6 +148,7 @@ export function createServices({
   files: fileSettings,
   grafanaOnCall,
   twilio,
+  forwarding: forwardingSettings = defaultForwardingSettings,
 }: Dependencies): Services {
   const pubsub = givenPubsub ?? new InProcessPubSub((error, channel) => log.error({ err: error, channel }, 'a pub/sub handler failed'));
   const organizations = new OrganizationService(db, hashIds);
@@ -199,5 +208,7 @@ export function createServices({
     files,
     onCall,
     telephony: new TelephonyService(db, issueJournal, onCall, contacts, twilio),
+    forwardingSettings,
+    forwardingDeliveries: new DestinationDeliveries(db),
   };
 }

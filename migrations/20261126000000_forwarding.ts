@@ -16,6 +16,8 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`alter table device_reports add column seq bigint not null default nextval('device_reports_seq')`);
   await knex.raw('alter table device_reports add column tx xid8 not null default pg_current_xact_id()');
   await knex.raw('create index device_reports_stream_index on device_reports (tx, seq)');
+  /** Replay from a position (resume with an offset) finds the report by its number. */
+  await knex.raw('create index device_reports_seq_index on device_reports (seq)');
 
   await knex.schema.createTable('message_destinations', (table) => {
     table.bigIncrements('id').primary();
@@ -80,6 +82,7 @@ export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTable('message_destination_deliveries');
   await knex.schema.dropTable('device_group_message_destinations');
   await knex.schema.dropTable('message_destinations');
+  await knex.raw('drop index device_reports_seq_index');
   await knex.raw('drop index device_reports_stream_index');
   await knex.raw('alter table device_reports drop column tx');
   await knex.raw('alter table device_reports drop column seq');

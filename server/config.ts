@@ -15,6 +15,7 @@ import { defaultHttpBounds, type HttpBounds } from './http-bounds';
 import { defaultPresenceSettings, type PresenceSettings } from '../graph/fleet/services/device-presence.service';
 import { defaultAlarmRecoverySeconds } from '../contracts/monitors';
 import { defaultMonitorSweepSettings } from '../graph/operations/services/monitor-sweep';
+import { defaultForwardingSettings, type ForwardingSettings } from '../graph/forwarding/services/forwarding-settings';
 
 /**
  * Gridport's configuration, read once at start-up from the environment and validated.
@@ -63,6 +64,8 @@ export interface Config {
   grafanaOnCall: GrafanaOnCallSettings;
   /** Twilio: TWILIO_AUTH_TOKEN, which signs Twilio's requests (they are checked against PUBLIC_URL). */
   twilio: Omit<TwilioSettings, 'publicUrl'>;
+  /** Forwarding: FORWARDING_ALLOW_PRIVATE_NETWORKS, FORWARDING_PAUSE_AFTER_SECONDS, FORWARDING_POLL_MS, FORWARDING_CONCURRENCY (docs/forwarding.md, "Configuration"). */
+  forwarding: ForwardingSettings;
 }
 
 export interface Secrets {
@@ -221,6 +224,28 @@ const environmentSchema = yup.object({
     .min(0, 'ALARM_RECOVERY_SECONDS must be at least 0')
     .max(7 * 24 * 3600, 'ALARM_RECOVERY_SECONDS must be at most 604800 (a week)')
     .default(defaultAlarmRecoverySeconds),
+  FORWARDING_ALLOW_PRIVATE_NETWORKS: booleanText.optional(),
+  FORWARDING_PAUSE_AFTER_SECONDS: yup
+    .number()
+    .typeError('FORWARDING_PAUSE_AFTER_SECONDS must be a number of seconds')
+    .integer('FORWARDING_PAUSE_AFTER_SECONDS must be a whole number of seconds')
+    .min(1, 'FORWARDING_PAUSE_AFTER_SECONDS must be at least 1')
+    .max(7 * 24 * 3600, 'FORWARDING_PAUSE_AFTER_SECONDS must be at most 604800 (a week)')
+    .default(defaultForwardingSettings.pauseAfterSeconds),
+  FORWARDING_POLL_MS: yup
+    .number()
+    .typeError('FORWARDING_POLL_MS must be a number of milliseconds')
+    .integer('FORWARDING_POLL_MS must be a whole number of milliseconds')
+    .min(10, 'FORWARDING_POLL_MS must be at least 10')
+    .max(60_000, 'FORWARDING_POLL_MS must be at most 60000')
+    .default(defaultForwardingSettings.pollMs),
+  FORWARDING_CONCURRENCY: yup
+    .number()
+    .typeError('FORWARDING_CONCURRENCY must be a number')
+    .integer('FORWARDING_CONCURRENCY must be a whole number')
+    .min(0, 'FORWARDING_CONCURRENCY must be at least 0 (0: this node delivers nothing)')
+    .max(1000, 'FORWARDING_CONCURRENCY must be at most 1000')
+    .default(defaultForwardingSettings.concurrency),
   MONITOR_SWEEP_SECONDS: yup
     .number()
     .typeError('MONITOR_SWEEP_SECONDS must be a number of seconds')
@@ -466,6 +491,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     files,
     grafanaOnCall,
     twilio: { authToken: parsed.TWILIO_AUTH_TOKEN ?? null },
+    forwarding: {
+      allowPrivateNetworks: parsed.FORWARDING_ALLOW_PRIVATE_NETWORKS !== undefined && isTrue(parsed.FORWARDING_ALLOW_PRIVATE_NETWORKS),
+      pauseAfterSeconds: parsed.FORWARDING_PAUSE_AFTER_SECONDS,
+      pollMs: parsed.FORWARDING_POLL_MS,
+      concurrency: parsed.FORWARDING_CONCURRENCY,
+    },
   };
 }
 

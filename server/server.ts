@@ -122,6 +122,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       files: config.files,
       grafanaOnCall: config.grafanaOnCall,
       twilio: { ...config.twilio, publicUrl: config.publicUrl },
+      forwarding: config.forwarding,
     });
     if (lock?.holder.socketPath) {
       operatorSocket = await serveOperatorSocket(lock.holder.socketPath, services, log);
