@@ -162,6 +162,20 @@ export const accessRules = {
   'partnership.delete': staffWriters,
   'partnership.listOwn': consoleUsers(employee, customerRead, customerWrite),
 
+  // Forwarding (console.md section 6): staff read, Ops and Developer write, only Developer resumes a destination;
+  // customers list their organisation's destinations, read-only.
+  'messageDestination.list': consoleUsers(employee),
+  'messageDestination.read': consoleUsers(employee),
+  'messageDestination.listOwn': consoleUsers(customerRead, customerWrite),
+  'messageDestination.create': staffWriters,
+  'messageDestination.update': staffWriters,
+  'messageDestination.resume': consoleUsers(developer),
+  'groupForwarding.list': consoleUsers(employee),
+  'groupForwarding.read': consoleUsers(employee),
+  'groupForwarding.create': staffWriters,
+  'groupForwarding.update': staffWriters,
+  'groupForwarding.delete': staffWriters,
+
   // Issues, alarms and their messages (console.md sections 6 and 7): staff manage them (Employee); customers read the
   // issues of devices they may see, post messages and subscribe.
   'issue.list': consoleUsers(employee),

@@ -41,6 +41,8 @@ import { DangerousActionService } from './identity/services/dangerous-action.ser
 import type { BalenaSettings } from './fleet/services/balena.client';
 import { FirmwareService } from './fleet/services/firmware.service';
 import { DestinationDeliveries } from './forwarding/services/destination-deliveries';
+import { GroupForwardingService } from './forwarding/services/group-forwarding.service';
+import { MessageDestinationService } from './forwarding/services/message-destination.service';
 import { defaultForwardingSettings, type ForwardingSettings } from './forwarding/services/forwarding-settings';
 import { DeviceMessageService, DeviceTicketService, type HubspotSettings } from './fleet/services/device-message.service';
 
@@ -131,6 +133,10 @@ export interface Services {
   forwardingSettings: ForwardingSettings;
   /** Each message destination's cursor, state and health (the delivery worker moves the cursors). */
   forwardingDeliveries: DestinationDeliveries;
+  /** Message destinations: their settings (secrets sealed), outage contacts, health, resume. */
+  messageDestinations: MessageDestinationService;
+  /** Which device groups forward which message types to which destinations. */
+  groupForwarding: GroupForwardingService;
 }
 
 export function createServices({
@@ -172,6 +178,7 @@ export function createServices({
   const issues = new IssueService(db, hashIds, issueJournal, devices, directory, auditLog, pubsub);
   const files = new FileService(db, issues, fileSettings);
   const onCall = new OnCallService(db, hashIds, directory, users, grafanaOnCall);
+  const forwardingDeliveries = new DestinationDeliveries(db);
   return {
     pubsub,
     hashIds,
@@ -209,6 +216,8 @@ export function createServices({
     onCall,
     telephony: new TelephonyService(db, issueJournal, onCall, contacts, twilio),
     forwardingSettings,
-    forwardingDeliveries: new DestinationDeliveries(db),
+    forwardingDeliveries,
+    messageDestinations: new MessageDestinationService(db, hashIds, directory, box, forwardingDeliveries, forwardingSettings),
+    groupForwarding: new GroupForwardingService(db, hashIds),
   };
 }

@@ -11,6 +11,7 @@ import { limits } from '../contracts/limits';
 import type { Actor } from '../graph/common/context';
 import { createGraphqlContext, type GraphqlContext, type GraphqlTransport } from './graphql-context';
 import { buildFleetSubgraph } from './fleet/schema';
+import { buildForwardingSubgraph } from './forwarding/schema';
 import { buildIdentitySubgraph } from './identity/schema';
 import { buildOperationsSubgraph } from './operations/schema';
 import type { Services } from '../graph/services';
@@ -18,7 +19,7 @@ import type { Subgraph } from './subgraph';
 
 /** Every subgraph Gridport serves; each is composed into the one graph clients see. */
 export function buildSubgraphs(log: Logger): Promise<Subgraph[]> {
-  return Promise.all([buildIdentitySubgraph(log), buildFleetSubgraph(log), buildOperationsSubgraph(log)]);
+  return Promise.all([buildIdentitySubgraph(log), buildFleetSubgraph(log), buildOperationsSubgraph(log), buildForwardingSubgraph(log)]);
 }
 
 export class GraphCompositionError extends Error {

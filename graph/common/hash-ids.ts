@@ -21,6 +21,7 @@ export const entityTypes = [
   'contact',
   'issueMessage',
   'alarm',
+  'deviceGroupMessageDestination',
 ] as const;
 export type EntityType = (typeof entityTypes)[number];
 

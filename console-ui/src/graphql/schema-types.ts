@@ -179,6 +179,71 @@ export type CloudApiLevel =
   | 'READ'
   | 'READ_WRITE';
 
+/** Where delivery to a destination stands: its state, position in the stream, lag and last results. */
+export type DestinationHealth = {
+  __typename?: 'DestinationHealth';
+  /** Reports delivered since the destination was created. */
+  deliveredCount: Scalars['Float']['output'];
+  /** Since when deliveries fail without a success. */
+  failingSince: Maybe<Scalars['DateTimeISO']['output']>;
+  lagCountCapped: Scalars['Boolean']['output'];
+  /** Reports waiting for the destination, counted up to a cap (lagCountCapped). */
+  lagReports: Scalars['Int']['output'];
+  /** How old the oldest waiting report is, in seconds. */
+  lagSeconds: Scalars['Int']['output'];
+  lastError: Maybe<Scalars['String']['output']>;
+  lastErrorAt: Maybe<Scalars['DateTimeISO']['output']>;
+  lastSuccessAt: Maybe<Scalars['DateTimeISO']['output']>;
+  nextAttemptAt: Maybe<Scalars['DateTimeISO']['output']>;
+  pausedAt: Maybe<Scalars['DateTimeISO']['output']>;
+  /** Why it is paused (failing), or null. */
+  pausedReason: Maybe<Scalars['String']['output']>;
+  /** The stream position delivered up to (a 64-bit number, as text): what resumeMessageDestination takes as offset. */
+  position: Scalars['String']['output'];
+  state: DestinationState;
+};
+
+/** The kind of a message destination; its `destination` settings carry the same kind in `type` as contracts/forwarding.ts spells it ('azure-service-bus'). */
+export type DestinationKind =
+  | 'AMQP'
+  | 'AWS_SIMPLE_NOTIFICATION_SERVICE'
+  | 'AZURE_SERVICE_BUS'
+  | 'FTPS'
+  | 'GRAFANA_LOKI'
+  | 'HTTP'
+  | 'INFLUXDB'
+  | 'KAFKA'
+  | 'MSSQL'
+  | 'MYSQL'
+  | 'POSTGRES'
+  | 'SFTP';
+
+/** A destination's own monitor: alarms when it is paused or lags too far. */
+export type DestinationMonitorSettings = {
+  __typename?: 'DestinationMonitorSettings';
+  enabled: Scalars['Boolean']['output'];
+  /** Lag in seconds above which the monitor raises an alarm; none when null. */
+  maxLagSeconds: Maybe<Scalars['Int']['output']>;
+};
+
+export type DestinationMonitorSettingsInput = {
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  maxLagSeconds?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** Whether a destination is delivered to, or paused until resumed. */
+export type DestinationState =
+  | 'ACTIVE'
+  | 'PAUSED';
+
+/** A user told of a destination's outage. */
+export type DestinationUser = {
+  __typename?: 'DestinationUser';
+  email: Scalars['String']['output'];
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
 /** A gateway on site and the assets it runs. */
 export type Device = {
   __typename?: 'Device';
@@ -279,6 +344,35 @@ export type DeviceGroupCreateInput = {
   deviceOutageUsersHashIds?: InputMaybe<Array<Scalars['ID']['input']>>;
   name: Scalars['String']['input'];
   organizationHashId: Scalars['ID']['input'];
+};
+
+/** A device group forwarding reports of some message types to one of its organisation's destinations. */
+export type DeviceGroupMessageDestination = {
+  __typename?: 'DeviceGroupMessageDestination';
+  createdAt: Scalars['DateTimeISO']['output'];
+  deviceGroup: ForwardingDeviceGroup;
+  hashId: Scalars['ID']['output'];
+  messageDestination: ForwardingDestination;
+  messageTypes: Array<MessageType>;
+  settings: GroupForwardingSettings;
+};
+
+export type DeviceGroupMessageDestinationCreateInput = {
+  deviceGroupHashId: Scalars['ID']['input'];
+  messageDestinationHashId: Scalars['ID']['input'];
+  messageTypes: Array<MessageType>;
+  settings?: InputMaybe<GroupForwardingSettingsInput>;
+};
+
+export type DeviceGroupMessageDestinationPage = {
+  __typename?: 'DeviceGroupMessageDestinationPage';
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<DeviceGroupMessageDestination>;
+};
+
+export type DeviceGroupMessageDestinationUpdateInput = {
+  messageTypes?: InputMaybe<Array<MessageType>>;
+  settings?: InputMaybe<GroupForwardingSettingsInput>;
 };
 
 export type DeviceGroupPage = {
@@ -398,6 +492,31 @@ export type EmailHeaders = {
   references: Array<Scalars['String']['output']>;
   subject: Scalars['String']['output'];
   to: Array<Scalars['String']['output']>;
+};
+
+/** The message destination of a forwarding, by name and kind. */
+export type ForwardingDestination = {
+  __typename?: 'ForwardingDestination';
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  type: DestinationKind;
+};
+
+/** The device group of a forwarding, by name. */
+export type ForwardingDeviceGroup = {
+  __typename?: 'ForwardingDeviceGroup';
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
+export type GroupForwardingSettings = {
+  __typename?: 'GroupForwardingSettings';
+  /** At most one message per device, asset and message type in this many seconds (0: every report). */
+  minIntervalSeconds: Scalars['Int']['output'];
+};
+
+export type GroupForwardingSettingsInput = {
+  minIntervalSeconds?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** How often an organisation is invoiced. */
@@ -610,8 +729,72 @@ export type MeasurementPoint = {
   min: Scalars['Float']['output'];
 };
 
+/** A place one organisation's device groups forward reports to; its secrets are never returned. */
+export type MessageDestination = {
+  __typename?: 'MessageDestination';
+  createdAt: Scalars['DateTimeISO']['output'];
+  /** The kind's settings with `type`, secrets left out (docs/forwarding.md). */
+  destination: Scalars['JSON']['output'];
+  hashId: Scalars['ID']['output'];
+  health: DestinationHealth;
+  monitorSettings: DestinationMonitorSettings;
+  name: Scalars['String']['output'];
+  /** The nominal active power of the devices in production whose groups forward here, W. */
+  nominalActivePowerSum: Scalars['Float']['output'];
+  organization: Organization;
+  organizationHashId: Scalars['ID']['output'];
+  outageEmails: Array<Scalars['String']['output']>;
+  outageUsers: Array<DestinationUser>;
+  /** The secret settings that hold a value (their values are never returned). */
+  secretsSet: Array<Scalars['String']['output']>;
+  type: DestinationKind;
+  updatedAt: Scalars['DateTimeISO']['output'];
+};
+
+export type MessageDestinationCreateInput = {
+  /** The kind's settings with `type` ('http', 'azure-service-bus', ...), secrets included. */
+  destination: Scalars['JSON']['input'];
+  monitorSettings?: InputMaybe<DestinationMonitorSettingsInput>;
+  name: Scalars['String']['input'];
+  organizationHashId: Scalars['ID']['input'];
+  outageEmails?: InputMaybe<Array<Scalars['String']['input']>>;
+  outageUsersHashIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
+export type MessageDestinationPage = {
+  __typename?: 'MessageDestinationPage';
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<MessageDestination>;
+};
+
+export type MessageDestinationUpdateInput = {
+  /** The kind's settings as a whole with the stored `type` (changing_type otherwise); a secret left out keeps its stored value. */
+  destination?: InputMaybe<Scalars['JSON']['input']>;
+  monitorSettings?: InputMaybe<DestinationMonitorSettingsInput>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  outageEmails?: InputMaybe<Array<Scalars['String']['input']>>;
+  outageUsersHashIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
+/** What a device group may forward, each in its version of device-model.md 3.12. */
+export type MessageType =
+  | 'ALARM'
+  | 'BATTERY_POWER'
+  | 'BATTERY_POWER_FILTERED'
+  | 'BATTERY_POWER_FLASH'
+  | 'EV_POWER'
+  | 'GENERATOR_POWER'
+  | 'METER_POWER'
+  | 'METER_POWER_FLASH'
+  | 'SOLAR_POWER'
+  | 'SOLAR_POWER_FLASH'
+  | 'WIND_POWER'
+  | 'WIND_POWER_FLASH';
+
 export type Mutation = {
   __typename?: 'Mutation';
+  /** At most 3 destinations per message type of a group (max_destinations_reached); a pair once (already_configured). */
+  addDeviceGroupMessageDestination: DeviceGroupMessageDestination;
   /** Posts a message. Staff: internal or not, mailed to to and cc, assigning the issue. Customers: the message and their uploads only. */
   addIssueMessage: IssueMessage;
   /** Subscribes users to the issue; each must be able to see it. */
@@ -619,6 +802,7 @@ export type Mutation = {
   /** Creates a key; its secret is in the answer and nowhere else. */
   createApiKey: ApiKeySecret;
   createDeviceGroup: DeviceGroup;
+  createMessageDestination: MessageDestination;
   createOrganization: Organization;
   createPartnership: Partnership;
   deleteApiKey: Scalars['Boolean']['output'];
@@ -633,6 +817,8 @@ export type Mutation = {
   login: Actor;
   /** Ends the console session of this request and clears its cookie. */
   logout: Scalars['Boolean']['output'];
+  /** Stops forwarding a device group to a destination. */
+  removeDeviceGroupMessageDestination: Scalars['Boolean']['output'];
   removeIssueSubscribers: Issue;
   /** Reopens a resolved issue (already_open otherwise); silent leaves no timeline message. */
   reopenIssue: Issue;
@@ -640,6 +826,8 @@ export type Mutation = {
   resetApiKey: ApiKeySecret;
   /** Resolves an open issue (already_resolved otherwise); silent leaves no timeline message. */
   resolveIssue: Issue;
+  /** Delivery goes on from where it stopped, or from offset, a stream position the health shows (replay). */
+  resumeMessageDestination: MessageDestination;
   /** Revokes an open invite; its link stops working (Ops). */
   revokeUserInvite: Scalars['Boolean']['output'];
   /** As PUT /v1/parameters. */
@@ -654,15 +842,23 @@ export type Mutation = {
   /** As PUT /console-admin/v1/device/{hashId} (Ops and Developer). */
   updateDevice: Device;
   updateDeviceGroup: DeviceGroup;
+  updateDeviceGroupMessageDestination: DeviceGroupMessageDestination;
   /** As PUT /console/v1/device/{hashId}. */
   updateDeviceOutageContacts: Device;
   updateIssue: Issue;
   /** Edits an internal message (only_internal_message_updates for any other). */
   updateIssueMessage: IssueMessage;
+  /** Changes what is given; the type never changes (changing_type), a secret left out is kept. */
+  updateMessageDestination: MessageDestination;
   updateOrganization: Organization;
   updatePartnership: Partnership;
   /** Changes a user's name, email, rights or organisation; staff rights and staff users need Admin. */
   updateUser: User;
+};
+
+
+export type MutationAddDeviceGroupMessageDestinationArgs = {
+  input: DeviceGroupMessageDestinationCreateInput;
 };
 
 
@@ -684,6 +880,11 @@ export type MutationCreateApiKeyArgs = {
 
 export type MutationCreateDeviceGroupArgs = {
   input: DeviceGroupCreateInput;
+};
+
+
+export type MutationCreateMessageDestinationArgs = {
+  input: MessageDestinationCreateInput;
 };
 
 
@@ -728,6 +929,11 @@ export type MutationLoginArgs = {
 };
 
 
+export type MutationRemoveDeviceGroupMessageDestinationArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
 export type MutationRemoveIssueSubscribersArgs = {
   hashId: Scalars['ID']['input'];
   userHashIds: Array<Scalars['ID']['input']>;
@@ -748,6 +954,12 @@ export type MutationResetApiKeyArgs = {
 export type MutationResolveIssueArgs = {
   hashId: Scalars['ID']['input'];
   silent: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationResumeMessageDestinationArgs = {
+  hashId: Scalars['ID']['input'];
+  offset: InputMaybe<Scalars['Float']['input']>;
 };
 
 
@@ -800,6 +1012,12 @@ export type MutationUpdateDeviceGroupArgs = {
 };
 
 
+export type MutationUpdateDeviceGroupMessageDestinationArgs = {
+  hashId: Scalars['ID']['input'];
+  input: DeviceGroupMessageDestinationUpdateInput;
+};
+
+
 export type MutationUpdateDeviceOutageContactsArgs = {
   hashId: Scalars['ID']['input'];
   input: DeviceOutageContactsInput;
@@ -815,6 +1033,12 @@ export type MutationUpdateIssueArgs = {
 export type MutationUpdateIssueMessageArgs = {
   hashId: Scalars['ID']['input'];
   message: Scalars['String']['input'];
+};
+
+
+export type MutationUpdateMessageDestinationArgs = {
+  hashId: Scalars['ID']['input'];
+  input: MessageDestinationUpdateInput;
 };
 
 
@@ -972,6 +1196,9 @@ export type Query = {
   /** How many devices the actor may see: in all, operational and inactive. */
   deviceCount: DeviceCount;
   deviceGroup: DeviceGroup;
+  deviceGroupMessageDestination: DeviceGroupMessageDestination;
+  /** A device group's forwardings, a destination's, or both's, newest first. */
+  deviceGroupMessageDestinations: DeviceGroupMessageDestinationPage;
   deviceGroups: DeviceGroupPage;
   /** A device's history of one observation field, aggregated server-side into about `points` buckets (from raw reports, or minute or hourly roll-ups, as the bucket size needs). */
   deviceMeasurements: Array<MeasurementPoint>;
@@ -986,6 +1213,9 @@ export type Query = {
   issues: IssuePage;
   /** The one acting on this request; null when nobody is signed in. */
   me: Maybe<Actor>;
+  messageDestination: MessageDestination;
+  /** Destinations newest first; a customer sees only their organisation's. */
+  messageDestinations: MessageDestinationPage;
   /** One organisation: staff see any, customers their own. */
   organization: Organization;
   /** Organisations, newest first (staff only). */
@@ -1031,6 +1261,19 @@ export type QueryDeviceArgs = {
 
 export type QueryDeviceGroupArgs = {
   hashId: Scalars['ID']['input'];
+};
+
+
+export type QueryDeviceGroupMessageDestinationArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type QueryDeviceGroupMessageDestinationsArgs = {
+  deviceGroupHashId: InputMaybe<Scalars['String']['input']>;
+  messageDestinationHashId: InputMaybe<Scalars['String']['input']>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -1092,6 +1335,21 @@ export type QueryIssuesArgs = {
   sortBy: InputMaybe<IssueSort>;
   status: InputMaybe<IssueStatus>;
   subscriber: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryMessageDestinationArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type QueryMessageDestinationsArgs = {
+  filter: InputMaybe<Scalars['String']['input']>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  organizationHashId: InputMaybe<Scalars['String']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
+  state: InputMaybe<DestinationState>;
+  type: InputMaybe<DestinationKind>;
 };
 
 
