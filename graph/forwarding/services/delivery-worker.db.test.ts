@@ -5,7 +5,6 @@ import { testSecrets } from '../../../test-support/app';
 import { testDatabase, type TestDatabase } from '../../../test-support/database';
 import { buildDeviceGroup, buildOrganization, insertDeviceRow } from '../../../test-support/factories';
 import { HashIds } from '../../common/hash-ids';
-import { SecretBox } from '../../common/secret-box';
 import { createServices, type Services } from '../../services';
 import type { Deliverer } from '../delivery/deliverer';
 import { ForwardingWorker } from './delivery-worker';
@@ -41,7 +40,7 @@ describe('forwarding delivery worker', () => {
     new ForwardingWorker({
       db: database.db,
       hashIds,
-      box: new SecretBox(testSecrets.encryptionKey),
+      destinations: services.messageDestinations,
       alarms: services.alarms,
       settings: { ...defaultForwardingSettings, pauseAfterSeconds, allowPrivateNetworks: true },
       log,

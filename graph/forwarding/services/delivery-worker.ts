@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { GridportError } from '../../../contracts/errors';
-import { destinationKinds, forwardingLimits, secretSettings, type DestinationKind, type ForwardedMessage } from '../../../contracts/forwarding';
-import type { EncryptedSecret, SecretBox } from '../../common/secret-box';
+import { forwardingLimits, type DestinationKind, type ForwardedMessage } from '../../../contracts/forwarding';
 import type { HashIds } from '../../common/hash-ids';
 import type { AlarmService } from '../../operations/services/alarm.service';
 import type { Deliverer, DelivererFactory } from '../delivery/deliverer';
@@ -10,13 +9,15 @@ import { deliverers as builtInDeliverers } from '../delivery';
 import { cursorOf, deliveryColumns, type DeliveryRow } from './destination-deliveries';
 import type { ForwardingSettings } from './forwarding-settings';
 import { comparePositions, lagOf, readStream, type StreamPosition, type StreamReport } from './forwarding-stream';
+import type { DestinationForDelivery, MessageDestinationService } from './message-destination.service';
 import { forwardedMessageOf, type MessageDevice } from './payload';
 
 /** What the worker needs from outside. */
 export interface ForwardingWorkerDependencies {
   db: Knex;
   hashIds: HashIds;
-  box: SecretBox;
+  /** Where a destination's settings come from, secrets opened. */
+  destinations: Pick<MessageDestinationService, 'settingsForDelivery'>;
   alarms: AlarmService;
   settings: ForwardingSettings;
   log: Logger;
@@ -31,14 +32,7 @@ const leaseSeconds = 120;
 /** How often a working destination looks at its lag for its monitor. */
 const lagCheckMs = 30_000;
 
-interface DestinationRow {
-  id: number;
-  name: string;
-  type: DestinationKind;
-  settings: Record<string, unknown>;
-  monitor_settings: { enabled?: boolean; maxLagSeconds?: number | null } | null;
-  updated_at: Date;
-}
+type DestinationRow = DestinationForDelivery & { id: number };
 
 interface Cached {
   updatedAt: number;
@@ -46,13 +40,6 @@ interface Cached {
 }
 
 type Step = 'delivered' | 'idle' | 'failed' | 'lost' | 'gone';
-
-const isSealed = (value: unknown): value is EncryptedSecret =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as EncryptedSecret).iv === 'string' &&
-  typeof (value as EncryptedSecret).encryptedData === 'string' &&
-  typeof (value as EncryptedSecret).tag === 'string';
 
 /** An error as staff read it on the destination: its message, without a stack, at most 2,000 characters. */
 function describeError(error: unknown): string {
@@ -279,7 +266,7 @@ export class ForwardingWorker {
 
   /** The destination's lag monitor (monitorSettings.maxLagSeconds), looked at every lagCheckMs while it is worked on. */
   private async watchLag(destination: DestinationRow, cursor: StreamPosition): Promise<void> {
-    const maxLagSeconds = destination.monitor_settings?.maxLagSeconds;
+    const maxLagSeconds = destination.monitorSettings.maxLagSeconds;
     if (typeof maxLagSeconds !== 'number') {
       return;
     }
@@ -298,18 +285,13 @@ export class ForwardingWorker {
   }
 
   private async destination(id: number): Promise<DestinationRow | null> {
-    const row = (await this.deps.db('message_destinations')
-      .where('id', id)
-      .first('id', 'name', 'type', 'settings', 'monitor_settings', 'updated_at')) as DestinationRow | undefined;
-    if (!row || !(destinationKinds as readonly string[]).includes(row.type)) {
-      return null;
-    }
-    return { ...row, id: Number(row.id), settings: typeof row.settings === 'string' ? JSON.parse(row.settings) : row.settings };
+    const destination = await this.deps.destinations.settingsForDelivery(id);
+    return destination ? { ...destination, id } : null;
   }
 
   /** The destination's deliverer, made again when its settings changed. */
   private async delivererOf(destination: DestinationRow): Promise<Deliverer> {
-    const updatedAt = new Date(destination.updated_at).getTime();
+    const updatedAt = destination.updatedAt.getTime();
     const cached = this.cache.get(destination.id);
     if (cached && cached.updatedAt === updatedAt) {
       return cached.deliverer;
@@ -319,7 +301,7 @@ export class ForwardingWorker {
     if (!factory) {
       throw new Error(`no deliverer for ${destination.type}`);
     }
-    const deliverer = factory(this.openSettings(destination) as never, {
+    const deliverer = factory(destination.settings as never, {
       destinationHashId: this.deps.hashIds.encode('messageDestination', destination.id),
       policy: { allowPrivateNetworks: this.deps.settings.allowPrivateNetworks },
       log: this.deps.log.child({ destination: destination.id, type: destination.type }),
@@ -332,38 +314,6 @@ export class ForwardingWorker {
     const cached = this.cache.get(id);
     this.cache.delete(id);
     await cached?.deliverer.close().catch(() => undefined);
-  }
-
-  /** The settings with their secrets opened (a secret holding JSON, such as http's headers, parsed back). */
-  private openSettings(destination: DestinationRow): Record<string, unknown> {
-    const settings: Record<string, unknown> = { ...destination.settings };
-    delete settings.type;
-    const open = (value: unknown): unknown => {
-      if (isSealed(value)) {
-        const plain = this.deps.box.open(value);
-        if (/^[[{]/.test(plain)) {
-          try {
-            return JSON.parse(plain) as unknown;
-          } catch {
-            return plain;
-          }
-        }
-        return plain;
-      }
-      if (Array.isArray(value)) {
-        return value.map(open);
-      }
-      if (typeof value === 'object' && value !== null) {
-        return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, open(inner)]));
-      }
-      return value;
-    };
-    for (const key of secretSettings[destination.type]) {
-      if (settings[key] !== undefined) {
-        settings[key] = open(settings[key]);
-      }
-    }
-    return settings;
   }
 
   /** The reports as messages, with their devices' names and assets read once per batch. */
