@@ -1,4 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -120,6 +122,61 @@ async function storedReportIds(env: NodeJS.ProcessEnv, identifier: string): Prom
   return JSON.parse(stdout) as string[];
 }
 
+/**
+ * Forwards the device's group to an HTTP destination at `url`, from a process of its own on the
+ * compiled code while no server holds the database (as the console would, through the services).
+ */
+async function forwardTo(env: NodeJS.ProcessEnv, organizationHashId: string, deviceHashId: string, url: string): Promise<void> {
+  const script = `
+    require('reflect-metadata');
+    const path = require('node:path');
+    const dist = (file) => require(path.join(${JSON.stringify(path.join(root, 'dist'))}, file));
+    const { loadConfig } = dist('server/config.js');
+    const { openDatabase } = dist('server/database.js');
+    const { createServices } = dist('graph/services.js');
+    const { HashIds } = dist('graph/common/hash-ids.js');
+    const { systemActor } = dist('graph/common/context.js');
+    const [organizationHashId, deviceHashId, url] = process.argv.slice(1);
+    const config = loadConfig(process.env);
+    const { db } = openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
+    const services = createServices({ db, hashIds: new HashIds(config.secrets.hashIdSecret), sessionSecret: config.secrets.sessionSecret, encryptionKey: config.secrets.encryptionKey, forwarding: config.forwarding });
+    const actor = systemActor('crash test');
+    (async () => {
+      const group = await services.deviceGroups.create(actor, { name: 'Crash group', organizationHashId, deviceOutageEmails: [], deviceOutageUsersHashIds: [] });
+      await services.devices.update(actor, deviceHashId, { deviceGroupHashId: group.hashId, inProduction: true });
+      const destination = await services.messageDestinations.create(actor, {
+        name: 'Crash receiver', organizationHashId, outageEmails: [], outageUsersHashIds: [],
+        destination: { type: 'http', url, method: 'POST', headers: [], timeoutMs: 5000 }, monitorSettings: { enabled: true, maxLagSeconds: null },
+      });
+      await services.groupForwarding.add(actor, { deviceGroupHashId: group.hashId, messageDestinationHashId: destination.hashId, messageTypes: ['meterPower'], settings: { minIntervalSeconds: 0 } });
+    })().finally(() => db.destroy());
+  `;
+  await run(process.execPath, ['-e', script, organizationHashId, deviceHashId, url], { env });
+}
+
+/** An HTTP destination: keeps the ids of every message it is sent, and is slow enough that the kill finds batches in flight. */
+async function receiver(): Promise<{ url: string; ids: string[]; close: () => Promise<void> }> {
+  const ids: string[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const messages = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string }[];
+      setTimeout(() => {
+        ids.push(...messages.map((message) => message.id));
+        response.writeHead(204).end();
+      }, 20);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${address.port}/reports`,
+    ids,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
 /** The issue's crash test: the server is killed mid-ingest and started again on the same data. */
 describe('a server killed mid-ingest', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gridport-crash-'));
@@ -128,12 +185,20 @@ describe('a server killed mid-ingest', () => {
   const children: ChildProcess[] = [];
   let client: GatewayClient | null = null;
   let aborted = false;
+  let destination: Awaited<ReturnType<typeof receiver>> | null = null;
 
   beforeAll(async () => {
     // The compiled server is what is killed; build it (incrementally) first.
     await run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')]);
     database = await freshDatabase();
-    env = { PATH: process.env.PATH, GRIDPORT_DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url } : {}) };
+    env = {
+      PATH: process.env.PATH,
+      GRIDPORT_DATA_DIR: dataDir,
+      FORWARDING_ALLOW_PRIVATE_NETWORKS: 'true',
+      FORWARDING_POLL_MS: '50',
+      ...(database.url ? { DATABASE_URL: database.url } : {}),
+    };
+    destination = await receiver();
   }, 120_000);
 
   afterAll(async () => {
@@ -145,6 +210,7 @@ describe('a server killed mid-ingest', () => {
         await exited(child);
       }
     }
+    await destination?.close();
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -154,9 +220,10 @@ describe('a server killed mid-ingest', () => {
     return JSON.parse(stdout) as Record<string, string>;
   }
 
-  it('loses no report the gateway saw acknowledged, and stores every report once after the gateway resends the rest', async () => {
+  it('loses no report the gateway saw acknowledged, stores every report once after the gateway resends the rest, and forwards every report', async () => {
     const { hashId: organizationHashId } = await gridport('org', 'create', '--name', 'Crash Test BV', '--type', 'asset-owner');
-    const { provisioningToken } = await gridport('device', 'ship', '--org', organizationHashId ?? '', '--name', 'Crash test gateway');
+    const { provisioningToken, hashId: deviceHashId } = await gridport('device', 'ship', '--org', organizationHashId ?? '', '--name', 'Crash test gateway');
+    await forwardTo(env, organizationHashId ?? '', deviceHashId ?? '', destination?.url ?? '');
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     let server = await startServer(env, port);
@@ -202,10 +269,12 @@ describe('a server killed mid-ingest', () => {
       }
     })();
 
-    while (acknowledged.size < killAfterAcknowledged) {
+    while (acknowledged.size < killAfterAcknowledged || (destination?.ids.length ?? 0) === 0) {
       expect(refused).toEqual([]);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
+    // Killed while forwarding is under way: some reports delivered, others waiting or in flight.
+    const forwardedBeforeKill = destination?.ids.length ?? 0;
     server.kill('SIGKILL');
     await exited(server);
     const acknowledgedBeforeKill = [...acknowledged];
@@ -222,6 +291,14 @@ describe('a server killed mid-ingest', () => {
     await producing;
     await gateway.drained();
     expect(gateway.connections).toBeGreaterThanOrEqual(2);
+    // Every report reaches the destination after the restart (at least once: a batch in flight at the kill may arrive twice).
+    const deadline = Date.now() + 60_000;
+    while (new Set(destination?.ids).size < total && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(forwardedBeforeKill).toBeLessThan(total);
+    expect([...new Set(destination?.ids)].sort()).toEqual([...sent].sort());
+    expect(destination?.ids.length ?? 0).toBeLessThanOrEqual(total + 1000);
     await gateway.stop();
     server.kill('SIGTERM');
     await exited(server);
