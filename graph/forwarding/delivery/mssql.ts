@@ -134,7 +134,7 @@ function closeConnection(connection: Connection): Promise<void> {
 }
 
 /**
- * Microsoft SQL Server and Azure SQL (docs/forwarding-kinds/sql.md) through tedious, whose
+ * Microsoft SQL Server and Azure SQL (docs/forwarding-kinds/mssql.md) through tedious, whose
  * connector opens every socket (a redirect's too) through the address guard. Each batch is
  * one sp_executesql call with one NVARCHAR(MAX) parameter, the batch as JSON, merged into the
  * table. With `tls` the connection must be encrypted: a server that declines is refused.

@@ -4,13 +4,13 @@ import { resolveTarget } from './address-guard';
 import type { DelivererFactory } from './deliverer';
 import { createTableStatement, endWithin, quoteIdentifier, quoteTable, sqlColumns, sqlDeliverer, sqlTimeouts, type SqlRow } from './sql-table';
 
-/** MySQL's DATETIME(3) literal for a UTC ISO time (the session's time zone is set to UTC too). */
+/** MySQL's DATETIME(3) literal for a UTC ISO time (DATETIME holds no zone: every time in the table is UTC). */
 function datetime(iso: string): string {
   return iso.replace('T', ' ').replace(/Z$/, '');
 }
 
 /**
- * MySQL and MariaDB (docs/forwarding-kinds/sql.md) through mysql2: the host is resolved by the
+ * MySQL and MariaDB (docs/forwarding-kinds/mysql.md) through mysql2: the host is resolved by the
  * address guard and the socket opened to the checked address, while mysql2 keeps the name for
  * TLS's server name. Each batch is one multi-row INSERT in a transaction; a row whose key is
  * already there is left as it was (ON DUPLICATE KEY UPDATE of nothing rather than INSERT
@@ -42,7 +42,6 @@ export const mysqlDeliverer: DelivererFactory<'mysql'> = (settings, context) => 
       connection.on('error', lost);
       connection.on('end', lost);
       try {
-        await connection.query({ sql: "SET time_zone = '+00:00'", timeout: sqlTimeouts.queryMs });
         const [found] = await connection.query<RowDataPacket[]>({
           sql: 'SELECT 1 FROM information_schema.tables WHERE table_schema = COALESCE(?, DATABASE()) AND table_name = ?',
           values: settings.table.includes('.') ? settings.table.split('.') : [null, settings.table],

@@ -5,7 +5,7 @@ import type { DelivererFactory } from './deliverer';
 import { createTableStatement, endWithin, quoteIdentifier, quoteTable, sqlColumns, sqlDeliverer, sqlKeyColumns, sqlTimeouts } from './sql-table';
 
 /**
- * PostgreSQL (docs/forwarding-kinds/sql.md) through pg: the host is resolved by the address
+ * PostgreSQL (docs/forwarding-kinds/postgres.md) through pg: the host is resolved by the address
  * guard and pg connects to the checked address; with TLS, the certificate is checked against
  * the configured name (SNI and identity), not the address. Each batch is one multi-row INSERT
  * ... ON CONFLICT DO NOTHING in a transaction.

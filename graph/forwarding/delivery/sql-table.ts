@@ -4,7 +4,7 @@ import type { Deliverer } from './deliverer';
 
 /**
  * The one table shape the SQL kinds (mysql, postgres, mssql) write, and the connection keeping
- * they share (docs/forwarding-kinds/sql.md). A message is a row keyed by (device_hash_id,
+ * they share (docs/forwarding-kinds/mysql.md, postgres.md, mssql.md). A message is a row keyed by (device_hash_id,
  * message_type, at, message_id), so a batch delivered again inserts nothing new.
  */
 export type SqlDialect = 'mysql' | 'postgres' | 'mssql';
@@ -167,7 +167,12 @@ export function sqlDeliverer<C>(driver: SqlDriver<C>): Deliverer {
       if (messages.length === 0) {
         return;
       }
-      const rows = messages.map(sqlRowOf);
+      let rows: SqlRow[];
+      try {
+        rows = messages.map(sqlRowOf);
+      } catch (error) {
+        throw new Error(`${driver.kind}: ${reason(error)}`, { cause: error });
+      }
       let connection = current;
       if (connection === null) {
         // `lost` may fire while opening (a refused login ends the socket): only a kept connection is dropped.
