@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import amqp from 'amqplib';
-import { Connection, type Message } from 'rhea-promise';
+import { Connection, ReceiverEvents, type Message } from 'rhea-promise';
 import type { ForwardedMessage } from '../../contracts/forwarding';
 import type { ForwardingPeer, PeerStarter, ReceivedMessage } from './peer';
 
@@ -141,7 +141,7 @@ export const azureServiceBusPeer: PeerStarter = {
     await reader.open();
     const receiver = await reader.createReceiver({ source: { address: `/amq/queue/${queue}` }, credit_window: 200, autoaccept: true });
     const problems: string[] = [];
-    receiver.on('message', (context) => {
+    receiver.on(ReceiverEvents.message, (context) => {
       lastArrival = Date.now();
       const message = context.message;
       if (!message) {

@@ -91,7 +91,7 @@ export const azureServiceBusDeliverer: DelivererFactory<'azure-service-bus'> = (
     lost.catch(() => undefined);
     try {
       await connection.open();
-      const sender = await connection.createAwaitableSender({ target: { address: settings.entityPath }, sendTimeoutInSeconds: operationTimeoutSeconds });
+      const sender = await connection.createAwaitableSender({ target: { address: settings.entityPath } });
       return { connection, sender, lost };
     } catch (error) {
       await connection.close().catch(() => undefined);
