@@ -114,15 +114,25 @@ export const azureServiceBusDeliverer: DelivererFactory<'azure-service-bus'> = (
     open ??= await connect();
     const { sender, lost } = open;
     const sends: Promise<unknown>[] = [];
-    for (const message of messages) {
-      await untilSendable(sender);
-      sends.push(sender.send(bodyOf(message), { timeoutInSeconds: operationTimeoutSeconds }));
-    }
-    // Wait for every outcome (so none is left unobserved), then fail on the first refusal.
-    const outcomes = await Promise.race([Promise.allSettled(sends), lost]);
-    const refused = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-    if (refused) {
-      throw refused.reason;
+    // Aborting clears the send timers of a batch that failed as a whole (a lost connection).
+    const abort = new AbortController();
+    try {
+      for (const message of messages) {
+        await untilSendable(sender);
+        sends.push(sender.send(bodyOf(message), { timeoutInSeconds: operationTimeoutSeconds, abortSignal: abort.signal }));
+      }
+      // Wait for every outcome (so none is left unobserved), then fail on the first refusal.
+      const outcomes = await Promise.race([Promise.allSettled(sends), lost]);
+      const refused = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      if (refused) {
+        throw refused.reason;
+      }
+    } catch (error) {
+      for (const pending of sends) {
+        pending.catch(() => undefined);
+      }
+      abort.abort();
+      throw error;
     }
   }
 
