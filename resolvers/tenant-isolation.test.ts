@@ -1,3 +1,4 @@
+import type { MessageDestinationCreate } from '../contracts/forwarding';
 import { isObjectType } from 'graphql';
 import type { Actor } from '../graph/common/context';
 import { systemActor } from '../graph/common/context';
@@ -81,7 +82,7 @@ describe('tenant isolation in GraphQL', () => {
       organizationHashId: victim.hashId,
       outageEmails: [],
       outageUsersHashIds: [],
-      destination: { type: 'http', url: 'https://1.1.1.1/victim' },
+      destination: { type: 'http', url: 'https://1.1.1.1/victim' } as MessageDestinationCreate['destination'],
       monitorSettings: { enabled: true, maxLagSeconds: null },
     });
     a.destinationHashId = destination.hashId;

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { destinationKinds, type DestinationKind } from '../contracts/forwarding';
+import { exampleDeviceConfig } from '../contracts/device';
+import { destinationKinds, type DestinationKind, type MessageDestinationCreate } from '../contracts/forwarding';
 import { GridportError } from '../contracts/errors';
 import { GatewayClient } from '../edge/gateway-client/client';
 import { provision } from '../edge/gateway-client/provision';
@@ -35,7 +36,8 @@ async function eventually<T>(what: string, probe: () => Promise<T | null>, withi
   }
 }
 
-const meterConfig = { version: 2, assets: [{ type: 'demo-meter', identifier: 'MTR-1' }] };
+/** The example config's meter (janitza, grid-meter) is asset 2. */
+const meterAsset = 2;
 
 /**
  * Forwarding end to end (issue 18): a provisioned gateway sends reports over its websocket, the
@@ -51,6 +53,8 @@ describe('forwarding a gateway’s reports to every kind of destination', () => 
   let groupHashId: string;
   let deviceHashId: string;
   let second = 0;
+  /** What the hub refused of the gateway's reports (none is expected). */
+  const refused: string[] = [];
 
   beforeAll(async () => {
     t = await testApp({}, { hub: true, deliver: true, forwarding: { ...defaultForwardingSettings, allowPrivateNetworks: true, pollMs: 50 } });
@@ -58,10 +62,17 @@ describe('forwarding a gateway’s reports to every kind of destination', () => 
     folder = mkdtempSync(path.join(tmpdir(), 'gridport-forwarding-'));
     organizationHashId = (await buildOrganization(t.services)).hashId;
     groupHashId = (await buildDeviceGroup(t.services, { organizationHashId })).hashId;
-    const device = await buildDevice(t.services, { organizationHashId, deviceGroupHashId: groupHashId, config: meterConfig, inProduction: true });
+    const device = await buildDevice(t.services, { organizationHashId, deviceGroupHashId: groupHashId, config: exampleDeviceConfig, inProduction: true });
     deviceHashId = device.hashId;
     const identity = await provision({ baseUrl, token: device.provisioningToken, identifier: `gw-forwarding-${device.id}`, directory: path.join(folder, 'identity') });
-    gateway = new GatewayClient({ baseUrl, identity, storeDirectory: path.join(folder, 'reports'), minBackoffMs: 100, maxBackoffMs: 500 });
+    gateway = new GatewayClient({
+      baseUrl,
+      identity,
+      storeDirectory: path.join(folder, 'reports'),
+      minBackoffMs: 100,
+      maxBackoffMs: 500,
+      onError: (error) => refused.push(`${error.key}: ${error.message} ${JSON.stringify(error.details ?? null)}`),
+    });
     await gateway.start();
     await gateway.connected();
   }, 60_000);
@@ -79,11 +90,22 @@ describe('forwarding a gateway’s reports to every kind of destination', () => 
   const meterPower = (activePower: number) => ({
     type: 'meterPower',
     at: at(),
-    asset: 0,
-    observations: { activePower, reactivePower: 12.5, frequency: 50.01, phaseVoltage: { l1: 230.1, l2: 231, l3: 229.4 }, energyImport: 120_000 + activePower },
+    asset: meterAsset,
+    observations: {
+      activePower,
+      reactivePower: 12.5,
+      apparentPower: activePower,
+      powerFactor: 0.99,
+      frequency: 50.01,
+      phaseVoltage: { l1: 230.1, l2: 231, l3: 229.4 },
+      phaseCurrent: { l1: 2.2, l2: 2.1, l3: 2.3 },
+      energyImport: 120_000 + activePower,
+      energyExport: 5_000,
+      connectionStatistics: { success: 10, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 0, responseError: 0 },
+    },
   });
 
-  /** Sends reports the destination takes (meterPower, alarm) and some it does not (batteryPower); answers what it should receive. */
+  /** Sends reports the destination takes (meterPower, alarm) and one it does not (meterPower.flash); answers what it should receive. */
   async function sendReports(): Promise<ReceivedMessage[]> {
     const expected: ReceivedMessage[] = [];
     for (let index = 0; index < 6; index += 1) {
@@ -91,13 +113,14 @@ describe('forwarding a gateway’s reports to every kind of destination', () => 
       const id = await gateway.report(report);
       expected.push({ messageType: 'meterPower', id, position: '', deviceHashId, at: report.at, values: report.observations });
       if (index === 2) {
-        await gateway.report({ type: 'batteryPower', at: at(), asset: 0, observations: { activePower: 5, stateOfCharge: 50 } });
-        const alarm = { type: 'alarm', at: at(), asset: 0, observations: { code: 'E042', level: 'warning', active: true } };
+        await gateway.report({ type: 'meterPower.flash', at: at(), asset: meterAsset, observations: { activePower: 5 } });
+        const alarm = { type: 'alarm', at: at(), asset: meterAsset, observations: { code: 'E042', level: 'warning', active: true } };
         const alarmId = await gateway.report(alarm);
         expected.push({ messageType: 'alarm', id: alarmId, position: '', deviceHashId, at: alarm.at, values: alarm.observations });
       }
     }
     await gateway.drained();
+    expect(refused).toEqual([]);
     return expected;
   }
 
@@ -127,7 +150,7 @@ describe('forwarding a gateway’s reports to every kind of destination', () => 
             organizationHashId,
             outageEmails: [],
             outageUsersHashIds: [],
-            destination: { type: kind, ...peer.settings },
+            destination: { type: kind, ...peer.settings } as MessageDestinationCreate['destination'],
             monitorSettings: { enabled: true, maxLagSeconds: null },
           });
           forwardingHashId = (
@@ -141,7 +164,12 @@ describe('forwarding a gateway’s reports to every kind of destination', () => 
           const expected = await sendReports();
           const received = await eventually(`${expected.length} messages at the ${kind} peer`, async () => {
             const now = await peer.received();
-            return now.length >= expected.length ? now : null;
+            if (now.length >= expected.length) {
+              return now;
+            }
+            const { health } = await t.services.messageDestinations.get(staff, destination.hashId);
+            const stored = await t.database.db('device_reports').select('type', 'seq', 'report_id').orderBy('seq');
+            throw new Error(`${now.length} so far; health ${JSON.stringify(health)}; stored ${JSON.stringify(stored)}`);
           });
           expect(received.map(comparable)).toEqual(expected.map(comparable));
           for (const [index, message] of received.entries()) {
@@ -209,7 +237,7 @@ describe('forwarding refuses private addresses when saved (FORWARDING_ALLOW_PRIV
       organizationHashId,
       outageEmails: [],
       outageUsersHashIds: [],
-      destination: { type: kind, ...loopbackSettings[kind] },
+      destination: { type: kind, ...loopbackSettings[kind] } as MessageDestinationCreate['destination'],
       monitorSettings: { enabled: true, maxLagSeconds: null },
     });
     await expect(refused).rejects.toBeInstanceOf(GridportError);
