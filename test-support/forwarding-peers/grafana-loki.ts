@@ -45,7 +45,11 @@ function pushProblem(body: unknown): string | null {
  * needs the tenant (X-Scope-OrgID) and basic credentials of its settings, drops a line pushed
  * again with the same labels, time and text as Loki does, and while broken stops listening.
  */
-export const grafanaLokiPeer: PeerStarter & { start(): Promise<LokiPeer> } = {
+export interface LokiPeerStarter extends PeerStarter {
+  start(): Promise<LokiPeer>;
+}
+
+export const grafanaLokiPeer: LokiPeerStarter = {
   kind: 'grafana-loki',
   missing: () => null,
   async start() {

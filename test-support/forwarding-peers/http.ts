@@ -23,7 +23,11 @@ export interface HttpPeer extends ForwardingPeer {
  * POST or PUT) and keeps them; it needs the Authorization header of its settings, and while
  * broken answers 503.
  */
-export const httpPeer: PeerStarter & { start(): Promise<HttpPeer> } = {
+export interface HttpPeerStarter extends PeerStarter {
+  start(): Promise<HttpPeer>;
+}
+
+export const httpPeer: HttpPeerStarter = {
   kind: 'http',
   missing: () => null,
   async start() {
