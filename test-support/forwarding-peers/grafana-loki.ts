@@ -113,7 +113,14 @@ export const grafanaLokiPeer: LokiPeerStarter = {
         Promise.resolve(
           entries.map(({ line }) => {
             const message = JSON.parse(line) as ForwardedMessage;
-            return { messageType: message.messageType, id: message.id, position: message.position, deviceHashId: message.device.hashId, at: message.at, values: message.values };
+            return {
+              messageType: message.messageType,
+              id: message.id,
+              position: message.position,
+              deviceHashId: message.device.hashId,
+              at: message.at,
+              values: message.values,
+            };
           }),
         ),
       break: () =>

@@ -144,8 +144,21 @@ export function selfSignedCertificate(directory: string, name = 'server'): { cer
   const certFile = path.join(directory, `${name}.crt`);
   const keyFile = path.join(directory, `${name}.key`);
   run('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', keyFile, '-out', certFile,
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    '-keyout',
+    keyFile,
+    '-out',
+    certFile,
   ]);
   return { certFile, keyFile, cert: fs.readFile(certFile, 'utf8'), key: fs.readFile(keyFile, 'utf8') };
 }

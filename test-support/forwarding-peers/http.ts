@@ -59,7 +59,12 @@ export const httpPeer: HttpPeerStarter = {
     const { port } = server.address() as AddressInfo;
     return {
       kind: 'http',
-      settings: { url: `http://127.0.0.1:${port}/ingest/gridport?source=test`, method: 'POST', headers: [{ name: 'Authorization', value: token }], timeoutMs: 5000 },
+      settings: {
+        url: `http://127.0.0.1:${port}/ingest/gridport?source=test`,
+        method: 'POST',
+        headers: [{ name: 'Authorization', value: token }],
+        timeoutMs: 5000,
+      },
       requests,
       received: () => Promise.resolve(batches.flatMap((body) => receivedFromJson(body))),
       break: () => {

@@ -2,16 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ForwardingPeer, PeerStarter } from './peer';
-import {
-  breakDirectory,
-  freePort,
-  healDirectory,
-  programMissing,
-  receivedFromDirectory,
-  rootMissing,
-  run,
-  startServer,
-} from './http-and-files-support';
+import { breakDirectory, freePort, healDirectory, programMissing, receivedFromDirectory, rootMissing, run, startServer } from './http-and-files-support';
 
 const sshd = '/usr/sbin/sshd';
 const sshKeygen = '/usr/bin/ssh-keygen';

@@ -68,7 +68,15 @@ export function qosCsv(messages: readonly ForwardedMessage[]): string {
   const lines = [[...qosFixedColumns, ...valueColumns].map(csvCell).join(',')];
   messages.forEach((message, index) => {
     const flat = flats[index] ?? {};
-    const fixed: FlatValue[] = [message.position, message.messageType, message.version, message.device.hashId, message.asset?.index ?? '', message.at, message.id];
+    const fixed: FlatValue[] = [
+      message.position,
+      message.messageType,
+      message.version,
+      message.device.hashId,
+      message.asset?.index ?? '',
+      message.at,
+      message.id,
+    ];
     lines.push([...fixed.map(csvCell), ...valueColumns.map((column) => csvCell(flat[column]))].join(','));
   });
   return `${lines.join('\r\n')}\r\n`;

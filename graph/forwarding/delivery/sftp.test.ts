@@ -84,7 +84,9 @@ describeWithPeer(sftpPeer, __filename)('the sftp deliverer', () => {
     run('/usr/bin/ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', otherKey]);
     const other = await fs.readFile(`${otherKey}.pub`, 'utf8');
     const deliverer = sftpDeliverer(settingsOf({ ...peer.settings, hostKey: other }), deliveryContext(true, 'dstD1'));
-    await expect(deliverer.deliver(buildMessages(1, 640))).rejects.toThrow(/^SFTP 127\.0\.0\.1:\d+: the server's host key is not the one in the hostKey setting$/);
+    await expect(deliverer.deliver(buildMessages(1, 640))).rejects.toThrow(
+      /^SFTP 127\.0\.0\.1:\d+: the server's host key is not the one in the hostKey setting$/,
+    );
     await deliverer.close();
     expect((await fs.readdir(peer.directory)).filter((name) => name.includes('dstD1'))).toEqual([]);
   });
