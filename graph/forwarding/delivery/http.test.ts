@@ -63,6 +63,28 @@ describeWithPeer(httpPeer, __filename)('the http deliverer', () => {
     expect(peer.requests[peer.requests.length - 1]).toMatchObject({ method: 'PUT', status: 200 });
   });
 
+  it('sends credentials written in the URL as basic auth, and never names them in an error', async () => {
+    const counter = await connectionCounter();
+    const deliverer = httpDeliverer(settingsOf({ url: `http://user:pa55@127.0.0.1:${counter.port}/in?key=k3y`, timeoutMs: 1000 }), deliveryContext(true));
+    const failure = deliverer.deliver(buildMessages(1, 125));
+    await expect(failure).rejects.toThrow(`HTTP destination http://127.0.0.1:${counter.port}/in failed:`);
+    await failure.catch((error: Error) => expect(error.message).not.toMatch(/pa55|k3y/));
+    await deliverer.close();
+    await counter.close();
+
+    const recording: (string | undefined)[] = [];
+    const server = http.createServer((request, response) => {
+      recording.push(request.headers.authorization);
+      request.resume().on('end', () => response.writeHead(204).end());
+    });
+    const port = await listen(server);
+    const withCredentials = httpDeliverer(settingsOf({ url: `http://user:pa55@127.0.0.1:${port}/in` }), deliveryContext(true));
+    await withCredentials.deliver(buildMessages(1, 126));
+    await withCredentials.close();
+    await closeServer(server);
+    expect(recording).toEqual([`Basic ${Buffer.from('user:pa55').toString('base64')}`]);
+  });
+
   it('a batch delivered twice reaches the receiver twice (it tells them apart by device and id, or by position)', async () => {
     const before = (await peer.received()).length;
     const deliverer = httpDeliverer(settingsOf(peer.settings), deliveryContext(true));
