@@ -1,0 +1,94 @@
+import { GridportError } from '../../../contracts/errors';
+import { destinationSettingsSchemas } from '../../../contracts/forwarding';
+import { receivedOf } from '../../../test-support/forwarding-peers/peer';
+import { grafanaLokiPeer, type LokiPeer } from '../../../test-support/forwarding-peers/grafana-loki';
+import { buildMessages, connectionCounter, deliveryContext, describeWithPeer } from '../../../test-support/forwarding-peers/http-and-files-support';
+import { grafanaLokiDeliverer, lokiPushBody } from './grafana-loki';
+import { epochNanoseconds } from './http-client';
+
+function settingsOf(settings: Record<string, unknown>) {
+  return destinationSettingsSchemas['grafana-loki'].validateSync(settings);
+}
+
+describeWithPeer(grafanaLokiPeer, __filename)('the grafana-loki deliverer', () => {
+  let peer: LokiPeer;
+
+  beforeAll(async () => {
+    peer = await grafanaLokiPeer.start();
+  });
+  afterAll(async () => {
+    await peer?.stop();
+  });
+
+  it('pushes each message as a line of its device and type stream, at the report time in nanoseconds', async () => {
+    const deliverer = grafanaLokiDeliverer(settingsOf(peer.settings), deliveryContext(true));
+    const batches = [buildMessages(5, 200), buildMessages(3, 205), buildMessages(4, 208)];
+    for (const batch of batches) {
+      await deliverer.deliver(batch);
+    }
+    await deliverer.close();
+
+    const sent = batches.flat();
+    // Loki keeps lines by stream: compare as sets, in position order.
+    const byPosition = (a: { position: string }, b: { position: string }) => Number(a.position) - Number(b.position);
+    expect((await peer.received()).sort(byPosition)).toEqual(sent.map(receivedOf));
+    const first = sent[0];
+    expect(peer.entries.find((entry) => entry.line === JSON.stringify(first))).toEqual({
+      labels: { source: 'gridport', message_type: first?.messageType, device: first?.device.hashId },
+      timestamp: epochNanoseconds(first?.at ?? ''),
+      line: JSON.stringify(first),
+    });
+  });
+
+  it('groups a batch into one stream per message type and device', () => {
+    const batch = buildMessages(12, 300);
+    const body = lokiPushBody(batch);
+    expect(body.streams.length).toBe(new Set(batch.map((message) => `${message.messageType}/${message.device.hashId}`)).size);
+    expect(body.streams.flatMap((stream) => stream.values).length).toBe(12);
+  });
+
+  it('keeps the digits past milliseconds of a time', () => {
+    expect(epochNanoseconds('2026-11-20T10:00:00.123456789Z')).toBe('1795168800123456789');
+    expect(epochNanoseconds('2026-11-20T10:00:00Z')).toBe('1795168800000000000');
+  });
+
+  it('a batch pushed twice is kept once (Loki drops a line with the same labels, time and text)', async () => {
+    const before = peer.entries.length;
+    const deliverer = grafanaLokiDeliverer(settingsOf(peer.settings), deliveryContext(true));
+    const batch = buildMessages(3, 220);
+    await deliverer.deliver(batch);
+    await deliverer.deliver(batch);
+    await deliverer.close();
+    expect(peer.entries.length).toBe(before + 3);
+  });
+
+  it('fails while Loki is down, saying so, and pushes again once it is back', async () => {
+    const deliverer = grafanaLokiDeliverer(settingsOf(peer.settings), deliveryContext(true));
+    await deliverer.deliver(buildMessages(1, 230));
+    await peer.break();
+    const batch = buildMessages(2, 231);
+    await expect(deliverer.deliver(batch)).rejects.toThrow(/^Loki http:\/\/127\.0\.0\.1:\d+\/loki\/api\/v1\/push failed: .*ECONNREFUSED/);
+    await peer.heal();
+    await deliverer.deliver(batch);
+    await deliverer.close();
+    expect((await peer.received()).slice(-2)).toEqual(batch.map(receivedOf));
+  });
+
+  it("quotes Loki's answer when it refuses a push, without the password", async () => {
+    const deliverer = grafanaLokiDeliverer(settingsOf({ ...peer.settings, password: 'wrong-password' }), deliveryContext(true));
+    const failure = deliverer.deliver(buildMessages(1, 240));
+    await expect(failure).rejects.toThrow(/^Loki http:\/\/127\.0\.0\.1:\d+\/loki\/api\/v1\/push answered 401: authentication failed$/);
+    await deliverer.close();
+  });
+
+  it.each([['127.0.0.1'], ['localhost']])('refuses %s with destination_address_not_allowed before connecting when private networks are off', async (host) => {
+    const counter = await connectionCounter();
+    const deliverer = grafanaLokiDeliverer(settingsOf({ ...peer.settings, url: `http://${host}:${counter.port}` }), deliveryContext(false));
+    const failure = deliverer.deliver(buildMessages(1, 250));
+    await expect(failure).rejects.toBeInstanceOf(GridportError);
+    await expect(failure).rejects.toMatchObject({ key: 'destination_address_not_allowed' });
+    await deliverer.close();
+    expect(counter.connections()).toBe(0);
+    await counter.close();
+  });
+});
