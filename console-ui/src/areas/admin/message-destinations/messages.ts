@@ -29,7 +29,7 @@ export const messageDestinationsMessages = {
   'messageDestination.add.title': 'Add message destination',
   'messageDestination.add.pickKind': 'What kind of system receives the data?',
   'messageDestination.add.kinds': 'Kinds of destination',
-  'messageDestination.add.kindTitle': 'Add a {kind} destination',
+  'messageDestination.add.kindTitle': 'New {kind} destination',
   'messageDestination.add.otherKind': 'Choose another kind',
   'messageDestination.add.submit': 'Create message destination',
   'messageDestination.add.organizationRequired': 'Choose the organisation whose data is forwarded.',
