@@ -31,6 +31,9 @@ describe('tenant isolation in GraphQL', () => {
     issueTitle: 'Victim inverter fault',
     messageHashId: '',
     messageText: 'Victim internal note',
+    destinationHashId: '',
+    destinationName: 'Victim data lake',
+    forwardingHashId: '',
   };
   let b: { id: number; hashId: string };
   let actors: { name: string; actor: Actor }[];
@@ -71,6 +74,23 @@ describe('tenant isolation in GraphQL', () => {
         to: [],
         cc: [],
         fileIdentifiers: [],
+      })
+    ).hashId;
+    const destination = await g.services.messageDestinations.create(systemActor('test'), {
+      name: a.destinationName,
+      organizationHashId: victim.hashId,
+      outageEmails: [],
+      outageUsersHashIds: [],
+      destination: { type: 'http', url: 'https://1.1.1.1/victim' },
+      monitorSettings: { enabled: true, maxLagSeconds: null },
+    });
+    a.destinationHashId = destination.hashId;
+    a.forwardingHashId = (
+      await g.services.groupForwarding.add(systemActor('test'), {
+        deviceGroupHashId: group.hashId,
+        messageDestinationHashId: destination.hashId,
+        messageTypes: ['solarPower'],
+        settings: { minIntervalSeconds: 0 },
       })
     ).hashId;
     const prober = await anOrganization(g.services, { name: 'Prober BV' });
@@ -152,6 +172,45 @@ describe('tenant isolation in GraphQL', () => {
         query: 'mutation($g: ID!, $k: ID!) { unlinkDeviceGroupApiKey(deviceGroupHashId: $g, apiKeyHashId: $k) }',
         variables: { g: a.groupHashId, k: a.apiKeyHashId },
       },
+      messageDestination: { query: 'query($h: ID!) { messageDestination(hashId: $h) { hashId name } }', variables: { h: a.destinationHashId } },
+      messageDestinations: {
+        query: 'query($o: String) { messageDestinations(organizationHashId: $o) { rows { hashId name } } }',
+        variables: { o: a.organizationHashId },
+      },
+      createMessageDestination: {
+        query:
+          'mutation($o: ID!) { createMessageDestination(input: { name: "Tap", organizationHashId: $o, destination: { type: "http", url: "https://1.1.1.1/tap" } }) { hashId } }',
+        variables: { o: a.organizationHashId },
+      },
+      updateMessageDestination: {
+        query: 'mutation($h: ID!) { updateMessageDestination(hashId: $h, input: { name: "Hijacked" }) { name } }',
+        variables: { h: a.destinationHashId },
+      },
+      resumeMessageDestination: {
+        query: 'mutation($h: ID!) { resumeMessageDestination(hashId: $h, offset: 0) { name } }',
+        variables: { h: a.destinationHashId },
+      },
+      deviceGroupMessageDestination: {
+        query: 'query($h: ID!) { deviceGroupMessageDestination(hashId: $h) { hashId deviceGroup { name } } }',
+        variables: { h: a.forwardingHashId },
+      },
+      deviceGroupMessageDestinations: {
+        query: 'query($g: String) { deviceGroupMessageDestinations(deviceGroupHashId: $g) { rows { hashId messageDestination { name } } } }',
+        variables: { g: a.groupHashId },
+      },
+      addDeviceGroupMessageDestination: {
+        query:
+          'mutation($g: ID!, $d: ID!) { addDeviceGroupMessageDestination(input: { deviceGroupHashId: $g, messageDestinationHashId: $d, messageTypes: [ALARM] }) { hashId } }',
+        variables: { g: a.groupHashId, d: a.destinationHashId },
+      },
+      updateDeviceGroupMessageDestination: {
+        query: 'mutation($h: ID!) { updateDeviceGroupMessageDestination(hashId: $h, input: { messageTypes: [ALARM] }) { hashId } }',
+        variables: { h: a.forwardingHashId },
+      },
+      removeDeviceGroupMessageDestination: {
+        query: 'mutation($h: ID!) { removeDeviceGroupMessageDestination(hashId: $h) }',
+        variables: { h: a.forwardingHashId },
+      },
       createPartnership: {
         query:
           'mutation($o: ID!, $p: ID!) { createPartnership(input: { ownerOrganizationHashId: $o, partnerOrganizationHashId: $p, role: OPERATOR, allDevices: true }) { hashId } }',
@@ -217,6 +276,9 @@ describe('tenant isolation in GraphQL', () => {
       a.issueTitle,
       a.messageHashId,
       a.messageText,
+      a.destinationHashId,
+      a.destinationName,
+      a.forwardingHashId,
     ];
     const refusals = new Set(['forbidden', 'not_found', 'forbidden_organization', 'unauthorized', 'invalid_credentials', 'unknown_identifier']);
     for (const { name, actor } of actors) {
@@ -250,6 +312,10 @@ describe('tenant isolation in GraphQL', () => {
     expect((await g.services.deviceGroups.get(staff, a.groupHashId)).name).toBe(a.groupName);
     const partnerships = await g.services.partnerships.list(staff, { filter: '', organizationHashId: a.organizationHashId, rowsPerPage: 50 });
     expect(partnerships.rows.map((row) => [row.hashId, row.role, row.partner.name])).toEqual([[a.partnershipHashId, 'operator', 'Third Party BV']]);
+    expect((await g.services.messageDestinations.get(staff, a.destinationHashId)).name).toBe(a.destinationName);
+    expect((await g.services.groupForwarding.get(staff, a.forwardingHashId)).messageTypes).toEqual(['solarPower']);
+    const forwardings = await g.services.groupForwarding.list(staff, { deviceGroupHashId: a.groupHashId, rowsPerPage: 50 });
+    expect(forwardings.rows.map((row) => row.hashId)).toEqual([a.forwardingHashId]);
     const issue = await g.services.issues.get(staff, a.issueHashId);
     expect({ title: issue.title, status: issue.status, messageCount: issue.messageCount }).toEqual({ title: a.issueTitle, status: 'open', messageCount: 1 });
   });

@@ -29,6 +29,8 @@ import { deviceRoutes } from './rest/device.routes';
 import { deviceOperationRoutes } from './rest/device-operations.routes';
 import { partnershipRoutes } from './rest/partnership.routes';
 import { deviceGroupRoutes } from './rest/device-group.routes';
+import { deviceGroupMessageDestinationRoutes } from './rest/device-group-message-destination.routes';
+import { messageDestinationRoutes } from './rest/message-destination.routes';
 import { issueRoutes } from './rest/issue.routes';
 import { steeringRoutes } from './rest/steering.routes';
 import { deviceLiveRoutes } from './rest/device-live.routes';
@@ -219,6 +221,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   deviceOperationRoutes(app, options.services);
   partnershipRoutes(app, options.services);
   deviceGroupRoutes(app, options.services);
+  deviceGroupMessageDestinationRoutes(app, options.services);
+  messageDestinationRoutes(app, options.services);
   issueRoutes(app, options.services);
   steeringRoutes(app, options.services);
   deviceLiveRoutes(app, options.services);

@@ -159,6 +159,46 @@ const correspondence: Record<string, { query: string; rest: string[] } | { query
     query: `mutation { removeIssueSubscribers(hashId: "${placeholder}", userHashIds: ["${placeholder}"]) { hashId } }`,
     rest: ['DELETE /console-admin/v1/issue/:hashId/subscriber'],
   },
+  messageDestination: {
+    query: `{ messageDestination(hashId: "${placeholder}") { hashId } }`,
+    rest: ['GET /console-admin/v1/message-destination/:hashId'],
+  },
+  messageDestinations: {
+    query: '{ messageDestinations { rows { hashId } } }',
+    rest: ['GET /console-admin/v1/message-destination', 'GET /console/v1/message-destination'],
+  },
+  createMessageDestination: {
+    query: `mutation { createMessageDestination(input: { name: "Parity", organizationHashId: "${placeholder}", destination: { type: "http" } }) { hashId } }`,
+    rest: ['POST /console-admin/v1/message-destination'],
+  },
+  updateMessageDestination: {
+    query: `mutation { updateMessageDestination(hashId: "${placeholder}", input: { name: "Parity" }) { hashId } }`,
+    rest: ['PUT /console-admin/v1/message-destination/:hashId'],
+  },
+  resumeMessageDestination: {
+    query: `mutation { resumeMessageDestination(hashId: "${placeholder}") { hashId } }`,
+    rest: ['PUT /console-admin/v1/message-destination/:hashId/resume'],
+  },
+  deviceGroupMessageDestination: {
+    query: `{ deviceGroupMessageDestination(hashId: "${placeholder}") { hashId } }`,
+    rest: ['GET /console-admin/v1/device-group/message-destination/:hashId'],
+  },
+  deviceGroupMessageDestinations: {
+    query: '{ deviceGroupMessageDestinations { rows { hashId } } }',
+    rest: ['GET /console-admin/v1/device-group/message-destination'],
+  },
+  addDeviceGroupMessageDestination: {
+    query: `mutation { addDeviceGroupMessageDestination(input: { deviceGroupHashId: "${placeholder}", messageDestinationHashId: "${placeholder}", messageTypes: [ALARM] }) { hashId } }`,
+    rest: ['POST /console-admin/v1/device-group/message-destination'],
+  },
+  updateDeviceGroupMessageDestination: {
+    query: `mutation { updateDeviceGroupMessageDestination(hashId: "${placeholder}", input: { messageTypes: [ALARM] }) { hashId } }`,
+    rest: ['PUT /console-admin/v1/device-group/message-destination/:hashId'],
+  },
+  removeDeviceGroupMessageDestination: {
+    query: `mutation { removeDeviceGroupMessageDestination(hashId: "${placeholder}") }`,
+    rest: ['DELETE /console-admin/v1/device-group/message-destination/:hashId'],
+  },
   issueTimelineLive: {
     query: `subscription { issueTimeline(hashId: "${placeholder}") { kind } }`,
     rest: ['GET /console-admin/v1/issue/:hashId/timeline', 'GET /console/v1/issue/:hashId/timeline'],
