@@ -9,8 +9,8 @@ import type { ForwardedMessage } from '../../contracts/forwarding';
 import { GatewayClient } from '../../edge/gateway-client/client';
 import { provision } from '../../edge/gateway-client/provision';
 import { systemActor } from '../../graph/common/context';
-import { defaultForwardingSettings, type ForwardingSettings } from '../../graph/forwarding/services/forwarding-settings';
-import type { TestApp, TestAppOptions } from '../../test-support/app';
+import { defaultForwardingSettings } from '../../graph/forwarding/services/forwarding-settings';
+import type { TestApp } from '../../test-support/app';
 import { anOrganization, buildDeviceGroup, buildUser, providerHashId } from '../../test-support/factories';
 import { browserAvailable, signInAsStaff, startConsole, type RunningConsole } from './browser';
 
@@ -82,9 +82,7 @@ describeInBrowser('forwarding in Chromium', () => {
     folder = mkdtempSync(path.join(tmpdir(), 'gridport-forwarding-e2e-'));
     receiver = await startReceiver();
     // The receiver listens on 127.0.0.1: private networks allowed, as FORWARDING_ALLOW_PRIVATE_NETWORKS=true does.
-    const forwarding: ForwardingSettings = { ...defaultForwardingSettings, allowPrivateNetworks: true, pollMs: 100 };
-    const options: TestAppOptions & { forwarding: ForwardingSettings } = { hub: true, forwarding };
-    running = await startConsole(options);
+    running = await startConsole({ hub: true, forwarding: { ...defaultForwardingSettings, allowPrivateNetworks: true, pollMs: 100 } });
     ({ t, baseUrl, page } = running);
     const organization = await anOrganization(t.services, { name: 'Harbour Energy BV' });
     await buildUser(t.services, { ...developer, organizationHashId: providerHashId(t.services), rights: ['gridport.developer', 'gridport.ops'] });
