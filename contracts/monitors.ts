@@ -20,11 +20,15 @@ export const monitorGroups = [
   'temperaturePowerLimiter',
   'batteryPeakShaver',
   'activeControl',
+  'destination',
 ] as const;
 export type MonitorGroup = (typeof monitorGroups)[number];
 
-/** What a kind watches: the device (no asset), one asset, or one control loop (the alarm names the loop in its asset identifier). */
-type Subject = 'device' | 'asset' | 'controller';
+/**
+ * What a kind watches: the device (no asset), one asset, one control loop (the alarm names the
+ * loop in its asset identifier), or a message destination (forwarding; no device).
+ */
+type Subject = 'device' | 'asset' | 'controller' | 'destination';
 
 interface KindDefinition {
   group: MonitorGroup;
@@ -80,9 +84,16 @@ export const monitorKinds = {
   'activeControl.modbusServerHeartbeatLost': { group: 'activeControl', subject: 'controller', title: 'Modbus server heartbeat lost' },
   'activeControl.afrrDeltaNotAllocated': { group: 'activeControl', subject: 'controller', title: 'aFRR delta not allocated' },
   'activeControl.optimizerUnsolvable': { group: 'activeControl', subject: 'controller', title: 'Optimizer cannot solve' },
+  /** Forwarding (docs/forwarding.md, "Monitoring"): the destination failed long enough to be paused. */
+  'destination.paused': { group: 'destination', subject: 'destination', title: 'Message destination paused' },
+  /** The destination's lag passed its monitorSettings.maxLagSeconds. */
+  'destination.lag': { group: 'destination', subject: 'destination', title: 'Message destination lagging' },
 } as const satisfies Record<string, KindDefinition>;
 
 export type MonitorKind = keyof typeof monitorKinds;
+
+/** The kinds a message destination's monitor raises. */
+export type DestinationMonitorKind = 'destination.paused' | 'destination.lag';
 
 export function isMonitorKind(value: string): value is MonitorKind {
   return Object.prototype.hasOwnProperty.call(monitorKinds, value);

@@ -22,6 +22,7 @@ import { serveOperatorSocket, type OperatorSocket } from './operator-socket';
 import type { SmtpReceiver } from './smtp-receiver';
 import { startIssueMail, type IssueMailRunning } from './issue-mail';
 import { startFileSweep } from './file-sweep';
+import { ForwardingWorker } from '../graph/forwarding/services/delivery-worker';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -102,6 +103,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   let operatorSocket: OperatorSocket | undefined;
   let issueMail: IssueMailRunning | undefined;
   let fileSweep: { close(): Promise<void> } | undefined;
+  let forwarding: ForwardingWorker | undefined;
   try {
     const applied = await migrateLatest(database.db, database.schema);
     log.info({ database: database.kind, applied }, 'database migrated');
@@ -155,6 +157,17 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       monitors: { sweepSeconds: config.monitors.sweepSeconds },
     });
     hub.attach(app.server);
+    // Forwarding: this node delivers to the destinations it claims, under the hub node's id (a crashed node's claims are free at once).
+    forwarding = new ForwardingWorker({
+      db: database.db,
+      hashIds,
+      destinations: services.messageDestinations,
+      alarms: services.alarms,
+      settings: config.forwarding,
+      log: log.child({ part: 'forwarding' }),
+      nodeId: hub.node.nodeId,
+    });
+    forwarding.start();
     const graphqlWs = await attachGraphqlWs(app.server, { services, log, trustedProxies: config.trustedProxies, graphql: graphql.server });
     const developerChannel = attachDeveloperChannel(app.server, { services, log, trustedProxies: config.trustedProxies });
     const address = await app.listen({ port: config.port, host: config.host });
@@ -178,6 +191,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       hub,
       smtpReceiver: issueMail.smtpReceiver,
       stop: async () => {
+        await forwarding?.stop();
         await issueMail?.close();
         await fileSweep?.close();
         await operatorSocket?.close();
@@ -194,6 +208,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       },
     };
   } catch (error) {
+    await forwarding?.stop();
     await issueMail?.close();
     await fileSweep?.close();
     await pubsub?.close();

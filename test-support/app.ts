@@ -14,6 +14,7 @@ import { databaseAnswers } from '../server/database';
 import { createLogger, type Logger } from '../server/logger';
 import { testDatabase, type TestDatabase } from './database';
 import { buildSession, providerHashId } from './factories';
+import { ForwardingWorker } from '../graph/forwarding/services/delivery-worker';
 
 export const testSecrets = {
   hashIdSecret: 'test-hash-id-secret-0123456789abcdef0123456789',
@@ -48,6 +49,8 @@ export interface TestApp {
   logs: LogCapture;
   /** The device hub, when asked for. */
   hub: DeviceHub | null;
+  /** The forwarding worker, when asked for (deliver). */
+  forwarding: ForwardingWorker | null;
   /** Listens on a free loopback port (for websockets and real HTTP clients); answers the base URL, http://127.0.0.1:<port>. */
   listen(): Promise<string>;
   /** A real console session for a new user with these rights, as a Cookie header value. */
@@ -93,12 +96,14 @@ export interface TestAppOptions extends Pick<Dependencies, 'mail' | 'balena' | '
   tunnelOpenTimeoutMs?: number;
   /** Serve HTTPS with this certificate, asking for client certificates of the device CA (as the server does with TLS_CERT_FILE). */
   tls?: { certificatePem: string; privateKeyPem: string };
+  /** Run the forwarding worker (with the hub: under its node id), as the server does. */
+  deliver?: boolean;
 }
 
 /** The HTTP app on a test database, as the server builds it. */
 export async function testApp(
   overrides: Partial<AppOptions> = {},
-  { graphql: withGraphql = false, hub: withHub = false, monitors, tunnelOpenTimeoutMs, tls, ...dependencies }: TestAppOptions = {},
+  { graphql: withGraphql = false, hub: withHub = false, monitors, tunnelOpenTimeoutMs, tls, deliver = false, ...dependencies }: TestAppOptions = {},
 ): Promise<TestApp> {
   const database = await testDatabase();
   const hashIds = new HashIds(testSecrets.hashIdSecret);
@@ -122,6 +127,18 @@ export async function testApp(
   });
   const hub = withHub ? createDeviceHub({ db: database.db, services, log: logs.log, ...(monitors === undefined ? {} : { monitors }) }) : null;
   hub?.attach(app.server);
+  const forwarding = deliver
+    ? new ForwardingWorker({
+        db: database.db,
+        hashIds,
+        destinations: services.messageDestinations,
+        alarms: services.alarms,
+        settings: services.forwardingSettings,
+        log: logs.log,
+        nodeId: hub?.node.nodeId ?? 'test-node',
+      })
+    : null;
+  forwarding?.start();
   const graphqlWs = graphql ? await attachGraphqlWs(app.server, { services, log: logs.log, trustedProxies: [], graphql: graphql.server }) : null;
   const developerChannel = hub
     ? attachDeveloperChannel(app.server, { services, log: logs.log, trustedProxies: [], ...(tunnelOpenTimeoutMs === undefined ? {} : { tunnelOpenTimeoutMs }) })
@@ -140,7 +157,9 @@ export async function testApp(
     },
     signIn: async (rights, organizationHashId = providerHashId(services)) => (await buildSession(services, { rights, organizationHashId })).cookie,
     call: (method, url, caller, payload) => app.inject({ method, url, headers: headersOf(caller), ...(payload === undefined ? {} : { payload }) }),
+    forwarding,
     close: async () => {
+      await forwarding?.stop();
       await hub?.close();
       await graphqlWs?.close();
       await developerChannel?.close();

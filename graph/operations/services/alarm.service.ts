@@ -1,6 +1,15 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { isMonitorKind, issueTitleOf, monitorEnabled, monitorKinds, monitorSettingsOf, monitorWindows, type MonitorKind } from '../../../contracts/monitors';
+import {
+  isMonitorKind,
+  issueTitleOf,
+  monitorEnabled,
+  monitorKinds,
+  monitorSettingsOf,
+  monitorWindows,
+  type DestinationMonitorKind,
+  type MonitorKind,
+} from '../../../contracts/monitors';
 import { systemActor } from '../../common/context';
 import { write, type Write } from '../../common/write';
 import type { IdentityDirectory } from '../../identity/services/directory.service';
@@ -27,6 +36,15 @@ export interface AlarmSettings {
 export type FireOutcome = 'opened' | 'open' | 'resumed' | 'disabled' | 'gone';
 
 const actor = systemActor('monitors');
+
+interface DestinationRow {
+  id: number;
+  name: string;
+  organization_id: number;
+  monitor_settings: unknown;
+  outage_emails: unknown;
+  outage_user_ids: unknown;
+}
 
 interface DeviceRow {
   id: number;
@@ -141,6 +159,162 @@ export class AlarmService {
     });
   }
 
+  /**
+   * A message destination's monitor fires (forwarding: paused, lagging): one open alarm per
+   * (kind, destination), on an issue of the destination's organisation that the alarm opens or
+   * joins (the open monitoring issue of the destination's alarms), a `deviceGatewayMonitoring`
+   * audit entry on the destination, and a message to its outage contacts.
+   */
+  async fireDestination(destinationId: number, monitor: DestinationMonitorKind, details: Record<string, unknown> = {}): Promise<FireOutcome> {
+    const outcome = await write(this.db, actor, async (w) => {
+      const destination = await this.lockDestination(w, destinationId);
+      if (!destination) {
+        return { outcome: 'gone' as const };
+      }
+      const settings = (destination.monitor_settings ?? {}) as { enabled?: unknown };
+      if (settings.enabled === false) {
+        return { outcome: 'disabled' as const };
+      }
+      const open = await this.openDestinationAlarm(w.trx, destinationId, monitor);
+      if (open) {
+        if (open.recoveringSince === null) {
+          return { outcome: 'open' as const };
+        }
+        await AlarmModel.query(w.trx).patch({ recoveringSince: null, details }).where('id', open.id);
+        await this.recordDestination(w, destination, open.issueId, `**${issueTitleOf(monitor)}** (\`${monitor}\`) fired again while recovering.`, monitor, 'firing');
+        return { outcome: 'resumed' as const };
+      }
+      const customerMessage = await this.destinationMessageOf(w.trx, destination, monitor, details);
+      const inserted = (await w.trx.raw(
+        `insert into alarms (monitor, destination_id, customer_message, details)
+         values (?, ?, ?::jsonb, ?::jsonb)
+         on conflict (monitor, coalesce(device_id, 0), coalesce(destination_id, 0), coalesce(asset_identifier, '')) where closed_at is null do nothing
+         returning id`,
+        [monitor, destinationId, JSON.stringify(customerMessage), JSON.stringify(details)],
+      )) as { rows: { id: string | number }[] };
+      const id = inserted.rows[0]?.id;
+      if (id === undefined) {
+        return { outcome: 'open' as const };
+      }
+      const issueId = await this.destinationIssueFor(w, destination, monitor);
+      await AlarmModel.query(w.trx).patch({ issueId }).where('id', Number(id));
+      await this.recordDestination(w, destination, issueId, `Alarm **${issueTitleOf(monitor)}** (\`${monitor}\`) opened.`, monitor, 'opened');
+      return { outcome: 'opened' as const, alarmId: Number(id), customerMessage };
+    });
+    if (outcome.outcome === 'opened' && outcome.customerMessage.to.length > 0) {
+      const sending = this.sendCustomerMessage(outcome.alarmId)
+        .then(() => undefined)
+        .catch((error: unknown) => this.log.error({ err: error, alarm: outcome.alarmId }, 'forwarding: the outage message failed'));
+      this.sending.add(sending);
+      void sending.finally(() => this.sending.delete(sending));
+    }
+    return outcome.outcome;
+  }
+
+  /** The destination's monitor condition no longer holds: its open alarm starts recovering (and closes after the recovery time). */
+  async clearDestination(destinationId: number, monitor: DestinationMonitorKind): Promise<boolean> {
+    return write(this.db, actor, async (w) => {
+      const destination = await this.lockDestination(w, destinationId);
+      if (!destination) {
+        return false;
+      }
+      const open = await this.openDestinationAlarm(w.trx, destinationId, monitor);
+      if (!open || open.recoveringSince !== null) {
+        return false;
+      }
+      await AlarmModel.query(w.trx).patch({ recoveringSince: new Date() }).where('id', open.id);
+      await this.recordDestination(
+        w,
+        destination,
+        open.issueId,
+        `**${issueTitleOf(monitor)}** (\`${monitor}\`) cleared; the alarm closes if it stays clear.`,
+        monitor,
+        'recovering',
+      );
+      return true;
+    });
+  }
+
+  private async lockDestination(w: Write, destinationId: number): Promise<DestinationRow | null> {
+    const row = (await w
+      .trx('message_destinations')
+      .where('id', destinationId)
+      .forUpdate()
+      .first('id', 'name', 'organization_id', 'monitor_settings', 'outage_emails', 'outage_user_ids')) as DestinationRow | undefined;
+    return row ? { ...row, id: Number(row.id), organization_id: Number(row.organization_id) } : null;
+  }
+
+  private async openDestinationAlarm(trx: Knex.Transaction, destinationId: number, monitor: DestinationMonitorKind): Promise<AlarmModel | undefined> {
+    return AlarmModel.query(trx).where({ monitor, destination_id: destinationId }).whereNull('device_id').whereNull('closed_at').first();
+  }
+
+  /** The open issue of the destination's alarms, or a new one. */
+  private async destinationIssueFor(w: Write, destination: DestinationRow, monitor: DestinationMonitorKind): Promise<number> {
+    const open = (await w
+      .trx('alarms as a')
+      .join('issues as i', 'i.id', 'a.issue_id')
+      .where('a.destination_id', destination.id)
+      .whereNull('i.closed_at')
+      .orderBy('i.id', 'desc')
+      .first('i.id')) as { id: string | number } | undefined;
+    if (open) {
+      return Number(open.id);
+    }
+    const issue = await this.journal.open(w, {
+      title: `${issueTitleOf(monitor)}: ${destination.name}`.slice(0, 256),
+      source: 'monitoring',
+      organizationId: destination.organization_id,
+      deviceId: null,
+      autoClose: true,
+      canReopen: true,
+      gridportIssueOwner: true,
+    });
+    return issue.id;
+  }
+
+  private async recordDestination(
+    w: Write,
+    destination: { id: number; organization_id: number | null },
+    issueId: number | null,
+    message: string,
+    monitor: MonitorKind,
+    state: 'opened' | 'firing' | 'recovering' | 'closed',
+  ): Promise<void> {
+    await w.audit({
+      objectType: 'message_destinations',
+      objectId: destination.id,
+      organizationId: destination.organization_id,
+      changeType: 'deviceGatewayMonitoring',
+      diff: [
+        { type: 'string', name: 'monitor', oldValue: null, newValue: monitor },
+        { type: 'string', name: 'alarm', oldValue: null, newValue: state },
+      ],
+    });
+    if (issueId !== null) {
+      await this.journal.addMessage(w, issueId, { source: 'monitoring', message });
+    }
+  }
+
+  /** To: the destination's outage emails and outage users. */
+  private async destinationMessageOf(
+    trx: Knex.Transaction,
+    destination: DestinationRow,
+    monitor: DestinationMonitorKind,
+    details: Record<string, unknown>,
+  ): Promise<CustomerMessage> {
+    const users = await this.directory.users(trx, asNumbers(destination.outage_user_ids));
+    const emails = [...asStrings(destination.outage_emails), ...[...users.values()].map((user) => user.email)];
+    const seen = new Set<string>();
+    const to = emails.filter((email) => !seen.has(email.toLowerCase()) && seen.add(email.toLowerCase()));
+    const why = typeof details.lastError === 'string' ? `\n\nThe last error: ${details.lastError}` : '';
+    const what =
+      monitor === 'destination.paused'
+        ? 'Gridport could not deliver to it for a while and paused it: nothing is lost, the reports wait and are delivered from where it stopped once it is resumed.'
+        : 'Reports wait longer to reach it than its monitor allows.';
+    const markdown = [`# ${issueTitleOf(monitor)}`, '', `Your message destination **${destination.name}**: ${what}${why}`].join('\n');
+    return { to, markdown };
+  }
+
   /** The open alarms of a device (for an evaluator that takes a device up, after a restart). */
   async openAlarmsOf(deviceId: number): Promise<AlarmModel[]> {
     return AlarmModel.query(this.db).where('device_id', deviceId).whereNull('closed_at');
@@ -166,8 +340,9 @@ export class AlarmService {
   async closeRecovered(limit = 200): Promise<number> {
     return write(this.db, actor, async (w) => {
       const due = (await w.trx.raw(
-        `select a.id, a.monitor, a.device_id, a.asset_identifier, a.issue_id, a.recovering_since, d.monitor_settings, d.organization_id, d.name
-           from alarms a left join devices d on d.id = a.device_id
+        `select a.id, a.monitor, a.device_id, a.destination_id, a.asset_identifier, a.issue_id, a.recovering_since,
+                d.monitor_settings, coalesce(d.organization_id, m.organization_id) as organization_id, coalesce(d.name, m.name) as name
+           from alarms a left join devices d on d.id = a.device_id left join message_destinations m on m.id = a.destination_id
           where a.closed_at is null and (a.recovering_since <= now() - make_interval(secs => ?) or d.monitor_settings->'disabledMonitors' is not null)
           order by a.id limit ? for update of a skip locked`,
         [this.settings.recoverySeconds, limit],
@@ -176,6 +351,7 @@ export class AlarmService {
           id: string | number;
           monitor: MonitorKind;
           device_id: string | number | null;
+          destination_id: string | number | null;
           asset_identifier: string | null;
           issue_id: string | number | null;
           recovering_since: Date | null;
@@ -198,7 +374,12 @@ export class AlarmService {
         const issueId = row.issue_id === null ? null : Number(row.issue_id);
         const device = { id: Number(row.device_id), organization_id: row.organization_id === null ? null : Number(row.organization_id), name: row.name ?? '' };
         const why = disabled ? 'its monitor was turned off' : `clear for ${this.settings.recoverySeconds} s`;
-        await this.record(w, device, issueId, `Alarm **${issueTitleOf(row.monitor)}** (${describe(key)}) closed: ${why}.`, key, 'closed');
+        const closedMessage = `Alarm **${issueTitleOf(row.monitor)}** (${describe(key)}) closed: ${why}.`;
+        if (row.destination_id !== null) {
+          await this.recordDestination(w, { id: Number(row.destination_id), organization_id: device.organization_id }, issueId, closedMessage, row.monitor, 'closed');
+        } else {
+          await this.record(w, device, issueId, closedMessage, key, 'closed');
+        }
         if (issueId !== null) {
           issues.add(issueId);
         }

@@ -308,7 +308,7 @@ export class MonitorEvaluator {
     if (code === null) {
       return;
     }
-    if (isMonitorKind(code)) {
+    if (isMonitorKind(code) && monitorKinds[code].subject !== 'destination') {
       const loop = typeof observations.description === 'string' ? /^control loop (\d+)/.exec(observations.description) : null;
       const subject =
         monitorKinds[code].subject === 'device'
