@@ -82,7 +82,7 @@ describeInBrowser('forwarding in Chromium', () => {
     folder = mkdtempSync(path.join(tmpdir(), 'gridport-forwarding-e2e-'));
     receiver = await startReceiver();
     // The receiver listens on 127.0.0.1: private networks allowed, as FORWARDING_ALLOW_PRIVATE_NETWORKS=true does.
-    running = await startConsole({ hub: true, forwarding: { ...defaultForwardingSettings, allowPrivateNetworks: true, pollMs: 100 } });
+    running = await startConsole({ hub: true, deliver: true, forwarding: { ...defaultForwardingSettings, allowPrivateNetworks: true, pollMs: 100 } });
     ({ t, baseUrl, page } = running);
     const organization = await anOrganization(t.services, { name: 'Harbour Energy BV' });
     await buildUser(t.services, { ...developer, organizationHashId: providerHashId(t.services), rights: ['gridport.developer', 'gridport.ops'] });
