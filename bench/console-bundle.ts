@@ -43,6 +43,12 @@ export const lazyAdminScreens = [
   'DeviceGroupFrame',
   'DeviceGroupGeneralTab',
   'DeviceGroupApiKeysTab',
+  'DeviceGroupDestinationsTab',
+  'DeviceGroupDestinationAddScreen',
+  'DeviceGroupDestinationScreen',
+  'MessageDestinationListScreen',
+  'MessageDestinationAddScreen',
+  'MessageDestinationScreen',
   'AdminIssueListScreen',
   'AdminIssueScreen',
 ] as const;

@@ -38,8 +38,16 @@ const DeviceGroupAddScreen = lazyScreen(async () => (await import('./device-grou
 const DeviceGroupFrame = lazyScreen(async () => (await import('./device-groups/DeviceGroupFrame')).DeviceGroupFrame);
 const DeviceGroupGeneralTab = lazyScreen(async () => (await import('./device-groups/DeviceGroupGeneralTab')).DeviceGroupGeneralTab);
 const DeviceGroupApiKeysTab = lazyScreen(async () => (await import('./device-groups/DeviceGroupApiKeysTab')).DeviceGroupApiKeysTab);
+const DeviceGroupDestinationsTab = lazyScreen(async () => (await import('./device-groups/DeviceGroupDestinationsTab')).DeviceGroupDestinationsTab);
+const DeviceGroupDestinationAddScreen = lazyScreen(
+  async () => (await import('./device-groups/DeviceGroupDestinationAddScreen')).DeviceGroupDestinationAddScreen,
+);
+const DeviceGroupDestinationScreen = lazyScreen(async () => (await import('./device-groups/DeviceGroupDestinationScreen')).DeviceGroupDestinationScreen);
+const MessageDestinationListScreen = lazyScreen(async () => (await import('./message-destinations/MessageDestinationListScreen')).MessageDestinationListScreen);
+const MessageDestinationAddScreen = lazyScreen(async () => (await import('./message-destinations/MessageDestinationAddScreen')).MessageDestinationAddScreen);
+const MessageDestinationScreen = lazyScreen(async () => (await import('./message-destinations/MessageDestinationScreen')).MessageDestinationScreen);
 
-/** Tabs that come with a later issue (billing, forwarding): the default one first, each a ComingSoon. */
+/** Tabs that come with a later issue (billing): the default one first, each a ComingSoon. */
 function tabs(title: Parameters<typeof ComingSoon>[0]['title'], names: readonly string[]): RouteObject[] {
   const [first] = names;
   return [...(first === undefined ? [] : [defaultTab(first)]), ...names.map((name) => ({ path: name, element: soon(title) }))];
@@ -77,16 +85,16 @@ export const adminRoutes: RouteObject[] = [
       {
         path: 'message-destinations',
         children: [
-          { index: true, element: soon('deviceGroups.title') },
-          { path: 'add', element: soon('deviceGroups.title') },
-          { path: ':deviceGroupDestinationHashId', element: soon('deviceGroups.title') },
+          { index: true, element: <DeviceGroupDestinationsTab /> },
+          { path: 'add', element: <DeviceGroupDestinationAddScreen /> },
+          { path: ':deviceGroupDestinationHashId', element: <DeviceGroupDestinationScreen /> },
         ],
       },
     ],
   },
-  { path: 'message-destinations', element: soon('messageDestinations.title') },
-  { path: 'message-destinations/add', element: soon('messageDestinations.title') },
-  { path: 'message-destinations/:hashId', children: tabs('messageDestinations.title', ['general']) },
+  { path: 'message-destinations', element: <MessageDestinationListScreen /> },
+  { path: 'message-destinations/add', element: <MessageDestinationAddScreen /> },
+  { path: 'message-destinations/:hashId', children: [defaultTab('general'), { path: 'general', element: <MessageDestinationScreen /> }] },
   { path: 'organizations', element: <OrganizationListScreen /> },
   { path: 'organizations/add', element: <OrganizationAddScreen /> },
   {

@@ -42,6 +42,7 @@ export const customerRoutes: RouteObject[] = [
       { path: 'my-organization', element: <AccessManagementScreen tab="my-organization" /> },
       { path: 'my-partnerships', element: <AccessManagementScreen tab="my-partnerships" /> },
       { path: 'accepted-partnerships', element: <AccessManagementScreen tab="accepted-partnerships" /> },
+      { path: 'message-destinations', element: <AccessManagementScreen tab="message-destinations" /> },
     ],
   },
   { path: 'settings', element: <SettingsScreen /> },

@@ -2,6 +2,9 @@ import { adminDeviceMessages } from '../../areas/admin/devices/messages';
 import { adminIssueMessages } from '../../areas/admin/issues/messages';
 import { apiKeysMessages } from '../../areas/admin/api-keys/messages';
 import { deviceGroupsMessages } from '../../areas/admin/device-groups/messages';
+import { groupForwardingMessages } from '../../areas/admin/device-groups/forwarding-messages';
+import { messageDestinationsMessages } from '../../areas/admin/message-destinations/messages';
+import { forwardingMessages } from '../../forwarding/messages';
 import { organizationsMessages } from '../../areas/admin/organizations/messages';
 import { partnershipsMessages } from '../../areas/admin/partnerships/messages';
 import { userInvitesMessages } from '../../areas/admin/user-invites/messages';
@@ -31,6 +34,9 @@ export const adminMessages = {
   ...partnershipsMessages,
   ...apiKeysMessages,
   ...deviceGroupsMessages,
+  ...groupForwardingMessages,
+  ...messageDestinationsMessages,
+  ...forwardingMessages,
 } as const;
 
 export type AdminMessageKey = keyof typeof adminMessages;

@@ -1,4 +1,5 @@
 import { accessMessages } from '../../areas/customer/access/messages';
+import { customerDestinationMessages } from '../../areas/customer/access/destination-messages';
 import { partnershipListMessages } from '../../areas/customer/access/partnership-messages';
 import { customerDeviceMessages } from '../../areas/customer/devices/messages';
 import { customerIssueMessages } from '../../areas/customer/issues/messages';
@@ -21,6 +22,7 @@ export const customerMessages = {
   ...customerIssueMessages,
   ...accessMessages,
   ...partnershipListMessages,
+  ...customerDestinationMessages,
   ...settingsMessages,
 } as const;
 

@@ -1,22 +1,24 @@
 import { NavLink } from 'react-router-dom';
 import styled from 'styled-components';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
+import { MessageDestinationList } from './MessageDestinationList';
 import { MyOrganization } from './MyOrganization';
 import { PartnershipList } from './PartnershipList';
 
 /** The tabs of /access-management (console.md section 2), as they read in the address. */
-export const accessTabs = ['my-organization', 'my-partnerships', 'accepted-partnerships'] as const;
+export const accessTabs = ['my-organization', 'my-partnerships', 'accepted-partnerships', 'message-destinations'] as const;
 export type AccessTab = (typeof accessTabs)[number];
 
 const tabTitles: Record<AccessTab, MessageKey> = {
   'my-organization': 'accessManagement.myOrganization',
   'my-partnerships': 'accessManagement.myPartnerships',
   'accepted-partnerships': 'accessManagement.acceptedPartnerships',
+  'message-destinations': 'accessManagement.messageDestinations',
 };
 
 /**
  * /access-management/{tab}: the user's organisation and what the user may do there, and the
- * partnerships on either side. Read-only: customers may list partnerships but not change them
+ * partnerships on either side, and where its data is forwarded (message destinations). Read-only: customers may list partnerships but not change them
  * (console.md section 6); Gridport's staff set them up.
  */
 export function AccessManagementScreen({ tab }: { tab: AccessTab }) {
@@ -35,6 +37,7 @@ export function AccessManagementScreen({ tab }: { tab: AccessTab }) {
       {tab === 'my-organization' && <MyOrganization />}
       {tab === 'my-partnerships' && <PartnershipList kind="OWN" />}
       {tab === 'accepted-partnerships' && <PartnershipList kind="ACCEPTED" />}
+      {tab === 'message-destinations' && <MessageDestinationList />}
     </section>
   );
 }
