@@ -65,9 +65,7 @@ export const reportTypeOfMessage: Record<MessageType, string> = {
   alarm: 'alarm',
 };
 
-export const messageTypeOfReport: Readonly<Record<string, MessageType>> = Object.fromEntries(
-  messageTypes.map((type) => [reportTypeOfMessage[type], type]),
-);
+export const messageTypeOfReport: Readonly<Record<string, MessageType>> = Object.fromEntries(messageTypes.map((type) => [reportTypeOfMessage[type], type]));
 
 export const forwardingLimits = {
   /** console.md sections 5 and 9. */
@@ -133,7 +131,11 @@ const url = (protocols: readonly string[]) =>
         return false;
       }
     });
-const directory = yup.string().trim().max(1024).matches(/^[^\0]*$/, '${path} must not hold NUL characters');
+const directory = yup
+  .string()
+  .trim()
+  .max(1024)
+  .matches(/^[^\0]*$/, '${path} must not hold NUL characters');
 
 const sqlSettings = (kind: 'mysql' | 'mssql' | 'postgres') => ({
   host: host.required(),
@@ -157,7 +159,10 @@ export const destinationSettingsSchemas = {
       /** The server's base URL (http or https). */
       url: url(['http', 'https']).required(),
       /** 1: InfluxDB 1.x's /write (database, retentionPolicy, username, password); 2: /api/v2/write (org, bucket in database, token). */
-      apiVersion: yup.number().oneOf([1, 2] as const).default(1),
+      apiVersion: yup
+        .number()
+        .oneOf([1, 2] as const)
+        .default(1),
       database: identifier.required(),
       retentionPolicy: identifier.optional(),
       organization: identifier.optional(),
@@ -251,7 +256,10 @@ export const destinationSettingsSchemas = {
   http: yup
     .object({
       url: url(['http', 'https']).required(),
-      method: yup.string().oneOf(['POST', 'PUT'] as const).default('POST'),
+      method: yup
+        .string()
+        .oneOf(['POST', 'PUT'] as const)
+        .default('POST'),
       /** Sent with every request (an Authorization header, say); kept as a secret. */
       headers: yup
         .array(
@@ -262,7 +270,11 @@ export const destinationSettingsSchemas = {
                 .trim()
                 .matches(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, '${path} must be an HTTP header name')
                 .required(),
-              value: yup.string().max(8192).matches(/^[^\r\n\0]*$/, '${path} must not hold line breaks').required(),
+              value: yup
+                .string()
+                .max(8192)
+                .matches(/^[^\r\n\0]*$/, '${path} must not hold line breaks')
+                .required(),
             })
             .exact(),
         )
@@ -293,7 +305,10 @@ export const destinationSettingsSchemas = {
       clientId: yup.string().trim().max(255).default('gridport'),
       tls: yup.boolean().default(false),
       tlsCaCertificate: pem.optional(),
-      saslMechanism: yup.string().oneOf(['plain', 'scram-sha-256', 'scram-sha-512'] as const).optional(),
+      saslMechanism: yup
+        .string()
+        .oneOf(['plain', 'scram-sha-256', 'scram-sha-512'] as const)
+        .optional(),
       username: identifier.optional(),
       password: secret.optional(),
     })
@@ -363,7 +378,10 @@ const name = yup.string().trim().min(1).max(forwardingLimits.destinationNameLeng
 const outageEmails = yup.array(emailSchema.required()).max(fleetLimits.outageContacts);
 const outageUsersHashIds = yup.array(hashId.required()).max(fleetLimits.outageContacts);
 /** `destination`: the kind's settings with `type`; checked against the kind's schema by validateDestinationSettings. */
-const destinationObject = yup.object().shape({ type: yup.string().oneOf(destinationKinds).required() }).noUnknown(false);
+const destinationObject = yup
+  .object()
+  .shape({ type: yup.string().oneOf(destinationKinds).required() })
+  .noUnknown(false);
 
 /** POST /console-admin/v1/message-destination. */
 export const messageDestinationCreateSchema = yup
@@ -395,7 +413,10 @@ export const messageDestinationListQuerySchema = yup
     filter: filterQuery,
     organizationHashId: hashId.optional(),
     type: yup.string().oneOf(destinationKinds).optional(),
-    state: yup.string().oneOf(['active', 'paused'] as const).optional(),
+    state: yup
+      .string()
+      .oneOf(['active', 'paused'] as const)
+      .optional(),
   })
   .exact();
 
@@ -492,7 +513,12 @@ export const groupForwardingSettingsSchema = yup
      * At most one message per device, asset and message type in this many seconds (0: every
      * report): a destination that wants minutes is not sent seconds.
      */
-    minIntervalSeconds: yup.number().integer().min(0).max(24 * 60 * 60).default(0),
+    minIntervalSeconds: yup
+      .number()
+      .integer()
+      .min(0)
+      .max(24 * 60 * 60)
+      .default(0),
   })
   .exact();
 

@@ -64,7 +64,12 @@ describe('forwarding a gateway’s reports to every kind of destination', () => 
     groupHashId = (await buildDeviceGroup(t.services, { organizationHashId })).hashId;
     const device = await buildDevice(t.services, { organizationHashId, deviceGroupHashId: groupHashId, config: exampleDeviceConfig, inProduction: true });
     deviceHashId = device.hashId;
-    const identity = await provision({ baseUrl, token: device.provisioningToken, identifier: `gw-forwarding-${device.id}`, directory: path.join(folder, 'identity') });
+    const identity = await provision({
+      baseUrl,
+      token: device.provisioningToken,
+      identifier: `gw-forwarding-${device.id}`,
+      directory: path.join(folder, 'identity'),
+    });
     gateway = new GatewayClient({
       baseUrl,
       identity,
@@ -162,8 +167,10 @@ describe('forwarding a gateway’s reports to every kind of destination', () => 
             })
           ).hashId;
           const expected = await sendReports();
+          const sentIds = new Set(expected.map((message) => message.id));
           const received = await eventually(`${expected.length} messages at the ${kind} peer`, async () => {
-            const now = await peer.received();
+            // Only this test's reports: see docs/forwarding.md, "Known gaps", on reports from before a destination's start.
+            const now = (await peer.received()).filter((message) => sentIds.has(message.id));
             if (now.length >= expected.length) {
               return now;
             }
@@ -171,14 +178,19 @@ describe('forwarding a gateway’s reports to every kind of destination', () => 
             const stored = await t.database.db('device_reports').select('type', 'seq', 'report_id').orderBy('seq');
             throw new Error(`${now.length} so far; health ${JSON.stringify(health)}; stored ${JSON.stringify(stored)}`);
           });
-          expect(received.map(comparable)).toEqual(expected.map(comparable));
-          for (const [index, message] of received.entries()) {
+          // Every message once; a medium that keeps streams apart (Loki's labels) gives them back by stream, so compare in position order.
+          const byPosition = [...received].sort((a, b) => (BigInt(a.position) < BigInt(b.position) ? -1 : 1));
+          expect(byPosition.map(comparable)).toEqual(expected.map(comparable));
+          for (const [index, message] of byPosition.entries()) {
             if (message.values !== undefined) {
               expect(message.values).toEqual(expected[index]?.values);
             }
           }
-          const positions = received.map((message) => BigInt(message.position));
-          expect([...positions].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(positions);
+          // In order per device and message type, as every medium keeps them.
+          for (const type of ['meterPower', 'alarm']) {
+            const positions = received.filter((message) => message.messageType === type).map((message) => BigInt(message.position));
+            expect([...positions].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(positions);
+          }
           const health = await eventually('the lag at zero', async () => {
             const view = await t.services.messageDestinations.get(staff, destination.hashId);
             return view.health.lagReports === 0 ? view.health : null;

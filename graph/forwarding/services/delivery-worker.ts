@@ -175,7 +175,8 @@ export class ForwardingWorker {
   }
 
   private async release(id: number): Promise<void> {
-    await this.deps.db('message_destination_deliveries')
+    await this.deps
+      .db('message_destination_deliveries')
       .where({ message_destination_id: id, lease_owner: this.deps.nodeId })
       .update({ lease_owner: null, lease_until: null });
   }
@@ -324,7 +325,8 @@ export class ForwardingWorker {
       name: string;
       identifier: string | null;
     }[];
-    const components = (await this.deps.db('device_components')
+    const components = (await this.deps
+      .db('device_components')
       .whereIn('device_id', deviceIds)
       .where('kind', 'asset')
       .select('device_id', 'index', 'identifier', 'type')) as { device_id: string | number; index: number; identifier: string | null; type: string | null }[];

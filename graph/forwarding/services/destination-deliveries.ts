@@ -76,9 +76,10 @@ export class DestinationDeliveries {
    * Clears the failure count and the backoff, so the next attempt is at once.
    */
   async resume(trx: Knex.Transaction, destinationId: number, offset: number | undefined): Promise<Resumed> {
-    const row = (await trx('message_destination_deliveries').where('message_destination_id', destinationId).forUpdate().first(...deliveryColumns)) as
-      | DeliveryRow
-      | undefined;
+    const row = (await trx('message_destination_deliveries')
+      .where('message_destination_id', destinationId)
+      .forUpdate()
+      .first(...deliveryColumns)) as DeliveryRow | undefined;
     if (!row) {
       throw new Error(`message destination ${destinationId} has no delivery row`);
     }

@@ -181,7 +181,14 @@ export class AlarmService {
           return { outcome: 'open' as const };
         }
         await AlarmModel.query(w.trx).patch({ recoveringSince: null, details }).where('id', open.id);
-        await this.recordDestination(w, destination, open.issueId, `**${issueTitleOf(monitor)}** (\`${monitor}\`) fired again while recovering.`, monitor, 'firing');
+        await this.recordDestination(
+          w,
+          destination,
+          open.issueId,
+          `**${issueTitleOf(monitor)}** (\`${monitor}\`) fired again while recovering.`,
+          monitor,
+          'firing',
+        );
         return { outcome: 'resumed' as const };
       }
       const customerMessage = await this.destinationMessageOf(w.trx, destination, monitor, details);
@@ -376,7 +383,14 @@ export class AlarmService {
         const why = disabled ? 'its monitor was turned off' : `clear for ${this.settings.recoverySeconds} s`;
         const closedMessage = `Alarm **${issueTitleOf(row.monitor)}** (${describe(key)}) closed: ${why}.`;
         if (row.destination_id !== null) {
-          await this.recordDestination(w, { id: Number(row.destination_id), organization_id: device.organization_id }, issueId, closedMessage, row.monitor, 'closed');
+          await this.recordDestination(
+            w,
+            { id: Number(row.destination_id), organization_id: device.organization_id },
+            issueId,
+            closedMessage,
+            row.monitor,
+            'closed',
+          );
         } else {
           await this.record(w, device, issueId, closedMessage, key, 'closed');
         }
