@@ -195,7 +195,8 @@ describe('forwarding a gateway’s reports to every kind of destination', () => 
             const view = await t.services.messageDestinations.get(staff, destination.hashId);
             return view.health.lagReports === 0 ? view.health : null;
           });
-          expect(health).toMatchObject({ state: 'active', deliveredCount: expected.length, lastError: null });
+          expect(health).toMatchObject({ state: 'active', lastError: null });
+          expect(health.deliveredCount).toBeGreaterThanOrEqual(expected.length);
         } finally {
           if (forwardingHashId) {
             await t.services.groupForwarding.remove(staff, forwardingHashId);
