@@ -217,7 +217,7 @@ export function createServices({
     telephony: new TelephonyService(db, issueJournal, onCall, contacts, twilio),
     forwardingSettings,
     forwardingDeliveries,
-    messageDestinations: new MessageDestinationService(db, hashIds, directory, box, forwardingDeliveries, forwardingSettings),
+    messageDestinations: new MessageDestinationService(db, hashIds, directory, box, forwardingDeliveries, forwardingSettings, alarmService),
     groupForwarding: new GroupForwardingService(db, hashIds),
   };
 }

@@ -4,6 +4,7 @@ import type { ForwardedMessage } from '../../../contracts/forwarding';
 import { testSecrets } from '../../../test-support/app';
 import { testDatabase, type TestDatabase } from '../../../test-support/database';
 import { buildDeviceGroup, buildOrganization, insertDeviceRow } from '../../../test-support/factories';
+import { systemActor } from '../../common/context';
 import { HashIds } from '../../common/hash-ids';
 import { createServices, type Services } from '../../services';
 import type { Deliverer } from '../delivery/deliverer';
@@ -203,7 +204,8 @@ describe('forwarding delivery worker', () => {
     // Fixed, resumed from the first report's position: every report from it on arrives.
     failing.delete(destinationHashId);
     const firstSeq = Number((await database.db('device_reports').where('report_id', first[0]).first('seq')).seq);
-    await database.db.transaction((trx) => services.forwardingDeliveries.resume(trx, destinationId, firstSeq));
+    await services.messageDestinations.resume(systemActor('developer'), destinationHashId, { offset: firstSeq });
+    expect((await database.db('alarms').where({ destination_id: destinationId }).first()).recovering_since).not.toBeNull();
     await run(worker);
     const ids = (received.get(destinationHashId) ?? []).flat().map((message) => message.id);
     expect(ids.slice(0, 3)).toEqual(first);

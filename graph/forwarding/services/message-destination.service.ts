@@ -28,6 +28,7 @@ import { write, type Write } from '../../common/write';
 import type { DirectoryUser, IdentityDirectory } from '../../identity/services/directory.service';
 import { checkHostsWhenSaved } from '../delivery/address-guard';
 import { MessageDestinationModel } from '../models/message-destination.model';
+import type { AlarmService } from '../../operations/services/alarm.service';
 import type { DestinationDeliveries } from './destination-deliveries';
 import type { ForwardingSettings } from './forwarding-settings';
 
@@ -124,6 +125,8 @@ export class MessageDestinationService {
     private readonly box: SecretBox,
     private readonly deliveries: DestinationDeliveries,
     private readonly policy: ForwardingSettings,
+    /** A resumed destination's pause alarm starts recovering. */
+    private readonly alarms: Pick<AlarmService, 'clearDestination'>,
   ) {}
 
   private notFound(hashId: string): GridportError {
@@ -432,6 +435,7 @@ export class MessageDestinationService {
       });
       return found;
     });
+    await this.alarms.clearDestination(Number(destination.id), 'destination.paused');
     return this.presentOne(destination);
   }
 
