@@ -114,6 +114,8 @@ export const deviceInvoiceDetailsSchema = yup
     invoiceCustomerReference: yup.string().trim().max(255).nullable().optional(),
     subscription: subscriptionSchema.nullable().optional().default(undefined),
     subscriptionChargedUntil: plausibleDate().nullable().optional(),
+    /** The legal entity this device's charges are invoiced to; null: the organisation's default (billing_legal_entity_must_be_null without an organisation). */
+    billingLegalEntityHashId: yup.string().trim().max(64).nullable().optional(),
   })
   .exact();
 

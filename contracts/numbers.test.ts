@@ -1,6 +1,7 @@
 import * as yup from 'yup';
 import * as apiKey from './api-key';
 import * as auditLog from './audit-log';
+import * as billing from './billing';
 import * as contact from './contact';
 import * as device from './device';
 import * as deviceGroup from './device-group';
@@ -22,6 +23,7 @@ import { issuesOf } from './validation';
 const modules = {
   apiKey,
   auditLog,
+  billing,
   contact,
   device,
   deviceGroup,

@@ -76,11 +76,15 @@ export interface Dependencies {
   twilio?: TwilioSettings;
   /** Forwarding: private networks allowed or not, pause time, polling (docs/forwarding.md); the defaults without it. */
   forwarding?: ForwardingSettings;
+  /** What time it is: billing reckons periods, charges and invoices by it; the system clock without it (tests fix it). */
+  clock?: () => Date;
 }
 
 /** Every service, built once per process and shared by REST routes, resolvers, the hub and the CLI. */
 export interface Services {
   pubsub: PubSub;
+  /** What time it is for billing (Dependencies.clock). */
+  clock: () => Date;
   /** The hash ids every service encodes with. */
   hashIds: HashIds;
   organizations: OrganizationService;
@@ -155,6 +159,7 @@ export function createServices({
   grafanaOnCall,
   twilio,
   forwarding: forwardingSettings = defaultForwardingSettings,
+  clock = () => new Date(),
 }: Dependencies): Services {
   const pubsub = givenPubsub ?? new InProcessPubSub((error, channel) => log.error({ err: error, channel }, 'a pub/sub handler failed'));
   const organizations = new OrganizationService(db, hashIds);
@@ -181,6 +186,7 @@ export function createServices({
   const forwardingDeliveries = new DestinationDeliveries(db);
   return {
     pubsub,
+    clock,
     hashIds,
     organizations,
     auditLog,

@@ -22,6 +22,7 @@ import * as operations from './20261125000000_operations';
 import * as mailThreading from './20261125004000_mail_threading';
 import * as monitorLeases from './20261125005000_monitor_leases';
 import * as forwarding from './20261126000000_forwarding';
+import * as billing from './20261127000000_billing';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -53,6 +54,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261125004000_mail_threading', mailThreading],
   ['20261125005000_monitor_leases', monitorLeases],
   ['20261126000000_forwarding', forwarding],
+  ['20261127000000_billing', billing],
 ];
 
 /** Knex reads migrations from this list rather than the file system, so compiled and test runs agree. */
