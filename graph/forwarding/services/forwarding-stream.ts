@@ -170,7 +170,8 @@ export async function lagOf(
  * transaction is still open when the destination is made may be left out of it.
  */
 export async function streamHead(db: Knex | Knex.Transaction): Promise<StreamPosition> {
-  const result = (await db.raw('select tx::text as tx, seq from device_reports order by tx desc, seq desc limit 1')) as {
+  // Ordered by the column r.tx (xid8), not by the text alias `tx`, which would put 954 after 1010.
+  const result = (await db.raw('select r.tx::text as tx, r.seq from device_reports r order by r.tx desc, r.seq desc limit 1')) as {
     rows: { tx: string; seq: string | number }[];
   };
   const row = result.rows[0];
