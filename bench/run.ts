@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { fleetBenchmark } from './fleet.bench';
+import { forwardingBenchmark } from './forwarding.bench';
 import { fuzzSummary } from './fuzz';
 import { fuzzBenchmark } from './fuzz.bench';
 import { httpBenchmark } from './http.bench';
@@ -9,17 +10,19 @@ import { ingestBenchmark } from './ingest.bench';
 import { monitorsBenchmark } from './monitors.bench';
 import { optimizerBenchmark } from './optimizer.bench';
 
-const benchmarks = ['http', 'fleet', 'ingest', 'monitors', 'optimizer', 'fuzz'] as const;
+const benchmarks = ['http', 'fleet', 'ingest', 'monitors', 'forwarding', 'optimizer', 'fuzz'] as const;
 type BenchmarkName = (typeof benchmarks)[number];
 
-const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [monitors] [optimizer] [fuzz] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--seed N] [--runs 200] [--reports 200000] [--alarm-every 500]
+const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [monitors] [forwarding] [optimizer] [fuzz] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--seed N] [--runs 200] [--reports 200000] [--alarm-every 500]
 Runs the benchmarks named (all of them when none is), printing the tables of docs/performance.md.
 Ingest: --connections the gateway connections of each run, --rate the reports per second sent in
 all, --seconds the measured window (after a 5 s warm-up), --profile where the server's CPU goes.
 Fuzz: the HTTP fuzz of the test suite at length, --runs requests per REST operation (half as
 many per GraphQL root field), --seed to repeat a run; it exits 1 at the first rule broken.
 Monitors: reports per second through the ingest with the monitors off and on, --reports per pass,
---alarm-every N: one agent alarm report in N.`;
+--alarm-every N: one agent alarm report in N.
+Forwarding: delivery to an HTTP endpoint and a PostgreSQL database while the ingest stores --rate
+reports a second (default 10000) for --seconds (default 30): throughput, lag, drain time.`;
 
 async function http(databaseUrl: string | null): Promise<void> {
   const result = await httpBenchmark(databaseUrl);
@@ -103,6 +106,18 @@ async function monitors(databaseUrl: string | null, options: { reports: number; 
   process.stdout.write('\n');
 }
 
+async function forwarding(databaseUrl: string | null, options: { rate: number; seconds: number }): Promise<void> {
+  const result = await forwardingBenchmark(databaseUrl, { devices: 1000, rate: options.rate, seconds: options.seconds });
+  process.stdout.write(
+    `Forwarding: ${result.devices} devices in production in one group forwarding meterPower to each destination; the ingest asked for ${result.rate} reports/s for ${result.seconds} s and stored ${result.stored} (${result.storedPerSecond}/s); CPU of the process ${result.cpuCores} cores.\n\n`,
+  );
+  process.stdout.write('| destination | delivered during ingest | per second | lag p50 s | lag p99 s | lag max s | drain after ingest s |\n| --- | --- | --- | --- | --- | --- | --- |\n');
+  for (const line of result.lines) {
+    process.stdout.write(`| ${line.kind} | ${line.delivered} | ${line.perSecond} | ${line.lagP50} | ${line.lagP99} | ${line.lagMax} | ${line.drainSeconds} |\n`);
+  }
+  process.stdout.write('\n');
+}
+
 async function fuzz(databaseUrl: string | null, options: { seed: number; runs: number }): Promise<void> {
   const result = await fuzzBenchmark(databaseUrl, {
     seed: options.seed,
@@ -178,6 +193,9 @@ async function main(): Promise<void> {
   }
   if (selected.has('monitors')) {
     await monitors(databaseUrl, { reports: Number(values.reports), alarmEvery: Math.max(1, Number(values['alarm-every'])) });
+  }
+  if (selected.has('forwarding')) {
+    await forwarding(databaseUrl, { rate: Number(values.rate), seconds: Number(values.seconds) });
   }
   if (selected.has('optimizer')) {
     await optimizer();

@@ -81,7 +81,7 @@ export const forwardingLimits = {
   backoffFirstMs: 1_000,
   backoffMaxMs: 60_000,
   /** Reports one delivery carries at most. */
-  batchMax: 500,
+  batchMax: 2000,
   hostLength: 253,
   urlLength: 2048,
   identifierLength: 255,

@@ -27,6 +27,8 @@ export type EntityType = (typeof entityTypes)[number];
 
 const baseAlphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const minLength = 8;
+/** At most this many encodings are remembered (a few MB). */
+const encodingsKept = 100_000;
 
 /** A deterministic shuffle of the alphabet, keyed by the install's secret and the entity type. */
 function alphabetFor(secret: string, type: EntityType): string {
@@ -74,9 +76,25 @@ export class HashIds {
     return createHmac('sha256', this.secret).update(`${type}:${id}`).digest().readUInt32BE(0) % 1_000_000;
   }
 
+  /**
+   * Encodings made, by type and id: an encoding costs an HMAC and a Sqids pass (about 80 µs), and
+   * a page of a list or a forwarded batch encodes hundreds. Emptied once it holds encodingsKept.
+   */
+  private readonly encoded = new Map<string, string>();
+
   encode(type: EntityType, id: number | string): string {
     const numeric = Number(id);
-    return this.coder(type).encode([numeric, this.check(type, numeric)]);
+    const key = `${type}:${numeric}`;
+    const known = this.encoded.get(key);
+    if (known !== undefined) {
+      return known;
+    }
+    const hashId = this.coder(type).encode([numeric, this.check(type, numeric)]);
+    if (this.encoded.size >= encodingsKept) {
+      this.encoded.clear();
+    }
+    this.encoded.set(key, hashId);
+    return hashId;
   }
 
   /** The id behind a hash id of this type, or null when it is not one. */

@@ -31,6 +31,10 @@ export interface ForwardingWorkerDependencies {
 const leaseSeconds = 120;
 /** How often a working destination looks at its lag for its monitor. */
 const lagCheckMs = 30_000;
+/** How long what a message says of a device (name, identifier, assets) is used before it is read again. */
+const deviceInfoMs = 10_000;
+/** At most this many devices' details are kept in memory. */
+const deviceInfoKept = 50_000;
 
 type DestinationRow = DestinationForDelivery & { id: number };
 
@@ -68,6 +72,8 @@ export class ForwardingWorker {
   private readonly lagCheckedAt = new Map<number, number>();
   /** minIntervalSeconds: when each (destination, device, asset, type) was last forwarded. */
   private readonly lastForwarded = new Map<string, number>();
+  /** Each device's name, identifier and assets as messages give them, and when they were read (devicesOf). */
+  private readonly deviceInfo = new Map<number, { device: MessageDevice; readAt: number }>();
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private stopping = false;
@@ -319,23 +325,7 @@ export class ForwardingWorker {
 
   /** The reports as messages, with their devices' names and assets read once per batch. */
   private async messagesOf(reports: readonly StreamReport[]): Promise<{ message: ForwardedMessage; report: StreamReport }[]> {
-    const deviceIds = [...new Set(reports.map((report) => report.deviceId))];
-    const devices = (await this.deps.db('devices').whereIn('id', deviceIds).select('id', 'name', 'identifier')) as {
-      id: string | number;
-      name: string;
-      identifier: string | null;
-    }[];
-    const components = (await this.deps
-      .db('device_components')
-      .whereIn('device_id', deviceIds)
-      .where('kind', 'asset')
-      .select('device_id', 'index', 'identifier', 'type')) as { device_id: string | number; index: number; identifier: string | null; type: string | null }[];
-    const byId = new Map<number, MessageDevice>();
-    for (const device of devices) {
-      const id = Number(device.id);
-      const assets = new Map(components.filter((c) => Number(c.device_id) === id).map((c) => [c.index, { identifier: c.identifier, type: c.type }]));
-      byId.set(id, { hashId: this.deps.hashIds.encode('device', id), name: device.name, identifier: device.identifier, assets });
-    }
+    const byId = await this.devicesOf([...new Set(reports.map((report) => report.deviceId))]);
     const messages: { message: ForwardedMessage; report: StreamReport }[] = [];
     for (const report of reports) {
       const device = byId.get(report.deviceId);
@@ -345,6 +335,56 @@ export class ForwardingWorker {
       }
     }
     return messages;
+  }
+
+  /**
+   * What a message says of each device (name, identifier, assets), read at most every
+   * deviceInfoMs per device: under a steady stream a batch's devices were mostly read moments
+   * ago, and two queries per batch of 500 are the larger part of a batch's time.
+   */
+  private async devicesOf(deviceIds: readonly number[]): Promise<Map<number, MessageDevice>> {
+    const now = Date.now();
+    const byId = new Map<number, MessageDevice>();
+    const stale: number[] = [];
+    for (const id of deviceIds) {
+      const known = this.deviceInfo.get(id);
+      if (known && now - known.readAt < deviceInfoMs) {
+        byId.set(id, known.device);
+      } else {
+        stale.push(id);
+      }
+    }
+    if (stale.length === 0) {
+      return byId;
+    }
+    const devices = (await this.deps.db('devices').whereIn('id', stale).select('id', 'name', 'identifier')) as {
+      id: string | number;
+      name: string;
+      identifier: string | null;
+    }[];
+    const components = (await this.deps
+      .db('device_components')
+      .whereIn('device_id', stale)
+      .where('kind', 'asset')
+      .select('device_id', 'index', 'identifier', 'type')) as { device_id: string | number; index: number; identifier: string | null; type: string | null }[];
+    // Each device's assets by index, grouped in one pass (a batch holds up to 500 devices of many assets each).
+    const assetsOf = new Map<number, Map<number, { identifier: string | null; type: string | null }>>();
+    for (const component of components) {
+      const id = Number(component.device_id);
+      const assets = assetsOf.get(id) ?? new Map<number, { identifier: string | null; type: string | null }>();
+      assets.set(component.index, { identifier: component.identifier, type: component.type });
+      assetsOf.set(id, assets);
+    }
+    if (this.deviceInfo.size + devices.length > deviceInfoKept) {
+      this.deviceInfo.clear();
+    }
+    for (const row of devices) {
+      const id = Number(row.id);
+      const device: MessageDevice = { hashId: this.deps.hashIds.encode('device', id), name: row.name, identifier: row.identifier, assets: assetsOf.get(id) ?? new Map() };
+      this.deviceInfo.set(id, { device, readAt: now });
+      byId.set(id, device);
+    }
+    return byId;
   }
 
   /** minIntervalSeconds of the group forwarding: at most one message per device, asset and type in that many seconds. */

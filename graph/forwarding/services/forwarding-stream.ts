@@ -73,7 +73,7 @@ export async function readStream(
   db: Knex | Knex.Transaction,
   destinationId: number,
   after: StreamPosition,
-  { batchMax = forwardingLimits.batchMax, scanMax = 5000 }: { batchMax?: number; scanMax?: number } = {},
+  { batchMax = forwardingLimits.batchMax, scanMax = forwardingLimits.batchMax * 5 }: { batchMax?: number; scanMax?: number } = {},
 ): Promise<StreamRead> {
   const result = (await db.raw(
     `with w as (
