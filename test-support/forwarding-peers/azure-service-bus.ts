@@ -8,7 +8,7 @@ import { createServer as createTlsServer, type Server as TlsServer } from 'node:
 import amqp from 'amqplib';
 import { Connection, ReceiverEvents, type Message } from 'rhea-promise';
 import type { ForwardedMessage } from '../../contracts/forwarding';
-import type { ForwardingPeer, PeerStarter, ReceivedMessage } from './peer';
+import { receivedOf, type ForwardingPeer, type PeerStarter, type ReceivedMessage } from './peer';
 
 /** The machine's RabbitMQ, whose rabbitmq_amqp1_0 plugin speaks AMQP 1.0 on its AMQP port. */
 const brokerHost = '127.0.0.1';
@@ -158,14 +158,7 @@ export const azureServiceBusPeer: PeerStarter = {
       ) {
         problems.push(`message ${forwarded.position} arrived with unexpected properties: ${JSON.stringify({ ...message, body: undefined })}`);
       }
-      arrived.push({
-        messageType: forwarded.messageType,
-        id: forwarded.id,
-        position: forwarded.position,
-        deviceHashId: forwarded.device.hashId,
-        at: forwarded.at,
-        values: forwarded.values,
-      });
+      arrived.push(receivedOf(forwarded));
     });
 
     return {

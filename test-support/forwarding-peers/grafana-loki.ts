@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ForwardedMessage } from '../../contracts/forwarding';
-import type { ForwardingPeer, PeerStarter } from './peer';
+import { receivedOf, type ForwardingPeer, type PeerStarter } from './peer';
 
 /** One line Loki keeps: its stream's labels, its time in nanoseconds (a decimal string) and its text. */
 export interface LokiEntry {
@@ -109,20 +109,7 @@ export const grafanaLokiPeer: LokiPeerStarter = {
       kind: 'grafana-loki',
       settings: { url: `http://127.0.0.1:${port}`, tenantId, username: 'loki-writer', password: 's3cret-loki' },
       entries,
-      received: () =>
-        Promise.resolve(
-          entries.map(({ line }) => {
-            const message = JSON.parse(line) as ForwardedMessage;
-            return {
-              messageType: message.messageType,
-              id: message.id,
-              position: message.position,
-              deviceHashId: message.device.hashId,
-              at: message.at,
-              values: message.values,
-            };
-          }),
-        ),
+      received: () => Promise.resolve(entries.map(({ line }) => receivedOf(JSON.parse(line) as ForwardedMessage))),
       break: () =>
         new Promise<void>((resolve) => {
           server.closeAllConnections();

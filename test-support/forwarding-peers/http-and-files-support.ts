@@ -2,23 +2,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import pino from 'pino';
-import type { DeliveryContext } from '../../graph/forwarding/delivery/deliverer';
 import type { ForwardedMessage } from '../../contracts/forwarding';
-import { requireServices } from '../services';
-import type { PeerStarter, ReceivedMessage } from './peer';
+import { receivedOf, type ReceivedMessage } from './peer';
 
 /** What the peers and tests of the http, grafana-loki, influxdb, sftp and ftps kinds share. */
-
-/** `describe` when the peer can run here (or REQUIRE_SERVICES is set, making a missing one a failure); `describe.skip` otherwise. */
-export function describeWithPeer(starter: PeerStarter, file: string): jest.Describe {
-  const missing = starter.missing();
-  if (missing === null || requireServices) {
-    return describe;
-  }
-  process.stderr.write(`${path.relative(process.cwd(), file)}: skipped, ${missing} (REQUIRE_SERVICES=1 makes this a failure)\n`);
-  return describe.skip;
-}
 
 /** Why a program is not there to run, or null. */
 export function programMissing(program: string, debianPackage: string): string | null {
@@ -27,10 +14,6 @@ export function programMissing(program: string, debianPackage: string): string |
 
 export function rootMissing(what: string): string | null {
   return process.getuid?.() === 0 ? null : `${what} must be started as root`;
-}
-
-export function deliveryContext(allowPrivateNetworks: boolean, destinationHashId = 'dst0001'): DeliveryContext {
-  return { destinationHashId, policy: { allowPrivateNetworks }, log: pino({ level: 'silent' }) };
 }
 
 /** A TCP port free now. */
@@ -163,25 +146,6 @@ export function selfSignedCertificate(directory: string, name = 'server'): { cer
   return { certFile, keyFile, cert: fs.readFile(certFile, 'utf8'), key: fs.readFile(keyFile, 'utf8') };
 }
 
-/** A TCP server on 127.0.0.1 that counts connections: the target of the tests showing the address guard refuses before any byte. */
-export async function connectionCounter(): Promise<{ port: number; connections(): number; close(): Promise<void> }> {
-  let count = 0;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    count++;
-    sockets.add(socket);
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    port,
-    connections: () => count,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
 // --- Files (sftp, ftps) -------------------------------------------------------------------------
 
 /** Splits RFC 4180 CSV into rows of cells. */
@@ -259,14 +223,7 @@ export function receivedFromQos(text: string): ReceivedMessage[] {
 
 /** A `synaptiq` JSON file read back. */
 export function receivedFromJson(text: string): ReceivedMessage[] {
-  return (JSON.parse(text) as ForwardedMessage[]).map((message) => ({
-    messageType: message.messageType,
-    id: message.id,
-    position: message.position,
-    deviceHashId: message.device.hashId,
-    at: message.at,
-    values: message.values,
-  }));
+  return (JSON.parse(text) as ForwardedMessage[]).map(receivedOf);
 }
 
 /** The batch files in a local directory (what a file peer's server wrote), in position order, hidden partial files left out. */

@@ -1,9 +1,9 @@
 import { promises as fs } from 'node:fs';
 import { GridportError } from '../../../contracts/errors';
 import { destinationSettingsSchemas } from '../../../contracts/forwarding';
-import { receivedOf } from '../../../test-support/forwarding-peers/peer';
+import { connectionCounter, deliveryContext, describeWithPeer, receivedOf } from '../../../test-support/forwarding-peers/peer';
 import { ftpsPeer, type FtpsPeer } from '../../../test-support/forwarding-peers/ftps';
-import { batchFiles, buildMessages, connectionCounter, deliveryContext, describeWithPeer } from '../../../test-support/forwarding-peers/http-and-files-support';
+import { batchFiles, buildMessages } from '../../../test-support/forwarding-peers/http-and-files-support';
 import { ftpsDeliverer } from './ftps';
 import { qosCsv } from './files';
 

@@ -1,8 +1,8 @@
 import { GridportError } from '../../../contracts/errors';
 import { destinationSettingsSchemas } from '../../../contracts/forwarding';
-import { receivedOf } from '../../../test-support/forwarding-peers/peer';
+import { connectionCounter, deliveryContext, describeWithPeer, receivedOf } from '../../../test-support/forwarding-peers/peer';
 import { grafanaLokiPeer, type LokiPeer } from '../../../test-support/forwarding-peers/grafana-loki';
-import { buildMessages, connectionCounter, deliveryContext, describeWithPeer } from '../../../test-support/forwarding-peers/http-and-files-support';
+import { buildMessages } from '../../../test-support/forwarding-peers/http-and-files-support';
 import { grafanaLokiDeliverer, lokiPushBody } from './grafana-loki';
 import { epochNanoseconds } from './http-client';
 

@@ -6,15 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { GridportError } from '../../../contracts/errors';
 import { destinationSettingsSchemas } from '../../../contracts/forwarding';
-import { receivedOf } from '../../../test-support/forwarding-peers/peer';
+import { connectionCounter, deliveryContext, describeWithPeer, receivedOf } from '../../../test-support/forwarding-peers/peer';
 import { httpPeer, type HttpPeer } from '../../../test-support/forwarding-peers/http';
-import {
-  buildMessages,
-  connectionCounter,
-  deliveryContext,
-  describeWithPeer,
-  selfSignedCertificate,
-} from '../../../test-support/forwarding-peers/http-and-files-support';
+import { buildMessages, selfSignedCertificate } from '../../../test-support/forwarding-peers/http-and-files-support';
 import { httpDeliverer } from './http';
 
 function settingsOf(settings: Record<string, unknown>) {

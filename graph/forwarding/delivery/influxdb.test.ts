@@ -2,9 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GridportError } from '../../../contracts/errors';
 import { destinationSettingsSchemas } from '../../../contracts/forwarding';
-import { receivedOf } from '../../../test-support/forwarding-peers/peer';
+import { connectionCounter, deliveryContext, describeWithPeer, receivedOf } from '../../../test-support/forwarding-peers/peer';
 import { influxdbPeer, type InfluxPeer } from '../../../test-support/forwarding-peers/influxdb';
-import { buildMessages, connectionCounter, deliveryContext, describeWithPeer } from '../../../test-support/forwarding-peers/http-and-files-support';
+import { buildMessages } from '../../../test-support/forwarding-peers/http-and-files-support';
 import { influxdbDeliverer, influxLine } from './influxdb';
 
 function settingsOf(settings: Record<string, unknown>) {

@@ -1,16 +1,9 @@
 import { promises as fs } from 'node:fs';
 import { GridportError } from '../../../contracts/errors';
 import { destinationSettingsSchemas } from '../../../contracts/forwarding';
-import { receivedOf } from '../../../test-support/forwarding-peers/peer';
+import { connectionCounter, deliveryContext, describeWithPeer, receivedOf } from '../../../test-support/forwarding-peers/peer';
 import { sftpPeer, type SftpPeer } from '../../../test-support/forwarding-peers/sftp';
-import {
-  batchFiles,
-  buildMessages,
-  connectionCounter,
-  deliveryContext,
-  describeWithPeer,
-  run,
-} from '../../../test-support/forwarding-peers/http-and-files-support';
+import { batchFiles, buildMessages, run } from '../../../test-support/forwarding-peers/http-and-files-support';
 import { sftpDeliverer } from './sftp';
 import { qosCsv } from './files';
 
