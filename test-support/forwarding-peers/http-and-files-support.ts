@@ -146,6 +146,45 @@ export function selfSignedCertificate(directory: string, name = 'server'): { cer
   return { certFile, keyFile, cert: fs.readFile(certFile, 'utf8'), key: fs.readFile(keyFile, 'utf8') };
 }
 
+/** A server certificate and the test CA that signed it. */
+export interface CaSignedCertificate {
+  /** The CA's certificate (PEM): what a destination's tlsCaCertificate names to trust the server. */
+  caCertificate: string;
+  certFile: string;
+  keyFile: string;
+}
+
+/**
+ * A certificate authority of its own, made with openssl in `directory`, and a server
+ * certificate for 127.0.0.1 and localhost that it signed (not self-signed: only the CA makes it
+ * trusted). Each call makes a new CA, so a second one stands for a CA the server does not chain to.
+ */
+export async function caSignedCertificate(directory: string, name = 'server'): Promise<CaSignedCertificate> {
+  const file = (suffix: string) => path.join(directory, `${name}-${suffix}`);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  run('openssl', ['req', '-x509', ...ec, '-days', '2', '-subj', `/CN=Gridport test CA ${name}`, '-keyout', file('ca.key'), '-out', file('ca.crt')]);
+  run('openssl', ['req', '-new', ...ec, '-subj', '/CN=localhost', '-keyout', file('server.key'), '-out', file('server.csr')]);
+  await fs.writeFile(file('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
+  run('openssl', [
+    'x509',
+    '-req',
+    '-in',
+    file('server.csr'),
+    '-CA',
+    file('ca.crt'),
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    file('server.ext'),
+    '-out',
+    file('server.crt'),
+  ]);
+  return { caCertificate: await fs.readFile(file('ca.crt'), 'utf8'), certFile: file('server.crt'), keyFile: file('server.key') };
+}
+
 // --- Files (sftp, ftps) -------------------------------------------------------------------------
 
 /** Splits RFC 4180 CSV into rows of cells. */

@@ -1,6 +1,6 @@
 import { destinationSettingsSchemas, type DestinationSettingsOf } from '../../../contracts/forwarding';
 import { GridportError } from '../../../contracts/errors';
-import { azureServiceBusPeer } from '../../../test-support/forwarding-peers/azure-service-bus';
+import { azureServiceBusPeer, type ServiceBusPeer } from '../../../test-support/forwarding-peers/azure-service-bus';
 import { forwardedBatch } from '../../../test-support/forwarding-peers/messages';
 import { connectionCounter, deliveryContext, describeWithPeer, receivedOf, type ForwardingPeer } from '../../../test-support/forwarding-peers/peer';
 import { azureServiceBusDeliverer } from './azure-service-bus';
@@ -10,7 +10,7 @@ function settingsOf(peer: ForwardingPeer, overrides: Record<string, unknown> = {
 }
 
 describeWithPeer(azureServiceBusPeer, __filename)('azure-service-bus deliverer against an AMQP 1.0 broker behind TLS', () => {
-  let peer: ForwardingPeer;
+  let peer: ServiceBusPeer;
   let where: string;
 
   beforeAll(async () => {
@@ -32,6 +32,31 @@ describeWithPeer(azureServiceBusPeer, __filename)('azure-service-bus deliverer a
       await deliverer.close();
     }
     expect(await peer.received()).toEqual(sent.flat().map(receivedOf));
+  });
+
+  it('with sessionId, every message carries it as its session (group-id) and partition key; without, the device is the partition key', async () => {
+    const sessionId = 'plant-7/reports';
+    const inSession = forwardedBatch(70, 4);
+    const plain = forwardedBatch(74, 2);
+    const withSession = azureServiceBusDeliverer(settingsOf(peer, { sessionId }), deliveryContext(true));
+    const without = azureServiceBusDeliverer(settingsOf(peer), deliveryContext(true));
+    try {
+      await withSession.deliver(inSession);
+      await without.deliver(plain);
+    } finally {
+      await withSession.close();
+      await without.close();
+    }
+    expect((await peer.received()).slice(-6)).toEqual([...inSession, ...plain].map(receivedOf));
+    expect(peer.arrivals.slice(-6)).toEqual([
+      ...inSession.map((message) => ({ position: message.position, sessionId, partitionKey: sessionId })),
+      ...plain.map((message) => ({ position: message.position, sessionId: null, partitionKey: message.device.hashId })),
+    ]);
+  });
+
+  it('refuses a sessionId longer than Service Bus takes (128 characters) when the settings are checked', () => {
+    expect(() => settingsOf(peer, { sessionId: 's'.repeat(129) })).toThrow('sessionId must be at most 128 characters');
+    expect(settingsOf(peer, { sessionId: ` ${'s'.repeat(128)} ` }).sessionId).toBe('s'.repeat(128));
   });
 
   it('a batch delivered twice arrives twice with the same message ids (the broker has no duplicate detection)', async () => {

@@ -1,8 +1,11 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { GridportError } from '../../../contracts/errors';
 import { destinationSettingsSchemas } from '../../../contracts/forwarding';
 import { connectionCounter, deliveryContext, describeWithPeer, receivedOf } from '../../../test-support/forwarding-peers/peer';
 import { grafanaLokiPeer, type LokiPeer } from '../../../test-support/forwarding-peers/grafana-loki';
-import { buildMessages } from '../../../test-support/forwarding-peers/http-and-files-support';
+import { buildMessages, caSignedCertificate } from '../../../test-support/forwarding-peers/http-and-files-support';
 import { grafanaLokiDeliverer, lokiPushBody } from './grafana-loki';
 import { epochNanoseconds } from './http-client';
 
@@ -90,5 +93,48 @@ describeWithPeer(grafanaLokiPeer, __filename)('the grafana-loki deliverer', () =
     await deliverer.close();
     expect(counter.connections()).toBe(0);
     await counter.close();
+  });
+});
+
+describe('the grafana-loki deliverer to an https Loki', () => {
+  let directory: string;
+  let peer: LokiPeer;
+
+  beforeAll(async () => {
+    directory = await fs.mkdtemp(path.join(os.tmpdir(), 'gridport-loki-tls-'));
+    peer = await grafanaLokiPeer.start({ tls: await caSignedCertificate(directory) });
+  });
+  afterAll(async () => {
+    await peer?.stop();
+    await fs.rm(directory, { recursive: true, force: true });
+  });
+
+  it('trusts a Loki whose certificate a CA of its own signed, through tlsCaCertificate', async () => {
+    expect(peer.settings.url).toMatch(/^https:\/\/localhost:\d+$/);
+    const deliverer = grafanaLokiDeliverer(settingsOf(peer.settings), deliveryContext(true));
+    const batch = buildMessages(3, 260);
+    await deliverer.deliver(batch);
+    await deliverer.close();
+    expect(await peer.received()).toEqual(batch.map(receivedOf));
+  });
+
+  it('fails naming the certificate problem with another CA or none, and pushes nothing', async () => {
+    const { caCertificate: otherCa } = await caSignedCertificate(directory, 'other');
+    const before = peer.entries.length;
+    for (const tlsCaCertificate of [otherCa, undefined]) {
+      const deliverer = grafanaLokiDeliverer(settingsOf({ ...peer.settings, tlsCaCertificate }), deliveryContext(true));
+      await expect(deliverer.deliver(buildMessages(1, 270))).rejects.toThrow(
+        /^Loki https:\/\/localhost:\d+\/loki\/api\/v1\/push failed: unable to verify the first certificate \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)$/,
+      );
+      await deliverer.close();
+    }
+    expect(peer.entries.length).toBe(before);
+  });
+
+  it('refuses a tlsCaCertificate that is not a PEM certificate when the settings are checked', () => {
+    const withKey = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----';
+    expect(() => settingsOf({ ...peer.settings, tlsCaCertificate: withKey })).toThrow(
+      'tlsCaCertificate must be a PEM certificate (-----BEGIN CERTIFICATE----- …)',
+    );
   });
 });

@@ -1,10 +1,13 @@
+import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { GridportError } from '../../../contracts/errors';
 import { destinationSettingsSchemas } from '../../../contracts/forwarding';
 import { connectionCounter, deliveryContext, describeWithPeer, receivedOf } from '../../../test-support/forwarding-peers/peer';
 import { influxdbPeer, type InfluxPeer } from '../../../test-support/forwarding-peers/influxdb';
-import { buildMessages } from '../../../test-support/forwarding-peers/http-and-files-support';
+import { buildMessages, caSignedCertificate } from '../../../test-support/forwarding-peers/http-and-files-support';
 import { influxdbDeliverer, influxLine } from './influxdb';
 
 function settingsOf(settings: Record<string, unknown>) {
@@ -91,6 +94,47 @@ describeWithPeer(influxdbPeer, __filename)('the influxdb deliverer', () => {
     await deliverer.close();
     expect(counter.connections()).toBe(0);
     await counter.close();
+  });
+});
+
+describeWithPeer(influxdbPeer, __filename)('the influxdb deliverer to an https server', () => {
+  let directory: string;
+  let peer: InfluxPeer;
+
+  beforeAll(async () => {
+    directory = await fs.mkdtemp(path.join(os.tmpdir(), 'gridport-influxdb-tls-'));
+    peer = await influxdbPeer.start({ tls: await caSignedCertificate(directory) });
+  }, 30_000);
+  afterAll(async () => {
+    await peer?.stop();
+    await fs.rm(directory, { recursive: true, force: true });
+  });
+
+  it('trusts a server whose certificate a CA of its own signed, through tlsCaCertificate', async () => {
+    expect(peer.settings.url).toMatch(/^https:\/\/localhost:\d+$/);
+    const deliverer = influxdbDeliverer(settingsOf(peer.settings), deliveryContext(true));
+    const batch = buildMessages(4, 700);
+    await deliverer.deliver(batch);
+    await deliverer.close();
+    expect(await peer.received()).toEqual(batch.map(withoutValues));
+  });
+
+  it('fails naming the certificate problem with another CA or none, and writes nothing', async () => {
+    const { caCertificate: otherCa } = await caSignedCertificate(directory, 'other');
+    for (const tlsCaCertificate of [otherCa, undefined]) {
+      const deliverer = influxdbDeliverer(settingsOf({ ...peer.settings, tlsCaCertificate }), deliveryContext(true));
+      await expect(deliverer.deliver(buildMessages(1, 710))).rejects.toThrow(
+        /^InfluxDB https:\/\/localhost:\d+\/write failed: unable to verify the first certificate \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)$/,
+      );
+      await deliverer.close();
+    }
+    expect((await peer.received()).map((message) => message.position)).not.toContain('710');
+  });
+
+  it('refuses a tlsCaCertificate that is not a PEM certificate when the settings are checked', () => {
+    expect(() => settingsOf({ ...peer.settings, tlsCaCertificate: 'MIIB-not-a-certificate' })).toThrow(
+      'tlsCaCertificate must be a PEM certificate (-----BEGIN CERTIFICATE----- …)',
+    );
   });
 });
 

@@ -84,6 +84,43 @@ describeWithPeer(sftpPeer, __filename)('the sftp deliverer', () => {
     expect((await fs.readdir(peer.directory)).filter((name) => name.includes('dstD1'))).toEqual([]);
   });
 
+  it('logs in with an encrypted private key opened with privateKeyPassphrase', async () => {
+    const keyFile = `${peer.directory}-encrypted-client-key`;
+    run('/usr/bin/ssh-keygen', ['-q', '-t', 'ed25519', '-N', 'open sesame 7', '-C', 'gridport-test-encrypted', '-f', keyFile]);
+    await peer.authorize(await fs.readFile(`${keyFile}.pub`, 'utf8'));
+    const privateKey = await fs.readFile(keyFile, 'utf8');
+    expect(privateKey).toContain('BEGIN OPENSSH PRIVATE KEY');
+    const deliverer = sftpDeliverer(settingsOf({ ...peer.settings, privateKey, privateKeyPassphrase: 'open sesame 7' }), deliveryContext(true, 'dstE1'));
+    const batch = buildMessages(2, 670);
+    await deliverer.deliver(batch);
+    await deliverer.close();
+    expect((await peer.received()).filter((message) => ['670', '671'].includes(message.position))).toEqual(batch.map(receivedOf));
+  });
+
+  it('says the key cannot be opened when privateKeyPassphrase is wrong or missing, without quoting it', async () => {
+    const keyFile = `${peer.directory}-encrypted-client-key-2`;
+    run('/usr/bin/ssh-keygen', ['-q', '-t', 'ed25519', '-N', 'right passphrase', '-f', keyFile]);
+    await peer.authorize(await fs.readFile(`${keyFile}.pub`, 'utf8'));
+    const privateKey = await fs.readFile(keyFile, 'utf8');
+    const wrong = sftpDeliverer(settingsOf({ ...peer.settings, privateKey, privateKeyPassphrase: 'wrong passphrase' }), deliveryContext(true, 'dstF1'));
+    const failure = wrong.deliver(buildMessages(1, 680));
+    await expect(failure).rejects.toThrow(
+      /^SFTP 127\.0\.0\.1:\d+ failed: the privateKey setting cannot be read with privateKeyPassphrase: OpenSSH key integrity check failed -- bad passphrase\?$/,
+    );
+    await wrong.close();
+    const missing = sftpDeliverer(settingsOf({ ...peer.settings, privateKey }), deliveryContext(true, 'dstF1'));
+    await expect(missing.deliver(buildMessages(1, 680))).rejects.toThrow(
+      /^SFTP 127\.0\.0\.1:\d+ failed: the privateKey setting cannot be read: Encrypted private OpenSSH key detected, but no passphrase given$/,
+    );
+    await missing.close();
+    expect((await fs.readdir(peer.directory)).filter((name) => name.includes('dstF1'))).toEqual([]);
+  });
+
+  it('refuses privateKeyPassphrase without a privateKey when the settings are checked', () => {
+    const { privateKey: _key, ...withoutKey } = peer.settings;
+    expect(() => settingsOf({ ...withoutKey, password: 'pw', privateKeyPassphrase: 'open sesame 7' })).toThrow('privateKeyPassphrase goes with a privateKey');
+  });
+
   it('says which login failed without the key', async () => {
     const deliverer = sftpDeliverer(settingsOf({ ...peer.settings, username: 'nobody' }), deliveryContext(true));
     const failure = deliverer.deliver(buildMessages(1, 650));
