@@ -1,10 +1,10 @@
 import { forwardingVersions, type ForwardedMessage, type MessageType } from '../../contracts/forwarding';
 
 /**
- * The forwarded messages of the deliverer tests, built one way for the SQL and queue kinds:
- * three devices (names beyond ASCII, one without an identifier), four message types in turn
- * (nested values, lists, an alarm without an asset whose text holds quotes), times 15 s apart
- * with milliseconds, and positions that grow, as the worker hands them over.
+ * The forwarded messages of the deliverer tests, built one way for every kind: three devices
+ * (names beyond ASCII, one without an identifier), four message types in turn (nested values,
+ * lists, an alarm without an asset whose text holds quotes), times 15 s apart with
+ * milliseconds, and positions that grow (not by one), as the worker hands them over.
  */
 
 const devices = [

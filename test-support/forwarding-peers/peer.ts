@@ -36,6 +36,12 @@ export interface PeerStarter {
   start(): Promise<ForwardingPeer>;
 }
 
+/** What `peer` holds of `batch`'s messages (by position), in the order it received them. */
+export async function receivedOfBatch(peer: ForwardingPeer, batch: readonly ForwardedMessage[]): Promise<ReceivedMessage[]> {
+  const positions = new Set(batch.map((message) => message.position));
+  return (await peer.received()).filter((message) => positions.has(message.position));
+}
+
 /** The comparable part of a forwarded message. */
 export function receivedOf(message: ForwardedMessage): ReceivedMessage {
   return {
