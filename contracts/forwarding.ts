@@ -87,6 +87,8 @@ export const forwardingLimits = {
   identifierLength: 255,
   secretLength: 16_384,
   kafkaBrokers: 20,
+  /** Azure Service Bus takes a session id of at most 128 characters. */
+  serviceBusSessionIdLength: 128,
   httpHeaders: 20,
   /** The lag count stops at this many reports (a count past it reads "at least"). */
   lagCountMax: 100_000,
@@ -114,7 +116,15 @@ const tableName = yup
   .max(128)
   .matches(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/, '${path} must be a table name (letters, digits and underscores, optionally schema.table)');
 const secret = yup.string().max(forwardingLimits.secretLength);
-const pem = yup.string().trim().max(forwardingLimits.secretLength);
+/** A CA certificate (or a bundle of them) in PEM: the server's certificate must chain to it instead of the system's CAs. */
+const caCertificate = yup
+  .string()
+  .trim()
+  .max(forwardingLimits.secretLength)
+  .matches(/^(-----BEGIN CERTIFICATE-----\s+[A-Za-z0-9+/=\s]+-----END CERTIFICATE-----\s*)+$/, {
+    message: '${path} must be a PEM certificate (-----BEGIN CERTIFICATE----- …)',
+    excludeEmptyString: true,
+  });
 const url = (protocols: readonly string[]) =>
   yup
     .string()
@@ -146,7 +156,7 @@ const sqlSettings = (kind: 'mysql' | 'mssql' | 'postgres') => ({
   table: tableName.default('gridport_reports'),
   /** TLS to the server; with a CA certificate, the server's certificate must chain to it. */
   tls: yup.boolean().default(false),
-  tlsCaCertificate: pem.optional(),
+  tlsCaCertificate: caCertificate.optional(),
 });
 
 /** The settings of each kind; fields named in `secretSettings` are kept encrypted and never returned. */
@@ -169,6 +179,7 @@ export const destinationSettingsSchemas = {
       username: identifier.optional(),
       password: secret.optional(),
       token: secret.optional(),
+      tlsCaCertificate: caCertificate.optional(),
     })
     .exact(),
   amqp: yup
@@ -176,7 +187,7 @@ export const destinationSettingsSchemas = {
       host: host.required(),
       port: port.default(5672),
       tls: yup.boolean().default(false),
-      tlsCaCertificate: pem.optional(),
+      tlsCaCertificate: caCertificate.optional(),
       virtualHost: yup.string().trim().max(255).default('/'),
       username: identifier.required(),
       password: secret.optional(),
@@ -192,11 +203,13 @@ export const destinationSettingsSchemas = {
       host: host.required(),
       port: port.default(forwardingLimits.defaultPorts['azure-service-bus']),
       tls: yup.boolean().default(true),
-      tlsCaCertificate: pem.optional(),
+      tlsCaCertificate: caCertificate.optional(),
       /** The queue or topic. */
       entityPath: identifier.required(),
       sharedAccessKeyName: identifier.required(),
       sharedAccessKey: secret.required(),
+      /** Set on every message (AMQP group-id): for a session-enabled queue or subscription, which needs one. */
+      sessionId: yup.string().trim().min(1).max(forwardingLimits.serviceBusSessionIdLength).optional(),
     })
     .exact(),
   'grafana-loki': yup
@@ -206,6 +219,7 @@ export const destinationSettingsSchemas = {
       tenantId: identifier.optional(),
       username: identifier.optional(),
       password: secret.optional(),
+      tlsCaCertificate: caCertificate.optional(),
     })
     .exact(),
   'aws-simple-notification-service': yup
@@ -234,19 +248,25 @@ export const destinationSettingsSchemas = {
       username: identifier.required(),
       password: secret.optional(),
       privateKey: secret.optional(),
+      /** Opens an encrypted privateKey. */
+      privateKeyPassphrase: secret.optional(),
       /** The server's host key (OpenSSH public key form); when given, any other key is refused. */
       hostKey: yup.string().trim().max(8192).optional(),
       directory: directory.default('.'),
       format: yup.string().oneOf(fileFormats).required(),
     })
-    .exact(),
+    .exact()
+    .test('passphrase-with-key', 'privateKeyPassphrase goes with a privateKey', function (value) {
+      const given = (text: string | undefined) => text !== undefined && text !== '';
+      return value === undefined || !given(value.privateKeyPassphrase) || given(value.privateKey) || this.createError({ path: 'privateKeyPassphrase' });
+    }),
   ftps: yup
     .object({
       host: host.required(),
       port: port.default(forwardingLimits.defaultPorts.ftps),
       /** Implicit TLS (a port that speaks TLS at once, usually 990) rather than AUTH TLS. */
       implicitTls: yup.boolean().default(false),
-      tlsCaCertificate: pem.optional(),
+      tlsCaCertificate: caCertificate.optional(),
       username: identifier.required(),
       password: secret.optional(),
       directory: directory.default('.'),
@@ -281,7 +301,7 @@ export const destinationSettingsSchemas = {
         .max(forwardingLimits.httpHeaders)
         .default([]),
       timeoutMs: yup.number().integer().min(100).max(forwardingLimits.httpTimeoutMaxMs).default(forwardingLimits.httpTimeoutDefaultMs),
-      tlsCaCertificate: pem.optional(),
+      tlsCaCertificate: caCertificate.optional(),
     })
     .exact(),
   kafka: yup
@@ -304,7 +324,7 @@ export const destinationSettingsSchemas = {
         .required(),
       clientId: yup.string().trim().max(255).default('gridport'),
       tls: yup.boolean().default(false),
-      tlsCaCertificate: pem.optional(),
+      tlsCaCertificate: caCertificate.optional(),
       saslMechanism: yup
         .string()
         .oneOf(['plain', 'scram-sha-256', 'scram-sha-512'] as const)
@@ -328,7 +348,7 @@ export const secretSettings: Record<DestinationKind, readonly string[]> = {
   'azure-service-bus': ['sharedAccessKey'],
   'grafana-loki': ['password'],
   'aws-simple-notification-service': ['secretAccessKey'],
-  sftp: ['password', 'privateKey'],
+  sftp: ['password', 'privateKey', 'privateKeyPassphrase'],
   ftps: ['password'],
   http: ['headers'],
   kafka: ['password'],

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { GridportError } from '../contracts/errors';
 import type { DeviceGroupView } from '../contracts/device-group';
+import type { GroupForwardingView } from '../contracts/forwarding';
 import type { OrganizationView } from '../contracts/organization';
 import type { Actor } from '../graph/common/context';
 import type { Services } from '../graph/services';
@@ -19,6 +20,8 @@ export interface GraphqlLoaders {
   organization: DataLoader<string, OrganizationView>;
   /** Device groups by hash id (staff only, as over REST). */
   deviceGroup: DataLoader<string, DeviceGroupView>;
+  /** The forwardings of device groups, by group hash id (DeviceGroup.messageDestinations). */
+  groupForwardings: DataLoader<string, GroupForwardingView[]>;
   /** Names of devices that partnerships list, by device hash id; null for one outside the partnerships the actor may see. */
   partnershipDeviceName: DataLoader<string, string | null>;
 }
@@ -52,6 +55,10 @@ export function createGraphqlContext(actor: Actor, services: Services, transport
         const ids = hashIds.map((hashId) => services.hashIds.decode('deviceGroup', hashId) ?? -1);
         const groups = await services.deviceGroups.byIds(actor, ids);
         return ids.map((id, index) => groups.get(id) ?? new GridportError('not_found', { deviceGroupHashId: hashIds[index] }));
+      }),
+      groupForwardings: new DataLoader<string, GroupForwardingView[]>(async (hashIds) => {
+        const byGroup = await services.groupForwarding.ofGroups(actor, hashIds);
+        return hashIds.map((hashId) => byGroup.get(hashId) ?? []);
       }),
       partnershipDeviceName: new DataLoader<string, string | null>(async (hashIds) => {
         const names = await services.partnerships.listedDeviceNames(actor, hashIds);

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { GatewayClient } from '../edge/gateway-client/client';
 import { provision } from '../edge/gateway-client/provision';
 import { projectRoot } from './version';
+import { meterPowerReport } from '../test-support/fleet';
 import { freePort } from '../test-support/server-process';
 
 const run = promisify(execFile);
@@ -29,23 +30,7 @@ const backlogLimit = 600;
 /** Reports are dated from a day ago (within the hub's window of plausible times), a second apart. */
 const firstReportAt = Math.floor(Date.now() / 1000) * 1000 - 24 * 60 * 60 * 1000;
 
-const meterReport = (index: number) => ({
-  type: 'meterPower',
-  at: new Date(firstReportAt + index * 1000).toISOString(),
-  asset: 0,
-  observations: {
-    activePower: 1500 + index,
-    reactivePower: 10,
-    apparentPower: 1500,
-    powerFactor: 0.99,
-    frequency: 50,
-    phaseVoltage: { l1: 230, l2: 231, l3: 229 },
-    phaseCurrent: { l1: 2.2, l2: 2.1, l3: 2.3 },
-    energyImport: 120_000 + index,
-    energyExport: 5_000,
-    connectionStatistics: { success: 10, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 0, responseError: 0 },
-  },
-});
+const meterReport = (index: number) => meterPowerReport(firstReportAt, index);
 
 /** The compiled server, as `npm start` runs it, once /v1/health answers. */
 async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {

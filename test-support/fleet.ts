@@ -40,3 +40,27 @@ export async function seedDevices(
   }
   return ids;
 }
+
+/**
+ * A gateway's meterPower report of asset 0 as the hub takes it: the `index`th of a series a
+ * second apart from `firstAt` (ms since the epoch), its active power and import counting up.
+ */
+export function meterPowerReport(firstAt: number, index: number) {
+  return {
+    type: 'meterPower',
+    at: new Date(firstAt + index * 1000).toISOString(),
+    asset: 0,
+    observations: {
+      activePower: 1500 + index,
+      reactivePower: 10,
+      apparentPower: 1500,
+      powerFactor: 0.99,
+      frequency: 50,
+      phaseVoltage: { l1: 230, l2: 231, l3: 229 },
+      phaseCurrent: { l1: 2.2, l2: 2.1, l3: 2.3 },
+      energyImport: 120_000 + index,
+      energyExport: 5_000,
+      connectionStatistics: { success: 10, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 0, responseError: 0 },
+    },
+  };
+}

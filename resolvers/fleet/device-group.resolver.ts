@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { GridportError } from '../../contracts/errors';
 import {
   deviceGroupApiKeySchema,
   deviceGroupCreateSchema,
@@ -13,6 +14,7 @@ import { DeviceGroupListArgs } from '../../graph/fleet/types/device-group.args';
 import { DeviceGroupCreateInput, DeviceGroupUpdateInput } from '../../graph/fleet/types/device-group.input';
 import { DeviceGroup, DeviceGroupPage } from '../../graph/fleet/types/device-group.type';
 import type { GraphqlContext } from '../graphql-context';
+import type { ReferenceResolver } from '../subgraph';
 import { Allowed } from '../access';
 
 /** Device groups in GraphQL, as /console-admin/v1/device-group: employees read, Ops and Developer write. */
@@ -78,3 +80,12 @@ export class DeviceGroupResolver {
     return true;
   }
 }
+
+/** A DeviceGroup another subgraph refers to by its hash id, as the actor may see it (staff, as over REST). */
+export const resolveDeviceGroupReference: ReferenceResolver = (reference, { loaders }) => {
+  const { hashId } = reference;
+  if (typeof hashId !== 'string') {
+    throw new GridportError('not_found', { deviceGroupHashId: null });
+  }
+  return loaders.deviceGroup.load(hashId);
+};

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { DeviceGroupResolver } from './device-group.resolver';
+import { DeviceGroupResolver, resolveDeviceGroupReference } from './device-group.resolver';
 import { DeviceResolver, resolveDeviceReference } from './device.resolver';
 import { MeasurementResolver } from './measurement.resolver';
 import { PartnershipResolver } from './partnership.resolver';
@@ -11,7 +11,7 @@ export function buildFleetSubgraph(log: Logger): Promise<Subgraph> {
     {
       name: 'fleet',
       resolvers: [DeviceResolver, DeviceGroupResolver, PartnershipResolver, MeasurementResolver],
-      entities: { Device: resolveDeviceReference },
+      entities: { Device: resolveDeviceReference, DeviceGroup: resolveDeviceGroupReference },
     },
     log,
   );

@@ -160,4 +160,98 @@ describe('forwarding in GraphQL', () => {
     const byEmployee = await g.execute(staffActor(['gridport.employee']), remove, { h: added[1] });
     expect(byEmployee.errors?.map((error) => error.extensions?.code)).toEqual(['forbidden']);
   });
+
+  it("reads a group's forwardings as DeviceGroup.messageDestinations through the fleet's DeviceGroup, as the REST list gives them", async () => {
+    const organization = await buildOrganization(g.services);
+    const [forwarded, quiet] = [
+      await buildDeviceGroup(g.services, { organizationHashId: organization.hashId }),
+      await buildDeviceGroup(g.services, { organizationHashId: organization.hashId }),
+    ];
+    const destinations = [await createDestination(organization.hashId), await createDestination(organization.hashId)];
+    const ops = staffActor(['gridport.ops']);
+    await g.services.groupForwarding.add(ops, {
+      deviceGroupHashId: forwarded.hashId,
+      messageDestinationHashId: destinations[0]?.hashId ?? '',
+      messageTypes: ['alarm', 'solarPower'],
+      settings: { minIntervalSeconds: 0 },
+    });
+    await g.services.groupForwarding.add(ops, {
+      deviceGroupHashId: forwarded.hashId,
+      messageDestinationHashId: destinations[1]?.hashId ?? '',
+      messageTypes: ['meterPower'],
+      settings: { minIntervalSeconds: 60 },
+    });
+    const fields = 'hashId messageDestinations { hashId messageDestination { hashId name type } messageTypes settings { minIntervalSeconds } createdAt }';
+    const employee = staffActor(['gridport.employee']);
+    const read = await g.execute<{ deviceGroup: { hashId: string; messageDestinations: unknown[] } }>(
+      employee,
+      `query($h: ID!) { deviceGroup(hashId: $h) { name ${fields} } }`,
+      { h: forwarded.hashId },
+    );
+    expect(read.errors).toBeUndefined();
+    const listed = await g.services.groupForwarding.list(employee, { deviceGroupHashId: forwarded.hashId, rowsPerPage: 500 });
+    expect(listed.rows).toHaveLength(2);
+    expect(read.data?.deviceGroup).toEqual({
+      name: forwarded.name,
+      hashId: forwarded.hashId,
+      messageDestinations: listed.rows.map((row) => ({
+        hashId: row.hashId,
+        messageDestination: { ...row.messageDestination, type: 'HTTP' },
+        messageTypes: row.messageTypes.map((type) => type.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()),
+        settings: row.settings,
+        createdAt: row.createdAt,
+      })),
+    });
+    expect(read.data?.deviceGroup.messageDestinations.map((row) => (row as { messageTypes: string[] }).messageTypes)).toEqual([
+      ['METER_POWER'],
+      ['SOLAR_POWER', 'ALARM'],
+    ]);
+
+    // Groups of a page, each with its own forwardings (none for the quiet one).
+    const page = await g.execute<{ deviceGroups: { rows: { hashId: string; messageDestinations: { hashId: string }[] }[] } }>(
+      employee,
+      `query($o: String) { deviceGroups(organizationHashId: $o, rowsPerPage: 500) { rows { hashId messageDestinations { hashId } } } }`,
+      { o: organization.hashId },
+    );
+    expect(page.errors).toBeUndefined();
+    expect(page.data?.deviceGroups.rows).toEqual([
+      { hashId: quiet.hashId, messageDestinations: [] },
+      { hashId: forwarded.hashId, messageDestinations: listed.rows.map((row) => ({ hashId: row.hashId })) },
+    ]);
+
+    const customer = customerActor(g.hashIds.decode('organization', organization.hashId) ?? 0, ['customer.write']);
+    const refused = await g.execute(customer, `query($h: ID!) { deviceGroup(hashId: $h) { ${fields} } }`, { h: forwarded.hashId });
+    expect(refused.data ?? null).toBeNull();
+    expect(refused.errors?.map((error) => error.extensions?.code)).toEqual(['forbidden']);
+  });
+
+  it('keeps an sftp privateKeyPassphrase sealed like the other secrets: never returned, named in secretsSet', async () => {
+    const organization = await buildOrganization(g.services);
+    const created = await createDestination(organization.hashId, {
+      type: 'sftp',
+      host: '1.1.1.1',
+      username: 'gridport',
+      privateKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAACmFlczI1Ni1jdHI=\n-----END OPENSSH PRIVATE KEY-----',
+      privateKeyPassphrase: 'Open-Sesame-graphql',
+      format: 'qos',
+    });
+    expect(created.secretsSet).toEqual(['privateKey', 'privateKeyPassphrase']);
+    expect(JSON.stringify(created)).not.toContain('Open-Sesame');
+    const stored = (await g.database.db('message_destinations').where('id', g.hashIds.decode('messageDestination', created.hashId)).first('settings')) as {
+      settings: Record<string, unknown>;
+    };
+    expect(stored.settings.privateKeyPassphrase).toEqual({ iv: expect.any(String), encryptedData: expect.any(String), tag: expect.any(String) });
+    expect(JSON.stringify(stored)).not.toContain('Open-Sesame');
+
+    const alone = await g.execute(staffActor(['gridport.ops']), create, {
+      input: {
+        name: 'Passphrase alone',
+        organizationHashId: organization.hashId,
+        destination: { type: 'sftp', host: '1.1.1.1', username: 'u', password: 'p', privateKeyPassphrase: 'x', format: 'qos' },
+      },
+    });
+    expect(alone.errors?.map((error) => error.extensions)).toEqual([
+      { code: 'payload_invalid', details: [{ path: 'destination.privateKeyPassphrase', message: 'privateKeyPassphrase goes with a privateKey' }] },
+    ]);
+  });
 });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
 import type { ForwardedMessage } from '../../contracts/forwarding';
 import { reachable } from '../services';
-import type { ForwardingPeer, PeerStarter, ReceivedMessage } from './peer';
+import { receivedOf, type ForwardingPeer, type PeerStarter, type ReceivedMessage } from './peer';
 
 /** The machine's RabbitMQ (guest/guest on 127.0.0.1:5672), or AMQP_PEER_URL. */
 const brokerUrl = process.env.AMQP_PEER_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -68,14 +68,7 @@ export const amqpPeer: PeerStarter = {
           ) {
             throw new Error(`message ${message.position} arrived with unexpected properties: ${JSON.stringify({ properties, routingKey: fields.routingKey })}`);
           }
-          arrived.push({
-            messageType: message.messageType,
-            id: message.id,
-            position: message.position,
-            deviceHashId: message.device.hashId,
-            at: message.at,
-            values: message.values,
-          });
+          arrived.push(receivedOf(message));
         }
         return [...arrived];
       },

@@ -8,7 +8,7 @@ import { createServer as createTlsServer, type Server as TlsServer } from 'node:
 import amqp from 'amqplib';
 import { Connection, ReceiverEvents, type Message } from 'rhea-promise';
 import type { ForwardedMessage } from '../../contracts/forwarding';
-import type { ForwardingPeer, PeerStarter, ReceivedMessage } from './peer';
+import { receivedOf, type ForwardingPeer, type PeerStarter, type ReceivedMessage } from './peer';
 
 /** The machine's RabbitMQ, whose rabbitmq_amqp1_0 plugin speaks AMQP 1.0 on its AMQP port. */
 const brokerHost = '127.0.0.1';
@@ -80,6 +80,22 @@ function bodyText(message: Message): string {
   throw new Error(`a message arrived with a body that is not a data section: ${JSON.stringify(body)}`);
 }
 
+/** What a message carried besides its body: its session (AMQP group-id) and partition key. */
+export interface ServiceBusArrival {
+  position: string;
+  sessionId: string | null;
+  partitionKey: string | null;
+}
+
+export interface ServiceBusPeer extends ForwardingPeer {
+  /** Every message's session and partition key, in the order they arrived (read after `received()`). */
+  arrivals: ServiceBusArrival[];
+}
+
+export interface ServiceBusPeerStarter extends PeerStarter {
+  start(): Promise<ServiceBusPeer>;
+}
+
 /**
  * A Service Bus stand-in: a fresh queue on the machine's RabbitMQ (AMQP 1.0 through its
  * rabbitmq_amqp1_0 plugin, SASL PLAIN with guest/guest as the key name and key), reached
@@ -87,7 +103,7 @@ function bodyText(message: Message): string {
  * gateway terminates TLS. `break` closes the front (connections refused), `heal` opens it on
  * the same port. What arrives is read by an AMQP 1.0 receiver on the queue.
  */
-export const azureServiceBusPeer: PeerStarter = {
+export const azureServiceBusPeer: ServiceBusPeerStarter = {
   kind: 'azure-service-bus',
   missing() {
     if (found === undefined) {
@@ -95,7 +111,7 @@ export const azureServiceBusPeer: PeerStarter = {
     }
     return found;
   },
-  async start(): Promise<ForwardingPeer> {
+  async start(): Promise<ServiceBusPeer> {
     const queue = `gridport-test-asb-${randomBytes(6).toString('hex')}`;
     const admin = await amqp.connect({ hostname: brokerHost, port: brokerPort, username: brokerUser, password: brokerPassword });
     admin.on('error', () => undefined);
@@ -136,6 +152,7 @@ export const azureServiceBusPeer: PeerStarter = {
     const port = (front.address() as { port: number }).port;
 
     const arrived: ReceivedMessage[] = [];
+    const arrivals: ServiceBusArrival[] = [];
     let lastArrival = Date.now();
     const reader = new Connection({ host: brokerHost, port: brokerPort, transport: 'tcp', username: brokerUser, password: brokerPassword, reconnect: false });
     await reader.open();
@@ -158,18 +175,18 @@ export const azureServiceBusPeer: PeerStarter = {
       ) {
         problems.push(`message ${forwarded.position} arrived with unexpected properties: ${JSON.stringify({ ...message, body: undefined })}`);
       }
-      arrived.push({
-        messageType: forwarded.messageType,
-        id: forwarded.id,
+      arrived.push(receivedOf(forwarded));
+      const partitionKey = (message.message_annotations as Record<string, unknown> | undefined)?.['x-opt-partition-key'];
+      arrivals.push({
         position: forwarded.position,
-        deviceHashId: forwarded.device.hashId,
-        at: forwarded.at,
-        values: forwarded.values,
+        sessionId: typeof message.group_id === 'string' ? message.group_id : null,
+        partitionKey: typeof partitionKey === 'string' ? partitionKey : null,
       });
     });
 
     return {
       kind: 'azure-service-bus',
+      arrivals,
       settings: {
         host: 'localhost',
         port,

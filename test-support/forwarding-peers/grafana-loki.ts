@@ -1,7 +1,10 @@
+import { promises as fs } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ForwardedMessage } from '../../contracts/forwarding';
-import type { ForwardingPeer, PeerStarter } from './peer';
+import type { CaSignedCertificate } from './http-and-files-support';
+import { receivedOf, type ForwardingPeer, type PeerStarter } from './peer';
 
 /** One line Loki keeps: its stream's labels, its time in nanoseconds (a decimal string) and its text. */
 export interface LokiEntry {
@@ -44,20 +47,23 @@ function pushProblem(body: unknown): string | null {
  * API (POST /loki/api/v1/push, JSON) that checks the body as Loki does (400 on a malformed push),
  * needs the tenant (X-Scope-OrgID) and basic credentials of its settings, drops a line pushed
  * again with the same labels, time and text as Loki does, and while broken stops listening.
+ * With `tls` it serves https with that certificate, and the settings name
+ * `https://localhost:<port>` and the CA to trust.
  */
 export interface LokiPeerStarter extends PeerStarter {
-  start(): Promise<LokiPeer>;
+  start(options?: { tls?: CaSignedCertificate }): Promise<LokiPeer>;
 }
 
 export const grafanaLokiPeer: LokiPeerStarter = {
   kind: 'grafana-loki',
   missing: () => null,
-  async start() {
+  async start(options = {}) {
+    const { tls } = options;
     const tenantId = 'tenant-17';
     const authorization = `Basic ${Buffer.from('loki-writer:s3cret-loki').toString('base64')}`;
     const entries: LokiEntry[] = [];
     const seen = new Set<string>();
-    const server = http.createServer((request, response) => {
+    const handle: http.RequestListener = (request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
@@ -102,27 +108,21 @@ export const grafanaLokiPeer: LokiPeerStarter = {
         }
         answer(204);
       });
-    });
+    };
+    const server = tls ? https.createServer({ cert: await fs.readFile(tls.certFile), key: await fs.readFile(tls.keyFile) }, handle) : http.createServer(handle);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     return {
       kind: 'grafana-loki',
-      settings: { url: `http://127.0.0.1:${port}`, tenantId, username: 'loki-writer', password: 's3cret-loki' },
+      settings: {
+        url: tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`,
+        tenantId,
+        username: 'loki-writer',
+        password: 's3cret-loki',
+        ...(tls ? { tlsCaCertificate: tls.caCertificate } : {}),
+      },
       entries,
-      received: () =>
-        Promise.resolve(
-          entries.map(({ line }) => {
-            const message = JSON.parse(line) as ForwardedMessage;
-            return {
-              messageType: message.messageType,
-              id: message.id,
-              position: message.position,
-              deviceHashId: message.device.hashId,
-              at: message.at,
-              values: message.values,
-            };
-          }),
-        ),
+      received: () => Promise.resolve(entries.map(({ line }) => receivedOf(JSON.parse(line) as ForwardedMessage))),
       break: () =>
         new Promise<void>((resolve) => {
           server.closeAllConnections();

@@ -2,23 +2,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import pino from 'pino';
-import type { DeliveryContext } from '../../graph/forwarding/delivery/deliverer';
 import type { ForwardedMessage } from '../../contracts/forwarding';
-import { requireServices } from '../services';
-import type { PeerStarter, ReceivedMessage } from './peer';
+import { receivedOf, type ReceivedMessage } from './peer';
 
 /** What the peers and tests of the http, grafana-loki, influxdb, sftp and ftps kinds share. */
-
-/** `describe` when the peer can run here (or REQUIRE_SERVICES is set, making a missing one a failure); `describe.skip` otherwise. */
-export function describeWithPeer(starter: PeerStarter, file: string): jest.Describe {
-  const missing = starter.missing();
-  if (missing === null || requireServices) {
-    return describe;
-  }
-  process.stderr.write(`${path.relative(process.cwd(), file)}: skipped, ${missing} (REQUIRE_SERVICES=1 makes this a failure)\n`);
-  return describe.skip;
-}
 
 /** Why a program is not there to run, or null. */
 export function programMissing(program: string, debianPackage: string): string | null {
@@ -27,10 +14,6 @@ export function programMissing(program: string, debianPackage: string): string |
 
 export function rootMissing(what: string): string | null {
   return process.getuid?.() === 0 ? null : `${what} must be started as root`;
-}
-
-export function deliveryContext(allowPrivateNetworks: boolean, destinationHashId = 'dst0001'): DeliveryContext {
-  return { destinationHashId, policy: { allowPrivateNetworks }, log: pino({ level: 'silent' }) };
 }
 
 /** A TCP port free now. */
@@ -163,23 +146,43 @@ export function selfSignedCertificate(directory: string, name = 'server'): { cer
   return { certFile, keyFile, cert: fs.readFile(certFile, 'utf8'), key: fs.readFile(keyFile, 'utf8') };
 }
 
-/** A TCP server on 127.0.0.1 that counts connections: the target of the tests showing the address guard refuses before any byte. */
-export async function connectionCounter(): Promise<{ port: number; connections(): number; close(): Promise<void> }> {
-  let count = 0;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    count++;
-    sockets.add(socket);
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    port,
-    connections: () => count,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+/** A server certificate and the test CA that signed it. */
+export interface CaSignedCertificate {
+  /** The CA's certificate (PEM): what a destination's tlsCaCertificate names to trust the server. */
+  caCertificate: string;
+  certFile: string;
+  keyFile: string;
+}
+
+/**
+ * A certificate authority of its own, made with openssl in `directory`, and a server
+ * certificate for 127.0.0.1 and localhost that it signed (not self-signed: only the CA makes it
+ * trusted). Each call makes a new CA, so a second one stands for a CA the server does not chain to.
+ */
+export async function caSignedCertificate(directory: string, name = 'server'): Promise<CaSignedCertificate> {
+  const file = (suffix: string) => path.join(directory, `${name}-${suffix}`);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  run('openssl', ['req', '-x509', ...ec, '-days', '2', '-subj', `/CN=Gridport test CA ${name}`, '-keyout', file('ca.key'), '-out', file('ca.crt')]);
+  run('openssl', ['req', '-new', ...ec, '-subj', '/CN=localhost', '-keyout', file('server.key'), '-out', file('server.csr')]);
+  await fs.writeFile(file('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
+  run('openssl', [
+    'x509',
+    '-req',
+    '-in',
+    file('server.csr'),
+    '-CA',
+    file('ca.crt'),
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    file('server.ext'),
+    '-out',
+    file('server.crt'),
+  ]);
+  return { caCertificate: await fs.readFile(file('ca.crt'), 'utf8'), certFile: file('server.crt'), keyFile: file('server.key') };
 }
 
 // --- Files (sftp, ftps) -------------------------------------------------------------------------
@@ -259,14 +262,7 @@ export function receivedFromQos(text: string): ReceivedMessage[] {
 
 /** A `synaptiq` JSON file read back. */
 export function receivedFromJson(text: string): ReceivedMessage[] {
-  return (JSON.parse(text) as ForwardedMessage[]).map((message) => ({
-    messageType: message.messageType,
-    id: message.id,
-    position: message.position,
-    deviceHashId: message.device.hashId,
-    at: message.at,
-    values: message.values,
-  }));
+  return (JSON.parse(text) as ForwardedMessage[]).map(receivedOf);
 }
 
 /** The batch files in a local directory (what a file peer's server wrote), in position order, hidden partial files left out. */
@@ -297,54 +293,4 @@ export async function breakDirectory(directory: string): Promise<void> {
 export async function healDirectory(directory: string): Promise<void> {
   await fs.rm(directory, { force: true });
   await fs.rename(`${directory}.broken`, directory);
-}
-
-// --- Messages -------------------------------------------------------------------------------------
-
-const devices = [
-  { hashId: 'dVk3Xq', name: 'Barn roof', identifier: 'GW-0001' },
-  { hashId: 'aP9mZt', name: 'Depot', identifier: null },
-  { hashId: 'Qe7rLw', name: 'School, east wing', identifier: 'GW-0107' },
-];
-
-function valuesOf(type: ForwardedMessage['messageType'], seed: number): Record<string, unknown> {
-  switch (type) {
-    case 'solarPower':
-      return {
-        activePower: 4200 + seed * 10.5,
-        energyTotal: 1_234_567 + seed,
-        phaseVoltage: { l1: 230.1 + seed / 10, l2: 229.8, l3: 231.4 },
-        dcInputs: [{ voltage: 612.5, current: 3.25 }],
-        state: 'producing',
-      };
-    case 'meterPower':
-      return { activePower: -1500 + seed, reactivePower: 120.25, frequency: 50.01, phaseCurrent: { l1: 6.5, l2: 6.25, l3: 7 } };
-    case 'batteryPower':
-      return { activePower: 2500 - seed * 3, stateOfCharge: 71.5, charging: true, temperature: 24.75 };
-    default:
-      return { code: `E${100 + seed}`, severity: 'warning', text: 'Inverter "INV-2", fan\nblocked', active: false };
-  }
-}
-
-const types: ForwardedMessage['messageType'][] = ['solarPower', 'meterPower', 'batteryPower', 'alarm'];
-
-/** `count` realistic messages of several devices and types, positions from `firstPosition` increasing. */
-export function buildMessages(count: number, firstPosition: number): ForwardedMessage[] {
-  return Array.from({ length: count }, (_unused, index) => {
-    const seed = firstPosition + index;
-    const device = devices[seed % devices.length] as ForwardedMessage['device'];
-    const messageType = types[seed % types.length] ?? 'alarm';
-    const at = new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + seed * 1500).toISOString();
-    return {
-      messageType,
-      version: messageType === 'solarPower' ? 3 : messageType === 'alarm' ? 1 : 2,
-      id: `r-${seed}`,
-      position: String(seed),
-      device: { ...device },
-      asset: messageType === 'alarm' ? null : { index: seed % 2, identifier: `A${seed % 2}`, type: messageType.replace('Power', '') },
-      at,
-      receivedAt: new Date(Date.parse(at) + 800).toISOString(),
-      values: valuesOf(messageType, seed),
-    };
-  });
 }

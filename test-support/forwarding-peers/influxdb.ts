@@ -1,8 +1,9 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Agent, request } from 'undici';
 import type { ForwardingPeer, PeerStarter, ReceivedMessage } from './peer';
-import { freePort, programMissing, startServer } from './http-and-files-support';
+import { freePort, programMissing, startServer, type CaSignedCertificate } from './http-and-files-support';
 
 const influxd = '/usr/bin/influxd';
 
@@ -19,16 +20,18 @@ export interface InfluxAnswer {
  * The influxdb peer: Debian's influxd (1.x) started on free ports with its own config and data
  * in a temp dir, authentication on: an admin, and a writer `gridport` with all rights on the
  * database `gridport_test` whose retention policy `gridport` the settings name. While broken,
- * the writer's rights are revoked (writes answer 403).
+ * the writer's rights are revoked (writes answer 403). With `tls`, influxd serves https with
+ * that certificate, and the settings name `https://localhost:<port>` and the CA to trust.
  */
 export interface InfluxPeerStarter extends PeerStarter {
-  start(): Promise<InfluxPeer>;
+  start(options?: { tls?: CaSignedCertificate }): Promise<InfluxPeer>;
 }
 
 export const influxdbPeer: InfluxPeerStarter = {
   kind: 'influxdb',
   missing: () => programMissing(influxd, 'influxdb'),
-  async start() {
+  async start(options = {}) {
+    const { tls } = options;
     const directory = await fs.mkdtemp(path.join(os.tmpdir(), 'gridport-influxd-'));
     const [httpPort, rpcPort] = [await freePort(), await freePort()];
     const config = path.join(directory, 'influxdb.conf');
@@ -58,11 +61,13 @@ export const influxdbPeer: InfluxPeerStarter = {
         `  bind-address = "127.0.0.1:${httpPort}"`,
         '  auth-enabled = true',
         '  log-enabled = false',
+        ...(tls ? ['  https-enabled = true', `  https-certificate = "${tls.certFile}"`, `  https-private-key = "${tls.keyFile}"`] : []),
         '',
       ].join('\n'),
     );
     const server = await startServer(influxd, ['run', '-config', config], httpPort);
-    const base = `http://127.0.0.1:${httpPort}`;
+    const base = tls ? `https://localhost:${httpPort}` : `http://127.0.0.1:${httpPort}`;
+    const dispatcher = new Agent(tls ? { connect: { ca: tls.caCertificate } } : {});
     const admin = { u: 'admin', p: 'admin-pass-8c1' };
     const database = 'gridport_test';
     const writer = { username: 'gridport', password: 'writer-pass-52e' };
@@ -71,15 +76,16 @@ export const influxdbPeer: InfluxPeerStarter = {
       const read = /^\s*(SELECT|SHOW)/i.test(statement);
       const parameters = new URLSearchParams({ q: statement, db: database, epoch: 'ms' });
       const headers: Record<string, string> = as ? { authorization: `Basic ${Buffer.from(`${as.u}:${as.p}`).toString('base64')}` } : {};
-      const answer = await fetch(read ? `${base}/query?${parameters}` : `${base}/query`, {
+      const answer = await request(read ? `${base}/query?${parameters}` : `${base}/query`, {
         method: read ? 'GET' : 'POST',
         headers: read ? headers : { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-        ...(read ? {} : { body: parameters }),
+        ...(read ? {} : { body: parameters.toString() }),
+        dispatcher,
       });
-      const body = (await answer.json()) as InfluxAnswer & { error?: string };
+      const body = (await answer.body.json()) as InfluxAnswer & { error?: string };
       const error = body.error ?? body.results?.find((result) => result.error)?.error;
-      if (!answer.ok || error) {
-        throw new Error(`influxd: ${statement}: ${error ?? answer.status}`);
+      if (answer.statusCode >= 300 || error) {
+        throw new Error(`influxd: ${statement}: ${error ?? answer.statusCode}`);
       }
       return body;
     };
@@ -93,13 +99,14 @@ export const influxdbPeer: InfluxPeerStarter = {
       await query(`GRANT ALL ON "${database}" TO "${writer.username}"`);
     } catch (error) {
       await server.stop();
+      await dispatcher.close();
       await fs.rm(directory, { recursive: true, force: true });
       throw error;
     }
 
     return {
       kind: 'influxdb',
-      settings: { url: base, apiVersion: 1, database, retentionPolicy: 'gridport', ...writer },
+      settings: { url: base, apiVersion: 1, database, retentionPolicy: 'gridport', ...writer, ...(tls ? { tlsCaCertificate: tls.caCertificate } : {}) },
       query,
       async received(): Promise<ReceivedMessage[]> {
         const answer = await query(`SELECT * FROM "${database}"."gridport"./.*/`);
@@ -122,6 +129,7 @@ export const influxdbPeer: InfluxPeerStarter = {
       heal: () => query(`GRANT ALL ON "${database}" TO "${writer.username}"`).then(() => undefined),
       async stop() {
         await server.stop();
+        await dispatcher.close();
         await fs.rm(directory, { recursive: true, force: true });
       },
     };

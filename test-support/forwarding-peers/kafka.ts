@@ -1,6 +1,6 @@
 import type { ForwardedMessage } from '../../contracts/forwarding';
 import { startFakeKafkaBroker, type FakeKafkaBroker, type KafkaRecord } from './kafka-broker';
-import type { ForwardingPeer, PeerStarter, ReceivedMessage } from './peer';
+import { receivedOf, type ForwardingPeer, type PeerStarter, type ReceivedMessage } from './peer';
 
 /** A running Kafka peer, with the records as the broker keeps them (partition, key, headers). */
 export interface KafkaPeer extends ForwardingPeer {
@@ -21,14 +21,7 @@ function receivedOfRecord(record: KafkaRecord): ReceivedMessage {
   ) {
     throw new Error(`message ${message.position} arrived with an unexpected key or headers: ${JSON.stringify({ key: record.key, headers: record.headers })}`);
   }
-  return {
-    messageType: message.messageType,
-    id: message.id,
-    position: message.position,
-    deviceHashId: message.device.hashId,
-    at: message.at,
-    values: message.values,
-  };
+  return receivedOf(message);
 }
 
 /**

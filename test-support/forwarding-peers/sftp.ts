@@ -10,6 +10,8 @@ const sshKeygen = '/usr/bin/ssh-keygen';
 export interface SftpPeer extends ForwardingPeer {
   /** The local directory the settings' `directory` names (files land here). */
   directory: string;
+  /** Lets the client key whose public half this is log in too (an OpenSSH `.pub` line). */
+  authorize(publicKey: string): Promise<void>;
 }
 
 export interface SftpPeerStarter extends PeerStarter {
@@ -32,7 +34,8 @@ export const sftpPeer: SftpPeerStarter = {
     const clientKey = path.join(temp, 'client_ed25519');
     run(sshKeygen, ['-q', '-t', 'ed25519', '-N', '', '-C', 'gridport-test-host', '-f', hostKey]);
     run(sshKeygen, ['-q', '-t', 'ed25519', '-N', '', '-C', 'gridport-test-client', '-f', clientKey]);
-    await fs.copyFile(`${clientKey}.pub`, path.join(temp, 'authorized_keys'));
+    const authorizedKeys = path.join(temp, 'authorized_keys');
+    await fs.copyFile(`${clientKey}.pub`, authorizedKeys);
     await fs.mkdir(path.join(temp, 'upload'));
     // sshd refuses to start without its privilege separation directory (the Debian service makes it).
     await fs.mkdir('/run/sshd', { recursive: true, mode: 0o755 });
@@ -45,7 +48,7 @@ export const sftpPeer: SftpPeerStarter = {
         'ListenAddress 127.0.0.1',
         `HostKey ${hostKey}`,
         `PidFile ${temp}/sshd.pid`,
-        `AuthorizedKeysFile ${temp}/authorized_keys`,
+        `AuthorizedKeysFile ${authorizedKeys}`,
         'PermitRootLogin prohibit-password',
         'AllowUsers root',
         'PubkeyAuthentication yes',
@@ -74,6 +77,7 @@ export const sftpPeer: SftpPeerStarter = {
         directory,
         format: 'synaptiq',
       },
+      authorize: (publicKey) => fs.appendFile(authorizedKeys, `${publicKey.trim()}\n`),
       received: () => receivedFromDirectory(directory),
       break: () => breakDirectory(directory),
       heal: () => healDirectory(directory),

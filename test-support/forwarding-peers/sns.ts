@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { ForwardedMessage } from '../../contracts/forwarding';
-import type { ForwardingPeer, PeerStarter, ReceivedMessage } from './peer';
+import { receivedOf, type ForwardingPeer, type PeerStarter, type ReceivedMessage } from './peer';
 
 const namespace = 'http://sns.amazonaws.com/doc/2010-03-31/';
 
@@ -209,14 +209,7 @@ export const snsPeer = {
         ) {
           throw new Error(`message ${message.position} arrived with unexpected attributes: ${JSON.stringify(entry)}`);
         }
-        return {
-          messageType: message.messageType,
-          id: message.id,
-          position: message.position,
-          deviceHashId: message.device.hashId,
-          at: message.at,
-          values: message.values,
-        };
+        return receivedOf(message);
       });
 
     return {

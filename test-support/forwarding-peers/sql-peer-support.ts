@@ -1,110 +1,20 @@
-import net from 'node:net';
-import path from 'node:path';
 import pino from 'pino';
-import {
-  destinationSettingsSchemas,
-  forwardingLimits,
-  forwardingVersions,
-  type DestinationSettingsOf,
-  type ForwardedMessage,
-  type MessageType,
-} from '../../contracts/forwarding';
+import { destinationSettingsSchemas, forwardingLimits, type DestinationSettingsOf, type ForwardedMessage } from '../../contracts/forwarding';
 import { GridportError } from '../../contracts/errors';
 import type { AddressPolicy } from '../../graph/forwarding/delivery/address-guard';
 import type { Deliverer, DelivererFactory } from '../../graph/forwarding/delivery/deliverer';
-import { requireServices } from '../services';
-import { receivedOf, type ForwardingPeer, type PeerStarter, type ReceivedMessage } from './peer';
+import { forwardedBatch } from './messages';
+import { connectionCounter, describeWithPeer, receivedOf, type ForwardingPeer, type PeerStarter, type ReceivedMessage } from './peer';
 
 /**
- * What the SQL kinds' peers and tests share (mysql, postgres, mssql): realistic forwarded
- * messages, a row read back as a ReceivedMessage, a listener that counts connections for the
- * address guard's tests, and the suite every SQL deliverer passes.
+ * What the SQL kinds' peers and tests share (mysql, postgres, mssql): a row read back as a
+ * ReceivedMessage, and the suite every SQL deliverer passes.
  */
 export type SqlKind = 'mysql' | 'postgres' | 'mssql';
-
-/** `describe` when the peer can run here (or REQUIRE_SERVICES is set, making a missing one fail), else `describe.skip` with the reason. */
-export function describeWithPeer(starter: PeerStarter, file: string): jest.Describe {
-  const missing = starter.missing();
-  if (missing === null || requireServices) {
-    return describe;
-  }
-  process.stderr.write(`${path.relative(process.cwd(), file)}: skipped, ${missing} (REQUIRE_SERVICES=1 makes this a failure)\n`);
-  return describe.skip;
-}
 
 /** A name unique to this test file's run, for databases and users ([a-z0-9_]). */
 export function uniqueName(prefix: string): string {
   return `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-}
-
-const devices = [
-  { hashId: 'dv3kq8a1', name: 'Farm Noord – inverter room', identifier: 'TP-000481' },
-  { hashId: 'dv7mx2c9', name: 'Zählerschrank Süd', identifier: 'TP-000517' },
-  { hashId: 'dv9pz4e5', name: 'Depot Charging', identifier: null },
-] as const;
-
-const plan: ReadonlyArray<{ type: MessageType; asset: ForwardedMessage['asset']; values: (n: number) => Record<string, unknown> }> = [
-  {
-    type: 'solarPower',
-    asset: { index: 0, identifier: 'SMA-STP-25000', type: 'solar' },
-    values: (n) => ({ activePowerW: 18_250.5 + n, reactivePowerVar: -312.25, energyExportedWh: 48_210_334 + n * 76, dcVoltageV: 612.4, status: 'running' }),
-  },
-  {
-    type: 'batteryPower',
-    asset: { index: 1, identifier: 'BYD-HVS-12.8', type: 'battery' },
-    values: (n) => ({
-      activePowerW: -4_000 + n * 10,
-      stateOfChargePercent: 63.5,
-      stateOfHealthPercent: 97,
-      status: 'on',
-      cellTemperaturesC: [24.5, 24.75, 25],
-    }),
-  },
-  {
-    type: 'meterPower',
-    asset: { index: 2, identifier: null, type: 'meter' },
-    values: (n) => ({
-      activePowerW: 812.125 - n,
-      importedEnergyWh: 9_876_543 + n,
-      exportedEnergyWh: 1_234_567,
-      phases: [
-        { voltageV: 231.2, currentA: 3.12 },
-        { voltageV: 229.8, currentA: 2.9 },
-        { voltageV: 230.4, currentA: 3.05 },
-      ],
-    }),
-  },
-  {
-    type: 'alarm',
-    asset: null,
-    values: (n) => ({ kind: 'assetUnreachable', severity: 'major', active: n % 2 === 0, message: 'Wechselrichter antwortet nicht ("timeout")' }),
-  },
-];
-
-/** A forwarded message numbered `n` (its position): devices, message types and assets cycle; times step 15 s. */
-export function forwardedMessage(n: number): ForwardedMessage {
-  const device = devices[n % devices.length];
-  const kind = plan[n % plan.length];
-  if (device === undefined || kind === undefined) {
-    throw new Error('no device or message type to build a message from');
-  }
-  const at = new Date(Date.UTC(2026, 10, 25, 8, 0, 0) + n * 15_000 + (n % 7) * 111);
-  return {
-    messageType: kind.type,
-    version: forwardingVersions[kind.type],
-    id: `${device.identifier ?? device.hashId}-r${String(n).padStart(6, '0')}`,
-    position: String(1_000_000_000 + n * 3),
-    device: { ...device },
-    asset: kind.asset,
-    at: at.toISOString(),
-    receivedAt: new Date(at.getTime() + 850).toISOString(),
-    values: kind.values(n),
-  };
-}
-
-/** Messages numbered `from` up to `from + count - 1`, in stream order. */
-export function forwardedBatch(from: number, count: number): ForwardedMessage[] {
-  return Array.from({ length: count }, (_, index) => forwardedMessage(from + index));
 }
 
 /** A row's columns as every SQL peer reads them back (times as ISO 8601 UTC, payload parsed). */
@@ -120,21 +30,6 @@ export interface SqlReadRow {
 /** The row as a received message: the keys from their columns, the values from the payload column. */
 export function receivedOfRow(row: SqlReadRow): ReceivedMessage {
   return { messageType: row.messageType, id: row.messageId, position: row.position, deviceHashId: row.deviceHashId, at: row.at, values: row.payload.values };
-}
-
-/** A TCP listener that only counts the connections made to it: the guard's tests point a deliverer at it. */
-export async function connectionCounter(): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
-  let count = 0;
-  const server = net.createServer((socket) => {
-    count += 1;
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') {
-    throw new Error('the counting listener has no port');
-  }
-  return { port: address.port, connections: () => count, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 export const quietLog = pino({ level: 'silent' });

@@ -327,6 +327,8 @@ export type DeviceGroup = {
   deviceOutageEmails: Array<Scalars['String']['output']>;
   deviceOutageUsers: Array<DeviceUser>;
   hashId: Scalars['ID']['output'];
+  /** The group's forwardings to message destinations (destination, message types, settings), newest first; employees read, as over REST. */
+  messageDestinations: Array<DeviceGroupMessageDestination>;
   name: Scalars['String']['output'];
   organization: Organization;
   organizationHashId: Scalars['ID']['output'];

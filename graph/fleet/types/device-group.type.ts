@@ -1,4 +1,4 @@
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
 import type { DeviceGroupView } from '../../../contracts/device-group';
 import type { NamedReference } from '../../../contracts/references';
 import { pageOf } from '../../common/graphql-page';
@@ -16,7 +16,9 @@ export class DeviceGroupApiKey implements NamedReference {
   name!: string;
 }
 
+/** An entity: the forwarding subgraph adds `messageDestinations` to it. */
 @ObjectType('DeviceGroup')
+@Directive('@key(fields: "hashId")')
 export class DeviceGroup implements DeviceGroupView {
   @Field(() => ID)
   hashId!: string;

@@ -14,7 +14,8 @@ export function serviceBusMessageId(message: ForwardedMessage): string {
   return `${message.position}.${message.messageType}.${message.asset?.index ?? 'device'}`;
 }
 
-function bodyOf(message: ForwardedMessage): Message {
+/** A message as sent: with `sessionId`, every message carries it as its group id (a session) and as its partition key, which Service Bus wants equal. */
+function bodyOf(message: ForwardedMessage, sessionId: string | undefined): Message {
   return {
     // A data section, as Azure's own SDKs send bytes: the ForwardedMessage JSON as is.
     body: amqpMessage.data_section(Buffer.from(JSON.stringify(message))),
@@ -24,7 +25,8 @@ function bodyOf(message: ForwardedMessage): Message {
     durable: true,
     application_properties: { messageType: message.messageType, version: message.version },
     // A partitioned entity keeps one device's messages in one partition, so in order.
-    message_annotations: { 'x-opt-partition-key': message.device.hashId },
+    message_annotations: { 'x-opt-partition-key': sessionId ?? message.device.hashId },
+    ...(sessionId === undefined ? {} : { group_id: sessionId }),
   };
 }
 
@@ -119,7 +121,7 @@ export const azureServiceBusDeliverer: DelivererFactory<'azure-service-bus'> = (
     try {
       for (const message of messages) {
         await untilSendable(sender);
-        sends.push(sender.send(bodyOf(message), { timeoutInSeconds: operationTimeoutSeconds, abortSignal: abort.signal }));
+        sends.push(sender.send(bodyOf(message, settings.sessionId), { timeoutInSeconds: operationTimeoutSeconds, abortSignal: abort.signal }));
       }
       // Wait for every outcome (so none is left unobserved), then fail on the first refusal.
       const outcomes = await Promise.race([Promise.allSettled(sends), lost]);

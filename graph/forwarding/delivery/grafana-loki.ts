@@ -24,11 +24,16 @@ export function lokiPushBody(messages: readonly ForwardedMessage[]): { streams: 
 
 /**
  * grafana-loki (docs/forwarding-kinds/grafana-loki.md): each batch is one push of its messages,
- * each line a message's JSON at the report's time. Loki drops a line pushed again with the same
- * labels, time and text, so a batch delivered twice is kept once.
+ * each line a message's JSON at the report's time; an https Loki's certificate must chain to
+ * `tlsCaCertificate` when given. Loki drops a line pushed again with the same labels, time and
+ * text, so a batch delivered twice is kept once.
  */
 export const grafanaLokiDeliverer: DelivererFactory<'grafana-loki'> = (settings, context) => {
-  const client = new GuardedHttpClient({ policy: context.policy, timeoutMs: forwardingLimits.httpTimeoutDefaultMs });
+  const client = new GuardedHttpClient({
+    policy: context.policy,
+    timeoutMs: forwardingLimits.httpTimeoutDefaultMs,
+    tlsCaCertificate: settings.tlsCaCertificate,
+  });
   // The base URL, or the push URL itself when that is what was pasted.
   const url = /\/loki\/api\/v1\/push\/?$/.test(new URL(settings.url).pathname)
     ? new URL(settings.url)

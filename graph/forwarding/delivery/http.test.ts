@@ -6,15 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { GridportError } from '../../../contracts/errors';
 import { destinationSettingsSchemas } from '../../../contracts/forwarding';
-import { receivedOf } from '../../../test-support/forwarding-peers/peer';
+import { forwardedBatch } from '../../../test-support/forwarding-peers/messages';
+import { connectionCounter, deliveryContext, describeWithPeer, receivedOf } from '../../../test-support/forwarding-peers/peer';
 import { httpPeer, type HttpPeer } from '../../../test-support/forwarding-peers/http';
-import {
-  buildMessages,
-  connectionCounter,
-  deliveryContext,
-  describeWithPeer,
-  selfSignedCertificate,
-} from '../../../test-support/forwarding-peers/http-and-files-support';
+import { selfSignedCertificate } from '../../../test-support/forwarding-peers/http-and-files-support';
 import { httpDeliverer } from './http';
 
 function settingsOf(settings: Record<string, unknown>) {
@@ -43,7 +38,7 @@ describeWithPeer(httpPeer, __filename)('the http deliverer', () => {
 
   it('posts each batch as a JSON array with the settings headers, and the peer gets every message as sent', async () => {
     const deliverer = httpDeliverer(settingsOf(peer.settings), deliveryContext(true));
-    const batches = [buildMessages(3, 100), buildMessages(4, 103), buildMessages(2, 107)];
+    const batches = [forwardedBatch(100, 3), forwardedBatch(103, 4), forwardedBatch(107, 2)];
     for (const batch of batches) {
       await deliverer.deliver(batch);
     }
@@ -58,7 +53,7 @@ describeWithPeer(httpPeer, __filename)('the http deliverer', () => {
 
   it('sends PUT when the settings say so', async () => {
     const deliverer = httpDeliverer(settingsOf({ ...peer.settings, method: 'PUT' }), deliveryContext(true));
-    await deliverer.deliver(buildMessages(1, 120));
+    await deliverer.deliver(forwardedBatch(120, 1));
     await deliverer.close();
     expect(peer.requests[peer.requests.length - 1]).toMatchObject({ method: 'PUT', status: 200 });
   });
@@ -66,7 +61,7 @@ describeWithPeer(httpPeer, __filename)('the http deliverer', () => {
   it('sends credentials written in the URL as basic auth, and never names them in an error', async () => {
     const counter = await connectionCounter();
     const deliverer = httpDeliverer(settingsOf({ url: `http://user:pa55@127.0.0.1:${counter.port}/in?key=k3y`, timeoutMs: 1000 }), deliveryContext(true));
-    const failure = deliverer.deliver(buildMessages(1, 125));
+    const failure = deliverer.deliver(forwardedBatch(125, 1));
     await expect(failure).rejects.toThrow(`HTTP destination http://127.0.0.1:${counter.port}/in failed:`);
     await failure.catch((error: Error) => expect(error.message).not.toMatch(/pa55|k3y/));
     await deliverer.close();
@@ -79,7 +74,7 @@ describeWithPeer(httpPeer, __filename)('the http deliverer', () => {
     });
     const port = await listen(server);
     const withCredentials = httpDeliverer(settingsOf({ url: `http://user:pa55@127.0.0.1:${port}/in` }), deliveryContext(true));
-    await withCredentials.deliver(buildMessages(1, 126));
+    await withCredentials.deliver(forwardedBatch(126, 1));
     await withCredentials.close();
     await closeServer(server);
     expect(recording).toEqual([`Basic ${Buffer.from('user:pa55').toString('base64')}`]);
@@ -88,7 +83,7 @@ describeWithPeer(httpPeer, __filename)('the http deliverer', () => {
   it('a batch delivered twice reaches the receiver twice (it tells them apart by device and id, or by position)', async () => {
     const before = (await peer.received()).length;
     const deliverer = httpDeliverer(settingsOf(peer.settings), deliveryContext(true));
-    const batch = buildMessages(2, 130);
+    const batch = forwardedBatch(130, 2);
     await deliverer.deliver(batch);
     await deliverer.deliver(batch);
     await deliverer.close();
@@ -97,7 +92,7 @@ describeWithPeer(httpPeer, __filename)('the http deliverer', () => {
 
   it('fails with the status while the receiver answers errors, and delivers again once it is back', async () => {
     const deliverer = httpDeliverer(settingsOf(peer.settings), deliveryContext(true));
-    const batch = buildMessages(2, 140);
+    const batch = forwardedBatch(140, 2);
     await peer.break();
     const failure = deliverer.deliver(batch);
     await expect(failure).rejects.toThrow(/^HTTP destination http:\/\/127\.0\.0\.1:\d+\/ingest\/gridport answered 503$/);
@@ -117,7 +112,7 @@ describeWithPeer(httpPeer, __filename)('the http deliverer', () => {
     const port = await listen(server);
     const before = peer.requests.length;
     const deliverer = httpDeliverer(settingsOf({ ...peer.settings, url: `http://127.0.0.1:${port}/moved` }), deliveryContext(true));
-    await expect(deliverer.deliver(buildMessages(1, 150))).rejects.toThrow(
+    await expect(deliverer.deliver(forwardedBatch(150, 1))).rejects.toThrow(
       `HTTP destination http://127.0.0.1:${port}/moved answered 307 (redirects are not followed: set the URL it redirects to)`,
     );
     await deliverer.close();
@@ -130,7 +125,7 @@ describeWithPeer(httpPeer, __filename)('the http deliverer', () => {
     const server = http.createServer(() => undefined);
     const port = await listen(server);
     const deliverer = httpDeliverer(settingsOf({ url: `http://127.0.0.1:${port}/`, timeoutMs: 300 }), deliveryContext(true));
-    await expect(deliverer.deliver(buildMessages(1, 160))).rejects.toThrow(`HTTP destination http://127.0.0.1:${port}/ failed: no answer within 300 ms`);
+    await expect(deliverer.deliver(forwardedBatch(160, 1))).rejects.toThrow(`HTTP destination http://127.0.0.1:${port}/ failed: no answer within 300 ms`);
     await deliverer.close();
     await closeServer(server);
   });
@@ -149,7 +144,7 @@ describeWithPeer(httpPeer, __filename)('the http deliverer', () => {
     });
     const port = await listen(server);
     try {
-      const batch = buildMessages(2, 170);
+      const batch = forwardedBatch(170, 2);
       const trusting = httpDeliverer(settingsOf({ url: `https://localhost:${port}/in`, tlsCaCertificate: await certificate.cert }), deliveryContext(true));
       await trusting.deliver(batch);
       await trusting.close();
@@ -168,7 +163,7 @@ describeWithPeer(httpPeer, __filename)('the http deliverer', () => {
   it.each([['127.0.0.1'], ['localhost']])('refuses %s with destination_address_not_allowed before connecting when private networks are off', async (host) => {
     const counter = await connectionCounter();
     const deliverer = httpDeliverer(settingsOf({ ...peer.settings, url: `http://${host}:${counter.port}/in` }), deliveryContext(false));
-    const failure = deliverer.deliver(buildMessages(1, 180));
+    const failure = deliverer.deliver(forwardedBatch(180, 1));
     await expect(failure).rejects.toBeInstanceOf(GridportError);
     await expect(failure).rejects.toMatchObject({ key: 'destination_address_not_allowed' });
     await deliverer.close();
@@ -178,7 +173,7 @@ describeWithPeer(httpPeer, __filename)('the http deliverer', () => {
 
   it('closes twice without throwing', async () => {
     const deliverer = httpDeliverer(settingsOf(peer.settings), deliveryContext(true));
-    await deliverer.deliver(buildMessages(1, 190));
+    await deliverer.deliver(forwardedBatch(190, 1));
     await deliverer.close();
     await expect(deliverer.close()).resolves.toBeUndefined();
   });

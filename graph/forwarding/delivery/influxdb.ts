@@ -40,11 +40,16 @@ export function influxLine(message: ForwardedMessage): string {
 /**
  * influxdb (docs/forwarding-kinds/influxdb.md): each batch is one write of line protocol, to
  * 1.x's /write (database, retention policy, basic auth) or 2.x's /api/v2/write (organization,
- * bucket, token). A point written again with the same measurement, tags and time replaces its
- * fields, so a batch delivered twice leaves the same points.
+ * bucket, token); an https server's certificate must chain to `tlsCaCertificate` when given.
+ * A point written again with the same measurement, tags and time replaces its fields, so a batch
+ * delivered twice leaves the same points.
  */
 export const influxdbDeliverer: DelivererFactory<'influxdb'> = (settings, context) => {
-  const client = new GuardedHttpClient({ policy: context.policy, timeoutMs: forwardingLimits.httpTimeoutDefaultMs });
+  const client = new GuardedHttpClient({
+    policy: context.policy,
+    timeoutMs: forwardingLimits.httpTimeoutDefaultMs,
+    tlsCaCertificate: settings.tlsCaCertificate,
+  });
   const base = settings.url.endsWith('/') ? settings.url : `${settings.url}/`;
   const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
   let url: URL;

@@ -1,42 +1,9 @@
-import pino from 'pino';
-import { destinationSettingsSchemas, type DestinationSettingsOf, type ForwardedMessage, type MessageType } from '../../../contracts/forwarding';
+import { destinationSettingsSchemas, type DestinationSettingsOf, type ForwardedMessage } from '../../../contracts/forwarding';
 import { GridportError } from '../../../contracts/errors';
 import { kafkaPeer, kafkaTestPartitions, type KafkaPeer } from '../../../test-support/forwarding-peers/kafka';
-import { receivedOf, type ForwardingPeer, type ReceivedMessage } from '../../../test-support/forwarding-peers/peer';
+import { forwardedBatch } from '../../../test-support/forwarding-peers/messages';
+import { deliveryContext, receivedOf, type ForwardingPeer, type ReceivedMessage } from '../../../test-support/forwarding-peers/peer';
 import { guardedSocketFactory, kafkaDeliverer } from './kafka';
-import type { DeliveryContext } from './deliverer';
-
-const devices = [
-  { hashId: 'dv1a', name: 'Roof east', identifier: 'inv-001' },
-  { hashId: 'dv2b', name: 'Battery hall', identifier: null },
-  { hashId: 'dv3c', name: 'Meter main', identifier: 'mtr-9' },
-];
-const types: MessageType[] = ['solarPower', 'batteryPower', 'meterPower', 'alarm'];
-
-/** `count` messages from `from` on, over the three devices and four message types. */
-function batch(from: number, count: number): ForwardedMessage[] {
-  return Array.from({ length: count }, (_, offset) => {
-    const position = from + offset;
-    const device = devices[position % devices.length] ?? { hashId: 'dv0', name: 'Spare', identifier: null };
-    const messageType = types[position % types.length] ?? 'solarPower';
-    const at = new Date(Date.UTC(2026, 10, 20, 12, 0, position)).toISOString();
-    return {
-      messageType,
-      version: messageType === 'alarm' ? 1 : 2,
-      id: `${device.hashId}-${position}`,
-      position: String(position),
-      device,
-      asset: messageType === 'alarm' ? null : { index: position % 2, identifier: `asset-${position % 2}`, type: 'inverter' },
-      at,
-      receivedAt: at,
-      values: messageType === 'alarm' ? { code: 'overTemperature', active: true } : { activePower: position * 10.5, energy: { total: position * 1000 } },
-    };
-  });
-}
-
-function contextOf(allowPrivateNetworks: boolean): DeliveryContext {
-  return { destinationHashId: 'dst1', policy: { allowPrivateNetworks }, log: pino({ level: 'silent' }) };
-}
 
 function settingsOf(peer: ForwardingPeer, overrides: Record<string, unknown> = {}): DestinationSettingsOf<'kafka'> {
   return destinationSettingsSchemas.kafka.validateSync({ ...peer.settings, ...overrides });
@@ -58,8 +25,8 @@ describe('kafka deliverer against a fake broker speaking the Kafka protocol', ()
   });
 
   it('produces batches keyed by device, with type headers; each device stays in one partition, in order', async () => {
-    const deliverer = kafkaDeliverer(settingsOf(peer), contextOf(true));
-    const sent = [batch(1, 3), batch(4, 5), batch(9, 2)];
+    const deliverer = kafkaDeliverer(settingsOf(peer), deliveryContext(true));
+    const sent = [forwardedBatch(1, 3), forwardedBatch(4, 5), forwardedBatch(9, 2)];
     try {
       for (const messages of sent) {
         await deliverer.deliver(messages);
@@ -85,8 +52,8 @@ describe('kafka deliverer against a fake broker speaking the Kafka protocol', ()
   });
 
   it('a batch delivered twice arrives twice, with the same messageId headers', async () => {
-    const deliverer = kafkaDeliverer(settingsOf(peer), contextOf(true));
-    const messages = batch(20, 2);
+    const deliverer = kafkaDeliverer(settingsOf(peer), deliveryContext(true));
+    const messages = forwardedBatch(20, 2);
     const before = peer.records().length;
     try {
       await deliverer.deliver(messages);
@@ -99,20 +66,20 @@ describe('kafka deliverer against a fake broker speaking the Kafka protocol', ()
   });
 
   it('a refusing broker fails the batch with its reason; after heal the same deliverer works again', async () => {
-    const deliverer = kafkaDeliverer(settingsOf(peer), contextOf(true));
+    const deliverer = kafkaDeliverer(settingsOf(peer), deliveryContext(true));
     const before = peer.records().length;
     try {
-      await deliverer.deliver(batch(30, 1));
+      await deliverer.deliver(forwardedBatch(30, 1));
       await peer.break();
-      await expect(deliverer.deliver(batch(31, 2))).rejects.toThrow(
+      await expect(deliverer.deliver(forwardedBatch(31, 2))).rejects.toThrow(
         `kafka ${String((peer.settings.brokers as string[])[0])} topic gridport-readings: Not authorized to access topics: [Topic authorization failed]`,
       );
       await peer.heal();
-      await deliverer.deliver(batch(31, 2));
+      await deliverer.deliver(forwardedBatch(31, 2));
     } finally {
       await deliverer.close();
     }
-    expect(byPosition((await peer.received()).slice(before))).toEqual(batch(30, 3).map(receivedOf));
+    expect(byPosition((await peer.received()).slice(before))).toEqual(forwardedBatch(30, 3).map(receivedOf));
   });
 });
 
@@ -128,9 +95,9 @@ describe('kafka deliverer and the address guard', () => {
 
   it.each(['127.0.0.1', 'localhost'])('refuses the bootstrap broker %s with destination_address_not_allowed before connecting', async (host) => {
     const settings = destinationSettingsSchemas.kafka.validateSync({ brokers: [`${host}:${peer.broker.port}`], topic: 'gridport-readings' });
-    const deliverer = kafkaDeliverer(settings, contextOf(false));
+    const deliverer = kafkaDeliverer(settings, deliveryContext(false));
     try {
-      const failure = deliverer.deliver(batch(1, 1));
+      const failure = deliverer.deliver(forwardedBatch(1, 1));
       await expect(failure).rejects.toBeInstanceOf(GridportError);
       await expect(failure).rejects.toMatchObject({ key: 'destination_address_not_allowed' });
     } finally {

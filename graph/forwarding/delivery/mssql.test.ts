@@ -1,6 +1,7 @@
 import { mssqlPeer } from '../../../test-support/forwarding-peers/mssql';
 import { receivedOf } from '../../../test-support/forwarding-peers/peer';
-import { describeSqlDeliverer, forwardedBatch } from '../../../test-support/forwarding-peers/sql-peer-support';
+import { forwardedBatch } from '../../../test-support/forwarding-peers/messages';
+import { describeSqlDeliverer } from '../../../test-support/forwarding-peers/sql-peer-support';
 import { mssqlDeliverer } from './mssql';
 
 describeSqlDeliverer('mssql', mssqlPeer, mssqlDeliverer, __filename, ({ peer, deliverer }) => {

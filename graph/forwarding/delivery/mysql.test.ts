@@ -1,5 +1,6 @@
 import { mysqlPeer } from '../../../test-support/forwarding-peers/mysql';
-import { describeSqlDeliverer, forwardedBatch } from '../../../test-support/forwarding-peers/sql-peer-support';
+import { forwardedBatch } from '../../../test-support/forwarding-peers/messages';
+import { describeSqlDeliverer } from '../../../test-support/forwarding-peers/sql-peer-support';
 import { mysqlDeliverer } from './mysql';
 
 describeSqlDeliverer('mysql', mysqlPeer, mysqlDeliverer, __filename, ({ deliverer }) => {

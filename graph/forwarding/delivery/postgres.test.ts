@@ -1,5 +1,6 @@
 import { postgresPeer } from '../../../test-support/forwarding-peers/postgres';
-import { describeSqlDeliverer, forwardedBatch } from '../../../test-support/forwarding-peers/sql-peer-support';
+import { forwardedBatch } from '../../../test-support/forwarding-peers/messages';
+import { describeSqlDeliverer } from '../../../test-support/forwarding-peers/sql-peer-support';
 import { postgresDeliverer } from './postgres';
 
 describeSqlDeliverer('postgres', postgresPeer, postgresDeliverer, __filename, ({ deliverer }) => {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
+import { Client, utils, type ConnectConfig, type SFTPWrapper } from 'ssh2';
 import { GridportError } from '../../../contracts/errors';
 import type { DestinationSettingsOf, ForwardedMessage } from '../../../contracts/forwarding';
 import { resolveTarget } from './address-guard';
@@ -30,6 +30,18 @@ function hostKeyAlgorithms(type: string): NonNullable<NonNullable<ConnectConfig[
   return [type as 'ssh-ed25519'];
 }
 
+/**
+ * Reads the private key (opened with its passphrase) before any connection, so that a wrong
+ * passphrase or a damaged key is said as such rather than as a failed login.
+ */
+function checkPrivateKey(privateKey: string, passphrase: string | undefined): void {
+  const parsed = utils.parseKey(privateKey, passphrase);
+  if (parsed instanceof Error) {
+    const how = passphrase === undefined ? '' : ' with privateKeyPassphrase';
+    throw new Error(`the privateKey setting cannot be read${how}: ${parsed.message}`);
+  }
+}
+
 function sftpCall<T>(call: (callback: (error: Error | null | undefined, result?: T) => void) => void): Promise<T | undefined> {
   return new Promise((resolve, reject) => {
     call((error, result) => (error ? reject(error) : resolve(result)));
@@ -55,6 +67,9 @@ class SftpDeliverer {
     const { settings } = this;
     // Connect to the address the guard checked; ssh2 opens no other connection.
     const target = await resolveTarget(settings.host, this.context.policy);
+    if (settings.privateKey) {
+      checkPrivateKey(settings.privateKey, settings.privateKeyPassphrase || undefined);
+    }
     const pinned = settings.hostKey ? parseHostKey(settings.hostKey) : null;
     this.hostKeyRefused = false;
     const client = new Client();
@@ -66,6 +81,7 @@ class SftpDeliverer {
       keepaliveInterval: 30_000,
       ...(settings.password !== undefined ? { password: settings.password } : {}),
       ...(settings.privateKey ? { privateKey: settings.privateKey } : {}),
+      ...(settings.privateKey && settings.privateKeyPassphrase ? { passphrase: settings.privateKeyPassphrase } : {}),
       ...(pinned
         ? {
             algorithms: { serverHostKey: hostKeyAlgorithms(pinned.type) },
@@ -173,6 +189,7 @@ class SftpDeliverer {
 
 /**
  * sftp (docs/forwarding-kinds/files.md): each batch is one file in the directory, written under
- * a hidden name and renamed into place; with `hostKey`, the server must present that key.
+ * a hidden name and renamed into place; with `hostKey`, the server must present that key. An
+ * encrypted `privateKey` is opened with `privateKeyPassphrase`.
  */
 export const sftpDeliverer: DelivererFactory<'sftp'> = (settings, context) => new SftpDeliverer(settings, context);

@@ -1,42 +1,9 @@
-import pino from 'pino';
-import { destinationSettingsSchemas, type DestinationSettingsOf, type ForwardedMessage, type MessageType } from '../../../contracts/forwarding';
+import { destinationSettingsSchemas, type DestinationSettingsOf } from '../../../contracts/forwarding';
 import { GridportError } from '../../../contracts/errors';
 import { snsPeer, type SnsPeer } from '../../../test-support/forwarding-peers/sns';
-import { receivedOf, type ForwardingPeer } from '../../../test-support/forwarding-peers/peer';
+import { forwardedBatch } from '../../../test-support/forwarding-peers/messages';
+import { deliveryContext, receivedOf, type ForwardingPeer } from '../../../test-support/forwarding-peers/peer';
 import { snsDeliverer } from './sns';
-import type { DeliveryContext } from './deliverer';
-
-const devices = [
-  { hashId: 'dv1a', name: 'Roof east', identifier: 'inv-001' },
-  { hashId: 'dv2b', name: 'Battery hall', identifier: null },
-  { hashId: 'dv3c', name: 'Meter main', identifier: 'mtr-9' },
-];
-const types: MessageType[] = ['solarPower', 'batteryPower', 'meterPower', 'alarm'];
-
-/** `count` messages from `from` on, over the three devices and four message types. */
-function batch(from: number, count: number): ForwardedMessage[] {
-  return Array.from({ length: count }, (_, offset) => {
-    const position = from + offset;
-    const device = devices[position % devices.length] ?? { hashId: 'dv0', name: 'Spare', identifier: null };
-    const messageType = types[position % types.length] ?? 'solarPower';
-    const at = new Date(Date.UTC(2026, 10, 20, 12, 0, position)).toISOString();
-    return {
-      messageType,
-      version: messageType === 'alarm' ? 1 : 2,
-      id: `${device.hashId}-${position}`,
-      position: String(position),
-      device,
-      asset: messageType === 'alarm' ? null : { index: position % 2, identifier: `asset-${position % 2}`, type: 'inverter' },
-      at,
-      receivedAt: at,
-      values: messageType === 'alarm' ? { code: 'overTemperature', active: true } : { activePower: position * 10.5, energy: { total: position * 1000 } },
-    };
-  });
-}
-
-function contextOf(allowPrivateNetworks: boolean): DeliveryContext {
-  return { destinationHashId: 'dst1', policy: { allowPrivateNetworks }, log: pino({ level: 'silent' }) };
-}
 
 function settingsOf(peer: ForwardingPeer, overrides: Record<string, unknown> = {}): DestinationSettingsOf<'aws-simple-notification-service'> {
   return destinationSettingsSchemas['aws-simple-notification-service'].validateSync({ ...peer.settings, ...overrides });
@@ -53,8 +20,8 @@ describe('aws-simple-notification-service deliverer against a fake SNS endpoint'
   });
 
   it('publishes batches in calls of ten, with type attributes and the device as message group', async () => {
-    const deliverer = snsDeliverer(settingsOf(peer), contextOf(true));
-    const sent = [batch(1, 3), batch(4, 12), batch(16, 2)];
+    const deliverer = snsDeliverer(settingsOf(peer), deliveryContext(true));
+    const sent = [forwardedBatch(1, 3), forwardedBatch(4, 12), forwardedBatch(16, 2)];
     const before = peer.requests();
     try {
       for (const messages of sent) {
@@ -69,18 +36,18 @@ describe('aws-simple-notification-service deliverer against a fake SNS endpoint'
       attributes: {
         messageType: { dataType: 'String', value: 'batteryPower' },
         version: { dataType: 'Number', value: '2' },
-        messageId: { dataType: 'String', value: '1.batteryPower.1' },
+        messageId: { dataType: 'String', value: '1000000003.batteryPower.1' },
       },
-      groupId: 'dv2b',
-      deduplicationId: '1.batteryPower.1',
+      groupId: 'dv7mx2c9',
+      deduplicationId: '1000000003.batteryPower.1',
     });
   });
 
   it('a batch delivered twice to a .fifo topic arrives once (deduplication ids); to a standard topic twice', async () => {
-    const messages = batch(40, 2);
+    const messages = forwardedBatch(40, 2);
     const before = (await peer.received()).length;
     for (const topicArn of [String(peer.settings.topicArn), String(peer.settings.topicArn).replace(/\.fifo$/, '')]) {
-      const deliverer = snsDeliverer(settingsOf(peer, { topicArn }), contextOf(true));
+      const deliverer = snsDeliverer(settingsOf(peer, { topicArn }), deliveryContext(true));
       try {
         await deliverer.deliver(messages);
         await deliverer.deliver(messages);
@@ -92,26 +59,26 @@ describe('aws-simple-notification-service deliverer against a fake SNS endpoint'
   });
 
   it('an unavailable service fails the batch with its reason; after heal the same deliverer works again', async () => {
-    const deliverer = snsDeliverer(settingsOf(peer), contextOf(true));
+    const deliverer = snsDeliverer(settingsOf(peer), deliveryContext(true));
     const before = (await peer.received()).length;
     try {
-      await deliverer.deliver(batch(50, 1));
+      await deliverer.deliver(forwardedBatch(50, 1));
       await peer.break();
-      await expect(deliverer.deliver(batch(51, 2))).rejects.toThrow(
+      await expect(deliverer.deliver(forwardedBatch(51, 2))).rejects.toThrow(
         `aws-simple-notification-service ${String(peer.settings.topicArn)}: ServiceUnavailable: The service is unavailable.`,
       );
       await peer.heal();
-      await deliverer.deliver(batch(51, 2));
+      await deliverer.deliver(forwardedBatch(51, 2));
     } finally {
       await deliverer.close();
     }
-    expect((await peer.received()).slice(before)).toEqual(batch(50, 3).map(receivedOf));
+    expect((await peer.received()).slice(before)).toEqual(forwardedBatch(50, 3).map(receivedOf));
   });
 
   it('a wrong secret fails like AWS, with SignatureDoesNotMatch and no secret in the message', async () => {
-    const deliverer = snsDeliverer(settingsOf(peer, { secretAccessKey: 'not-the-secret' }), contextOf(true));
+    const deliverer = snsDeliverer(settingsOf(peer, { secretAccessKey: 'not-the-secret' }), deliveryContext(true));
     try {
-      const failure = deliverer.deliver(batch(60, 1));
+      const failure = deliverer.deliver(forwardedBatch(60, 1));
       await expect(failure).rejects.toThrow(
         `aws-simple-notification-service ${String(peer.settings.topicArn)}: SignatureDoesNotMatch: The request signature we calculated`,
       );
@@ -123,10 +90,10 @@ describe('aws-simple-notification-service deliverer against a fake SNS endpoint'
 
   it.each(['127.0.0.1', 'localhost'])('refuses an endpoint on %s with destination_address_not_allowed before any request', async (host) => {
     const endpoint = String(peer.settings.endpoint).replace('127.0.0.1', host);
-    const deliverer = snsDeliverer(settingsOf(peer, { endpoint }), contextOf(false));
+    const deliverer = snsDeliverer(settingsOf(peer, { endpoint }), deliveryContext(false));
     const before = peer.requests();
     try {
-      const failure = deliverer.deliver(batch(70, 1));
+      const failure = deliverer.deliver(forwardedBatch(70, 1));
       await expect(failure).rejects.toBeInstanceOf(GridportError);
       await expect(failure).rejects.toMatchObject({ key: 'destination_address_not_allowed' });
     } finally {

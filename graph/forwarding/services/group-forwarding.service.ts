@@ -220,6 +220,27 @@ export class GroupForwardingService {
     return { rows: await this.present(page.rows), nextPageOffset: page.nextPageOffset };
   }
 
+  /**
+   * The forwardings of each of several groups, newest first, in a fixed number of queries (the
+   * GraphQL field DeviceGroup.messageDestinations). Unpaged: a group has at most 3 destinations
+   * per message type. A hash id that names no group answers an empty list.
+   */
+  async ofGroups(actor: Actor, groupHashIds: readonly string[]): Promise<Map<string, GroupForwardingView[]>> {
+    authorize(actor, 'groupForwarding.list');
+    const ids = groupHashIds.map((hashId) => this.hashIds.decode('deviceGroup', hashId)).filter((id): id is number => id !== null);
+    const forwardings =
+      ids.length === 0
+        ? []
+        : await GroupForwardingModel.query(this.db)
+            .whereIn('device_group_id', [...new Set(ids)])
+            .orderBy('id', 'desc');
+    const byGroup = new Map<string, GroupForwardingView[]>(groupHashIds.map((hashId) => [hashId, []]));
+    for (const view of await this.present(forwardings)) {
+      byGroup.get(view.deviceGroup.hashId)?.push(view);
+    }
+    return byGroup;
+  }
+
   /** Changes the message types or the settings of a forwarding, with the same limit per message type. */
   async update(actor: Actor, hashId: string, patch: GroupForwardingUpdate): Promise<GroupForwardingView> {
     authorize(actor, 'groupForwarding.update');

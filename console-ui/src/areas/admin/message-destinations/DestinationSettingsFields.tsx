@@ -29,6 +29,7 @@ const settingHelp: Partial<Record<string, MessageKey>> = {
   format: 'messageDestination.setting.format.help',
   table: 'messageDestination.setting.table.help',
   entityPath: 'messageDestination.setting.entityPath.help',
+  sessionId: 'messageDestination.setting.sessionId.help',
   url: 'messageDestination.setting.url.help',
 };
 

@@ -3,11 +3,22 @@ import { settingFieldsOf, settingsErrors, settingsFormValues, settingsOfForm } f
 describe('the settings form of a destination kind', () => {
   it('reads the fields of a kind from its schema: defaults, choices, lists and secrets', () => {
     const sftp = settingFieldsOf('sftp');
-    expect(sftp.map((field) => field.name)).toEqual(['host', 'port', 'username', 'password', 'privateKey', 'hostKey', 'directory', 'format']);
+    expect(sftp.map((field) => field.name)).toEqual([
+      'host',
+      'port',
+      'username',
+      'password',
+      'privateKey',
+      'privateKeyPassphrase',
+      'hostKey',
+      'directory',
+      'format',
+    ]);
     expect(sftp.find((field) => field.name === 'port')).toMatchObject({ control: 'number', defaultValue: 22, min: 1, max: 65535, required: false });
     expect(sftp.find((field) => field.name === 'format')).toMatchObject({ control: 'select', options: ['synaptiq', 'qos'], required: true });
     expect(sftp.find((field) => field.name === 'password')).toMatchObject({ control: 'text', secret: true, multiline: false });
     expect(sftp.find((field) => field.name === 'privateKey')).toMatchObject({ control: 'text', secret: true, multiline: true });
+    expect(sftp.find((field) => field.name === 'privateKeyPassphrase')).toMatchObject({ control: 'text', secret: true, multiline: false, required: false });
     expect(settingFieldsOf('kafka').find((field) => field.name === 'brokers')).toMatchObject({ control: 'list', min: 1, max: 20, required: true });
     expect(settingFieldsOf('http').find((field) => field.name === 'headers')).toMatchObject({
       control: 'records',
