@@ -124,7 +124,8 @@ export function checkedDetails(details: Partial<Details>): Details {
  */
 export async function legalEntityOfOrganization(db: Knex, hashIds: HashIds, hashId: string, organizationId: number): Promise<number> {
   const id = hashIds.decode('billingLegalEntity', hashId);
-  const entity = id === null ? undefined : await BillingLegalEntityModel.query(db).findById(id).select('id', 'organization_id');
+  // Shared lock: the legal entity is not deleted under the caller's transaction.
+  const entity = id === null ? undefined : await BillingLegalEntityModel.query(db).findById(id).select('id', 'organization_id').forShare();
   if (!entity || Number(entity.organizationId) !== organizationId) {
     throw new GridportError('not_found', { billingLegalEntityHashId: hashId });
   }
