@@ -100,7 +100,11 @@ export async function fakeMoneybird({
       state.contacts.push(contact);
       return contact;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
   return fake;
 }
