@@ -20,7 +20,13 @@ import type { Subgraph } from './subgraph';
 
 /** Every subgraph Gridport serves; each is composed into the one graph clients see. */
 export function buildSubgraphs(log: Logger): Promise<Subgraph[]> {
-  return Promise.all([buildIdentitySubgraph(log), buildFleetSubgraph(log), buildOperationsSubgraph(log), buildForwardingSubgraph(log), buildBillingSubgraph(log)]);
+  return Promise.all([
+    buildIdentitySubgraph(log),
+    buildFleetSubgraph(log),
+    buildOperationsSubgraph(log),
+    buildForwardingSubgraph(log),
+    buildBillingSubgraph(log),
+  ]);
 }
 
 export class GraphCompositionError extends Error {

@@ -41,7 +41,9 @@ describe('billing legal entities in GraphQL', () => {
   });
 
   async function createEntity(input: Record<string, unknown>, rights: Parameters<typeof staffActor>[0] = ['gridport.sales']): Promise<EntityRow> {
-    const result = await g.execute<{ createBillingLegalEntity: EntityRow }>(staffActor(rights), create, { input: { organizationHashId: organization.hashId, ...input } });
+    const result = await g.execute<{ createBillingLegalEntity: EntityRow }>(staffActor(rights), create, {
+      input: { organizationHashId: organization.hashId, ...input },
+    });
     expect(result.errors).toBeUndefined();
     return result.data?.createBillingLegalEntity as EntityRow;
   }
@@ -55,9 +57,13 @@ describe('billing legal entities in GraphQL', () => {
       city: 'Delft',
       isOrganizationDefault: true,
     });
-    const read = await g.execute<{ billingLegalEntity: EntityRow }>(staffActor(['gridport.employee']), `query($h: ID!) { billingLegalEntity(hashId: $h) { ${entityFields} } }`, {
-      h: created.hashId,
-    });
+    const read = await g.execute<{ billingLegalEntity: EntityRow }>(
+      staffActor(['gridport.employee']),
+      `query($h: ID!) { billingLegalEntity(hashId: $h) { ${entityFields} } }`,
+      {
+        h: created.hashId,
+      },
+    );
     expect(read.data?.billingLegalEntity).toEqual(created);
 
     const list = await g.execute<{ billingLegalEntities: { rows: EntityRow[]; nextPageOffset: string | null } }>(

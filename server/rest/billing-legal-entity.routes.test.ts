@@ -95,7 +95,10 @@ describe('billing legal entities', () => {
   }
 
   async function defaultOf(organizationHashId: string): Promise<number | null> {
-    const row = (await t.database.db('organizations').where('id', t.hashIds.decode('organization', organizationHashId)).first('default_billing_legal_entity_id')) as {
+    const row = (await t.database
+      .db('organizations')
+      .where('id', t.hashIds.decode('organization', organizationHashId))
+      .first('default_billing_legal_entity_id')) as {
       default_billing_legal_entity_id: number | null;
     };
     return row.default_billing_legal_entity_id === null ? null : Number(row.default_billing_legal_entity_id);
@@ -170,7 +173,12 @@ describe('billing legal entities', () => {
   });
 
   it("details given beside a contact id override the contact's", async () => {
-    const view = await create({ accountingContactId: '260703856323921477', companyName: 'Zonnepark Noord (facturatie)', country: undefined, emails: ['ap@zonnepark.example'] });
+    const view = await create({
+      accountingContactId: '260703856323921477',
+      companyName: 'Zonnepark Noord (facturatie)',
+      country: undefined,
+      emails: ['ap@zonnepark.example'],
+    });
     expect(view).toMatchObject({ companyName: 'Zonnepark Noord (facturatie)', city: 'Groningen', emails: ['ap@zonnepark.example'], country: 'NL' });
   });
 
@@ -248,7 +256,10 @@ describe('billing legal entities', () => {
       status: 404,
       body: { key: 'not_found', details: { organizationHashId: deviceHashId } },
     });
-    expect(await refused('GET', `${base}/${deviceHashId}`, ops)).toEqual({ status: 404, body: { key: 'not_found', details: { billingLegalEntityHashId: deviceHashId } } });
+    expect(await refused('GET', `${base}/${deviceHashId}`, ops)).toEqual({
+      status: 404,
+      body: { key: 'not_found', details: { billingLegalEntityHashId: deviceHashId } },
+    });
     expect((await refused('PUT', `${base}/${deviceHashId}`, ops, { city: 'X' })).status).toBe(404);
     expect((await refused('DELETE', `${base}/${deviceHashId}`, ops)).status).toBe(404);
   });
@@ -273,7 +284,10 @@ describe('billing legal entities', () => {
     const off = await t.call('PUT', `${base}/${first.hashId}`, sales, { isOrganizationDefault: false });
     expect((off.json() as LegalEntityView).isOrganizationDefault).toBe(false);
     expect(await defaultOf(ownerHashId)).toBeNull();
-    const audit = (await t.database.db('audit_log').where({ object_type: 'organizations', object_id: t.hashIds.decode('organization', ownerHashId) }).select('diff')) as {
+    const audit = (await t.database
+      .db('audit_log')
+      .where({ object_type: 'organizations', object_id: t.hashIds.decode('organization', ownerHashId) })
+      .select('diff')) as {
       diff: { name: string }[];
     }[];
     expect(audit.filter((row) => row.diff.some((entry) => entry.name === 'defaultBillingLegalEntityId'))).toHaveLength(4);
@@ -289,7 +303,10 @@ describe('billing legal entities', () => {
       status: 400,
       body: { key: 'tax_number_required_for_eu_countries', details: { country: 'FR' } },
     });
-    expect(await refused('PUT', `${base}/${entity.hashId}`, sales, { country: 'ZZ' })).toEqual({ status: 400, body: { key: 'country_invalid', details: { country: 'ZZ' } } });
+    expect(await refused('PUT', `${base}/${entity.hashId}`, sales, { country: 'ZZ' })).toEqual({
+      status: 400,
+      body: { key: 'country_invalid', details: { country: 'ZZ' } },
+    });
     const french = await t.call('PUT', `${base}/${entity.hashId}`, sales, { country: 'fr', taxNumber: 'FR12345678901' });
     expect(french.json()).toMatchObject({ country: 'FR', taxNumber: 'FR12345678901' });
 
@@ -329,7 +346,10 @@ describe('billing legal entities', () => {
     expect((all.json() as { rows: LegalEntityView[] }).rows.map((row) => row.companyName)).toEqual(['Gamma Storage', 'Beta Energy', 'Alpha Energy']);
     const filtered = await t.call('GET', `${base}?organizationHashId=${organization}&filter=energy`, employee);
     expect((filtered.json() as { rows: LegalEntityView[] }).rows.map((row) => row.companyName)).toEqual(['Beta Energy', 'Alpha Energy']);
-    const first = (await t.call('GET', `${base}?organizationHashId=${organization}&rowsPerPage=2`, employee)).json() as { rows: LegalEntityView[]; nextPageOffset: string };
+    const first = (await t.call('GET', `${base}?organizationHashId=${organization}&rowsPerPage=2`, employee)).json() as {
+      rows: LegalEntityView[];
+      nextPageOffset: string;
+    };
     expect(first.rows).toHaveLength(2);
     const second = (await t.call('GET', `${base}?organizationHashId=${organization}&rowsPerPage=2&offset=${first.nextPageOffset}`, employee)).json() as {
       rows: LegalEntityView[];
@@ -347,7 +367,10 @@ describe('billing legal entities', () => {
     });
     expect((await refused('GET', `${base}?organization=x`, employee)).body.key).toBe('query_invalid');
     expect((await refused('GET', `${base}?offset=not-a-cursor`, employee)).body.key).toBe('invalid_offset');
-    expect(await refused('GET', `${base}?organizationHashId=nope`, employee)).toEqual({ status: 404, body: { key: 'not_found', details: { organizationHashId: 'nope' } } });
+    expect(await refused('GET', `${base}?organizationHashId=nope`, employee)).toEqual({
+      status: 404,
+      body: { key: 'not_found', details: { organizationHashId: 'nope' } },
+    });
   });
 
   it.each([
@@ -356,7 +379,10 @@ describe('billing legal entities', () => {
     ['an unknown field', '{"isAdmin":true,"organizationHashId":"x","companyName":"X","country":"NL"}'],
     ['a list', '[]'],
     ['emails that are not emails', '{"organizationHashId":"x","companyName":"X","country":"NL","emails":["not an email"]}'],
-    ['21 emails', JSON.stringify({ organizationHashId: 'x', companyName: 'X', country: 'NL', emails: Array.from({ length: 21 }, (_, i) => `a${i}@example.com`) })],
+    [
+      '21 emails',
+      JSON.stringify({ organizationHashId: 'x', companyName: 'X', country: 'NL', emails: Array.from({ length: 21 }, (_, i) => `a${i}@example.com`) }),
+    ],
   ])('a body with %s is 400 payload_invalid', async (_name, payload) => {
     const response = await t.app.inject({ method: 'POST', url: base, headers: { cookie: ops, 'content-type': 'application/json' }, payload });
     expect({ status: response.statusCode, key: (response.json() as { key: string }).key }).toEqual({ status: 400, key: 'payload_invalid' });
@@ -396,13 +422,20 @@ describe('billing legal entities', () => {
   it("deletes an unused legal entity: devices naming it fall back to the organisation's default (audited); then it is gone", async () => {
     const entity = await create();
     const device = await buildDevice(t.services, { organizationHashId: ownerHashId });
-    expect((await t.call('PUT', `/console-admin/v1/device/${device.hashId}/invoice-details`, sales, { billingLegalEntityHashId: entity.hashId })).statusCode).toBe(200);
+    expect(
+      (await t.call('PUT', `/console-admin/v1/device/${device.hashId}/invoice-details`, sales, { billingLegalEntityHashId: entity.hashId })).statusCode,
+    ).toBe(200);
     const response = await t.call('DELETE', `${base}/${entity.hashId}`, sales);
     expect({ status: response.statusCode, body: response.body }).toEqual({ status: 204, body: '' });
-    expect(await refused('GET', `${base}/${entity.hashId}`, employee)).toEqual({ status: 404, body: { key: 'not_found', details: { billingLegalEntityHashId: entity.hashId } } });
+    expect(await refused('GET', `${base}/${entity.hashId}`, employee)).toEqual({
+      status: 404,
+      body: { key: 'not_found', details: { billingLegalEntityHashId: entity.hashId } },
+    });
     const view = (await t.call('GET', `/console-admin/v1/device/${device.hashId}`, employee)).json() as { billingLegalEntity: unknown };
     expect(view.billingLegalEntity).toBeNull();
-    const deviceAudit = (await t.database.db('audit_log').where({ object_type: 'devices', object_id: device.id }).orderBy('id', 'desc').first('diff')) as { diff: unknown };
+    const deviceAudit = (await t.database.db('audit_log').where({ object_type: 'devices', object_id: device.id }).orderBy('id', 'desc').first('diff')) as {
+      diff: unknown;
+    };
     expect(deviceAudit.diff).toEqual([{ type: 'number', name: 'billingLegalEntityId', oldValue: idOf(entity.hashId), newValue: null }]);
     const audit = (await t.database
       .db('audit_log')
@@ -447,7 +480,9 @@ describe('billing legal entities', () => {
       const response = await t.call('PUT', details(device.hashId), sales, { billingLegalEntityHashId: entity.hashId, invoiceCustomerReference: 'PO-9' });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ billingLegalEntity: { hashId: entity.hashId, name: 'Invoice Target BV' }, invoiceCustomerReference: 'PO-9' });
-      const audit = (await t.database.db('audit_log').where({ object_type: 'devices', object_id: device.id }).orderBy('id', 'desc').first('diff')) as { diff: unknown[] };
+      const audit = (await t.database.db('audit_log').where({ object_type: 'devices', object_id: device.id }).orderBy('id', 'desc').first('diff')) as {
+        diff: unknown[];
+      };
       expect(audit.diff).toEqual(expect.arrayContaining([{ type: 'number', name: 'billingLegalEntityId', oldValue: null, newValue: idOf(entity.hashId) }]));
       const cleared = await t.call('PUT', details(device.hashId), ops, { billingLegalEntityHashId: null });
       expect((cleared.json() as { billingLegalEntity: unknown }).billingLegalEntity).toBeNull();

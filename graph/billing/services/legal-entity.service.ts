@@ -169,7 +169,9 @@ export class LegalEntityService {
 
   /** The default legal entity of each of these organisations. */
   private async defaultsOf(db: Knex, organizationIds: readonly number[]): Promise<Map<number, number | null>> {
-    const rows = (await db('organizations').whereIn('id', [...new Set(organizationIds)]).select('id', 'default_billing_legal_entity_id')) as {
+    const rows = (await db('organizations')
+      .whereIn('id', [...new Set(organizationIds)])
+      .select('id', 'default_billing_legal_entity_id')) as {
       id: string | number;
       default_billing_legal_entity_id: string | number | null;
     }[];
@@ -220,8 +222,7 @@ export class LegalEntityService {
    */
   private async setDefault(w: Write, organizationId: number, entityId: number, makeDefault: boolean | undefined): Promise<{ before: boolean; after: boolean }> {
     const row = (await w.trx('organizations').where('id', organizationId).forUpdate().first('default_billing_legal_entity_id')) as
-      | { default_billing_legal_entity_id: string | number | null }
-      | undefined;
+      { default_billing_legal_entity_id: string | number | null } | undefined;
     const current = row?.default_billing_legal_entity_id === null || row === undefined ? null : Number(row.default_billing_legal_entity_id);
     const before = current === entityId;
     if (makeDefault === undefined || makeDefault === before) {
@@ -311,7 +312,8 @@ export class LegalEntityService {
       const merged = overlay(overlay(before, fromContact), { ...patch, isOrganizationDefault: undefined } as Partial<Record<keyof Details, unknown>>);
       const details = checkedDetails(merged);
       const changed = diffObjects(auditedFields, before, { ...before, ...details });
-      const after = changed.length > 0 ? await BillingLegalEntityModel.query(w.trx).patchAndFetchById(before.id, { ...details, updatedAt: new Date() }) : before;
+      const after =
+        changed.length > 0 ? await BillingLegalEntityModel.query(w.trx).patchAndFetchById(before.id, { ...details, updatedAt: new Date() }) : before;
       const organizationId = Number(before.organizationId);
       const flag = await this.setDefault(w, organizationId, Number(before.id), patch.isOrganizationDefault);
       const diff: DiffEntry[] = [...changed];

@@ -129,7 +129,9 @@ export class MoneybirdClient implements MoneybirdContacts {
       throw new GridportError('moneybird_contact_id_invalid', { accountingContactId: contactId });
     }
     if (response.status === 401 || response.status === 403) {
-      throw new GridportError('service_unavailable', { reason: 'Moneybird refused the token (MONEYBIRD_API_TOKEN) or the administration (MONEYBIRD_ADMINISTRATION_ID)' });
+      throw new GridportError('service_unavailable', {
+        reason: 'Moneybird refused the token (MONEYBIRD_API_TOKEN) or the administration (MONEYBIRD_ADMINISTRATION_ID)',
+      });
     }
     if (!response.ok) {
       throw new GridportError('service_unavailable', { reason: `Moneybird answered ${response.status}` });

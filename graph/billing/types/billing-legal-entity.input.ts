@@ -48,7 +48,7 @@ export class BillingLegalEntityCreateInput {
 
 @InputType('BillingLegalEntityUpdateInput', { description: 'Only the fields given change; null clears a field that may be empty.' })
 export class BillingLegalEntityUpdateInput {
-  @Field(() => String, { nullable: true, description: "A Moneybird contact id: its details fill in first; null unlinks the contact." })
+  @Field(() => String, { nullable: true, description: 'A Moneybird contact id: its details fill in first; null unlinks the contact.' })
   accountingContactId?: string | null;
 
   @Field(() => String, { nullable: true })

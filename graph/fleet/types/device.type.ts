@@ -149,7 +149,10 @@ export class Device implements Omit<DeviceView, 'organizationName'> {
   @Field(() => String, { nullable: true })
   invoiceCustomerReference!: string | null;
 
-  @Field(() => BillingLegalEntityReference, { nullable: true, description: "The legal entity the device's charges are invoiced to; null: its organisation's default. Staff only." })
+  @Field(() => BillingLegalEntityReference, {
+    nullable: true,
+    description: "The legal entity the device's charges are invoiced to; null: its organisation's default. Staff only.",
+  })
   billingLegalEntity!: DeviceView['billingLegalEntity'];
 
   @Field(() => Boolean)
