@@ -217,6 +217,8 @@ export interface DeviceView {
   subscription: Record<string, unknown> | null;
   subscriptionChargedUntil: string | null;
   invoiceCustomerReference: string | null;
+  /** The legal entity the device's charges are invoiced to (named by its company name); null: its organisation's default. Staff only. */
+  billingLegalEntity: NamedReference | null;
   monitorConnectivity: boolean;
   exportMessages: boolean;
   cloudApi: CloudApiLevel;

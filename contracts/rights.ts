@@ -201,6 +201,13 @@ export const accessRules = {
   'onCall.grafana': consoleUsers(employee),
   'telephony.call': anyone,
 
+  // Billing legal entities (console.md section 6): staff read; Ops, Developer and Sales write.
+  'billingLegalEntity.list': consoleUsers(employee),
+  'billingLegalEntity.read': consoleUsers(employee),
+  'billingLegalEntity.create': consoleUsers(ops, developer, sales),
+  'billingLegalEntity.update': consoleUsers(ops, developer, sales),
+  'billingLegalEntity.delete': consoleUsers(ops, developer, sales),
+
   // The public steering API and developer access (api.md section 6).
   'steering.listDevices': apiKeys(customerWrite),
   'steering.setSchedule': apiKeys(customerWrite),

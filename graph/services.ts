@@ -45,6 +45,8 @@ import { GroupForwardingService } from './forwarding/services/group-forwarding.s
 import { MessageDestinationService } from './forwarding/services/message-destination.service';
 import { defaultForwardingSettings, type ForwardingSettings } from './forwarding/services/forwarding-settings';
 import { DeviceMessageService, DeviceTicketService, type HubspotSettings } from './fleet/services/device-message.service';
+import { LegalEntityService } from './billing/services/legal-entity.service';
+import { MoneybirdClient, type MoneybirdSettings } from './billing/services/moneybird.client';
 
 /** Everything a service needs from outside: the database and the install's hash ids. */
 export interface Dependencies {
@@ -78,6 +80,8 @@ export interface Dependencies {
   forwarding?: ForwardingSettings;
   /** What time it is: billing reckons periods, charges and invoices by it; the system clock without it (tests fix it). */
   clock?: () => Date;
+  /** Moneybird, for legal entities made from a contact; without administration and token those answer service_unavailable. */
+  moneybird?: MoneybirdSettings;
 }
 
 /** Every service, built once per process and shared by REST routes, resolvers, the hub and the CLI. */
@@ -141,6 +145,8 @@ export interface Services {
   messageDestinations: MessageDestinationService;
   /** Which device groups forward which message types to which destinations. */
   groupForwarding: GroupForwardingService;
+  /** Billing legal entities: from details or a Moneybird contact, the organisation's default, deletion when unused. */
+  billingLegalEntities: LegalEntityService;
 }
 
 export function createServices({
@@ -160,6 +166,7 @@ export function createServices({
   twilio,
   forwarding: forwardingSettings = defaultForwardingSettings,
   clock = () => new Date(),
+  moneybird,
 }: Dependencies): Services {
   const pubsub = givenPubsub ?? new InProcessPubSub((error, channel) => log.error({ err: error, channel }, 'a pub/sub handler failed'));
   const organizations = new OrganizationService(db, hashIds);
@@ -225,5 +232,6 @@ export function createServices({
     forwardingDeliveries,
     messageDestinations: new MessageDestinationService(db, hashIds, directory, box, forwardingDeliveries, forwardingSettings, alarmService),
     groupForwarding: new GroupForwardingService(db, hashIds),
+    billingLegalEntities: new LegalEntityService(db, hashIds, directory, new MoneybirdClient(moneybird)),
   };
 }

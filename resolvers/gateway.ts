@@ -14,12 +14,19 @@ import { buildFleetSubgraph } from './fleet/schema';
 import { buildForwardingSubgraph } from './forwarding/schema';
 import { buildIdentitySubgraph } from './identity/schema';
 import { buildOperationsSubgraph } from './operations/schema';
+import { buildBillingSubgraph } from './billing/schema';
 import type { Services } from '../graph/services';
 import type { Subgraph } from './subgraph';
 
 /** Every subgraph Gridport serves; each is composed into the one graph clients see. */
 export function buildSubgraphs(log: Logger): Promise<Subgraph[]> {
-  return Promise.all([buildIdentitySubgraph(log), buildFleetSubgraph(log), buildOperationsSubgraph(log), buildForwardingSubgraph(log)]);
+  return Promise.all([
+    buildIdentitySubgraph(log),
+    buildFleetSubgraph(log),
+    buildOperationsSubgraph(log),
+    buildForwardingSubgraph(log),
+    buildBillingSubgraph(log),
+  ]);
 }
 
 export class GraphCompositionError extends Error {

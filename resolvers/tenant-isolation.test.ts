@@ -35,6 +35,8 @@ describe('tenant isolation in GraphQL', () => {
     destinationHashId: '',
     destinationName: 'Victim data lake',
     forwardingHashId: '',
+    legalEntityHashId: '',
+    legalEntityName: 'Victim Invoicing BV',
   };
   let b: { id: number; hashId: string };
   let actors: { name: string; actor: Actor }[];
@@ -92,6 +94,22 @@ describe('tenant isolation in GraphQL', () => {
         messageDestinationHashId: destination.hashId,
         messageTypes: ['solarPower'],
         settings: { minIntervalSeconds: 0 },
+      })
+    ).hashId;
+    a.legalEntityHashId = (
+      await g.services.billingLegalEntities.create(systemActor('test'), {
+        organizationHashId: victim.hashId,
+        accountingContactId: null,
+        companyName: a.legalEntityName,
+        address1: null,
+        address2: null,
+        zipcode: null,
+        city: null,
+        country: 'NL',
+        emails: [],
+        chamberOfCommerce: null,
+        taxNumber: null,
+        isOrganizationDefault: false,
       })
     ).hashId;
     const prober = await anOrganization(g.services, { name: 'Prober BV' });
@@ -212,6 +230,27 @@ describe('tenant isolation in GraphQL', () => {
         query: 'mutation($h: ID!) { removeDeviceGroupMessageDestination(hashId: $h) }',
         variables: { h: a.forwardingHashId },
       },
+      updateDeviceInvoiceDetails: {
+        query: 'mutation($h: ID!, $e: ID) { updateDeviceInvoiceDetails(hashId: $h, input: { billingLegalEntityHashId: $e }) { name } }',
+        variables: { h: a.deviceHashId, e: a.legalEntityHashId },
+      },
+      billingLegalEntity: {
+        query: 'query($h: ID!) { billingLegalEntity(hashId: $h) { hashId companyName } }',
+        variables: { h: a.legalEntityHashId },
+      },
+      billingLegalEntities: {
+        query: 'query($o: ID) { billingLegalEntities(organizationHashId: $o) { rows { hashId companyName } } }',
+        variables: { o: a.organizationHashId },
+      },
+      createBillingLegalEntity: {
+        query: 'mutation($o: ID!) { createBillingLegalEntity(input: { organizationHashId: $o, companyName: "Squat", country: "NL" }) { hashId } }',
+        variables: { o: a.organizationHashId },
+      },
+      updateBillingLegalEntity: {
+        query: 'mutation($h: ID!) { updateBillingLegalEntity(hashId: $h, input: { companyName: "Hijacked" }) { companyName } }',
+        variables: { h: a.legalEntityHashId },
+      },
+      deleteBillingLegalEntity: { query: 'mutation($h: ID!) { deleteBillingLegalEntity(hashId: $h) }', variables: { h: a.legalEntityHashId } },
       createPartnership: {
         query:
           'mutation($o: ID!, $p: ID!) { createPartnership(input: { ownerOrganizationHashId: $o, partnerOrganizationHashId: $p, role: OPERATOR, allDevices: true }) { hashId } }',
@@ -280,6 +319,8 @@ describe('tenant isolation in GraphQL', () => {
       a.destinationHashId,
       a.destinationName,
       a.forwardingHashId,
+      a.legalEntityHashId,
+      a.legalEntityName,
     ];
     const refusals = new Set(['forbidden', 'not_found', 'forbidden_organization', 'unauthorized', 'invalid_credentials', 'unknown_identifier']);
     for (const { name, actor } of actors) {
@@ -317,6 +358,8 @@ describe('tenant isolation in GraphQL', () => {
     expect((await g.services.groupForwarding.get(staff, a.forwardingHashId)).messageTypes).toEqual(['solarPower']);
     const forwardings = await g.services.groupForwarding.list(staff, { deviceGroupHashId: a.groupHashId, rowsPerPage: 50 });
     expect(forwardings.rows.map((row) => row.hashId)).toEqual([a.forwardingHashId]);
+    expect((await g.services.billingLegalEntities.get(staff, a.legalEntityHashId)).companyName).toBe(a.legalEntityName);
+    expect((await g.services.devices.get(staff, a.deviceHashId)).billingLegalEntity).toBeNull();
     const issue = await g.services.issues.get(staff, a.issueHashId);
     expect({ title: issue.title, status: issue.status, messageCount: issue.messageCount }).toEqual({ title: a.issueTitle, status: 'open', messageCount: 1 });
   });

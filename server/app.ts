@@ -38,6 +38,7 @@ import { provisioningRoutes } from './rest/provisioning.routes';
 import { consolePlugin } from './rest/console.routes';
 import { fileRoutes } from './rest/file.routes';
 import { onCallRoutes } from './rest/on-call.routes';
+import { billingLegalEntityRoutes } from './rest/billing-legal-entity.routes';
 import { twilioPlugin } from './rest/twilio.routes';
 import type { SamlSettings } from '../graph/identity/services/saml.service';
 import './request-context';
@@ -229,6 +230,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   provisioningRoutes(app, options.services);
   fileRoutes(app, options.services);
   onCallRoutes(app, options.services);
+  billingLegalEntityRoutes(app, options.services);
   await app.register(twilioPlugin(options.services));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(consolePlugin({ version: options.version }));

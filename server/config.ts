@@ -9,6 +9,7 @@ import type { BalenaSettings } from '../graph/fleet/services/balena.client';
 import type { HubspotSettings } from '../graph/fleet/services/device-message.service';
 import type { FileSettings } from '../graph/operations/services/file-store';
 import type { GrafanaOnCallSettings } from '../graph/operations/services/grafana-oncall.client';
+import { defaultMoneybirdApiUrl, type MoneybirdSettings } from '../graph/billing/services/moneybird.client';
 import type { TwilioSettings } from '../graph/operations/services/telephony.service';
 import { defaultHistorySettings, type HistorySettings } from '../contracts/history';
 import { defaultHttpBounds, type HttpBounds } from './http-bounds';
@@ -66,6 +67,8 @@ export interface Config {
   twilio: Omit<TwilioSettings, 'publicUrl'>;
   /** Forwarding: FORWARDING_ALLOW_PRIVATE_NETWORKS, FORWARDING_PAUSE_AFTER_SECONDS, FORWARDING_POLL_MS, FORWARDING_CONCURRENCY (docs/forwarding.md, "Configuration"). */
   forwarding: ForwardingSettings;
+  /** Moneybird, for legal entities made from a contact: MONEYBIRD_API_URL, MONEYBIRD_ADMINISTRATION_ID, MONEYBIRD_API_TOKEN (docs/billing.md, "Legal entities"). */
+  moneybird: MoneybirdSettings;
 }
 
 export interface Secrets {
@@ -196,6 +199,17 @@ const environmentSchema = yup.object({
   GRAFANA_ONCALL_TOKEN: yup.string().trim().optional(),
   GRAFANA_ONCALL_SCHEDULE: yup.string().trim().optional(),
   TWILIO_AUTH_TOKEN: yup.string().trim().optional(),
+  MONEYBIRD_API_URL: yup
+    .string()
+    .trim()
+    .matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'MONEYBIRD_API_URL must be an http(s) URL such as https://moneybird.com/api/v2')
+    .default(defaultMoneybirdApiUrl),
+  MONEYBIRD_ADMINISTRATION_ID: yup
+    .string()
+    .trim()
+    .matches(/^\d{1,20}$/, 'MONEYBIRD_ADMINISTRATION_ID must be the digits of a Moneybird administration id')
+    .optional(),
+  MONEYBIRD_API_TOKEN: yup.string().trim().optional(),
   HTTP_HEADERS_TIMEOUT_SECONDS: seconds('HTTP_HEADERS_TIMEOUT_SECONDS', defaultHttpBounds.headersTimeoutMs),
   HTTP_REQUEST_TIMEOUT_SECONDS: seconds('HTTP_REQUEST_TIMEOUT_SECONDS', defaultHttpBounds.requestTimeoutMs),
   HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: seconds('HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', defaultHttpBounds.keepAliveTimeoutMs),
@@ -448,6 +462,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
         .join(', ')}`,
     );
   }
+  if ((parsed.MONEYBIRD_ADMINISTRATION_ID === undefined) !== (parsed.MONEYBIRD_API_TOKEN === undefined)) {
+    problems.push(
+      `Moneybird needs MONEYBIRD_ADMINISTRATION_ID and MONEYBIRD_API_TOKEN together; missing: ${parsed.MONEYBIRD_ADMINISTRATION_ID === undefined ? 'MONEYBIRD_ADMINISTRATION_ID' : 'MONEYBIRD_API_TOKEN'}`,
+    );
+  }
   if (problems.length > 0) {
     throw new ConfigError(problems);
   }
@@ -496,6 +515,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       pauseAfterSeconds: parsed.FORWARDING_PAUSE_AFTER_SECONDS,
       pollMs: parsed.FORWARDING_POLL_MS,
       concurrency: parsed.FORWARDING_CONCURRENCY,
+    },
+    moneybird: {
+      apiUrl: parsed.MONEYBIRD_API_URL.replace(/\/+$/, ''),
+      administrationId: parsed.MONEYBIRD_ADMINISTRATION_ID ?? null,
+      apiToken: parsed.MONEYBIRD_API_TOKEN ?? null,
     },
   };
 }

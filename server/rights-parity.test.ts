@@ -199,6 +199,27 @@ const correspondence: Record<string, { query: string; rest: string[] } | { query
     query: `mutation { removeDeviceGroupMessageDestination(hashId: "${placeholder}") }`,
     rest: ['DELETE /console-admin/v1/device-group/message-destination/:hashId'],
   },
+  billingLegalEntity: {
+    query: `{ billingLegalEntity(hashId: "${placeholder}") { hashId } }`,
+    rest: ['GET /console-admin/v1/billing-legal-entity/:hashId'],
+  },
+  billingLegalEntities: { query: '{ billingLegalEntities { rows { hashId } } }', rest: ['GET /console-admin/v1/billing-legal-entity'] },
+  createBillingLegalEntity: {
+    query: `mutation { createBillingLegalEntity(input: { organizationHashId: "${placeholder}", companyName: "Parity", country: "NL" }) { hashId } }`,
+    rest: ['POST /console-admin/v1/billing-legal-entity'],
+  },
+  updateBillingLegalEntity: {
+    query: `mutation { updateBillingLegalEntity(hashId: "${placeholder}", input: { companyName: "Parity" }) { hashId } }`,
+    rest: ['PUT /console-admin/v1/billing-legal-entity/:hashId'],
+  },
+  deleteBillingLegalEntity: {
+    query: `mutation { deleteBillingLegalEntity(hashId: "${placeholder}") }`,
+    rest: ['DELETE /console-admin/v1/billing-legal-entity/:hashId'],
+  },
+  updateDeviceInvoiceDetails: {
+    query: `mutation { updateDeviceInvoiceDetails(hashId: "${placeholder}", input: { invoiceCustomerReference: "Parity" }) { hashId } }`,
+    rest: ['PUT /console-admin/v1/device/:hashId/invoice-details'],
+  },
   issueTimelineLive: {
     query: `subscription { issueTimeline(hashId: "${placeholder}") { kind } }`,
     rest: ['GET /console-admin/v1/issue/:hashId/timeline', 'GET /console/v1/issue/:hashId/timeline'],
@@ -227,7 +248,6 @@ const restOnly: Record<string, string> = {
   'PUT /v1/contact/:contactId': 'contacts are REST only',
   'DELETE /v1/contact/:contactId': 'contacts are REST only',
   'POST /console-admin/v1/device/:hashId/provisioning-token': 'REST only',
-  'PUT /console-admin/v1/device/:hashId/invoice-details': 'REST only',
   'POST /console-admin/v1/device/:hashId/firmware': 'REST only',
   'POST /console-admin/v1/device/:hashId/send-message': 'REST only',
   'GET /console-admin/v1/device/:hashId/hubspot': 'a redirect',

@@ -125,6 +125,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       grafanaOnCall: config.grafanaOnCall,
       twilio: { ...config.twilio, publicUrl: config.publicUrl },
       forwarding: config.forwarding,
+      moneybird: config.moneybird,
     });
     if (lock?.holder.socketPath) {
       operatorSocket = await serveOperatorSocket(lock.holder.socketPath, services, log);

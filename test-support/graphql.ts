@@ -4,7 +4,7 @@ import { providerOrganizationId } from '../contracts/limits';
 import type { Actor } from '../graph/common/context';
 import { HashIds } from '../graph/common/hash-ids';
 import { createGraphqlServer, type GraphqlServer } from '../resolvers/gateway';
-import { createServices, type Services } from '../graph/services';
+import { createServices, type Dependencies, type Services } from '../graph/services';
 import { captureLogs, testSecrets, type LogCapture } from './app';
 import { testDatabase, type TestDatabase } from './database';
 
@@ -25,10 +25,19 @@ export interface TestGraph {
 }
 
 /** The composed GraphQL gateway over a test database. */
-export async function testGraph(environment: 'production' | 'development' | 'test' = 'test'): Promise<TestGraph> {
+export async function testGraph(
+  environment: 'production' | 'development' | 'test' = 'test',
+  dependencies: Pick<Dependencies, 'moneybird'> = {},
+): Promise<TestGraph> {
   const database = await testDatabase();
   const hashIds = new HashIds(testSecrets.hashIdSecret);
-  const services = createServices({ db: database.db, hashIds, sessionSecret: testSecrets.sessionSecret, encryptionKey: testSecrets.encryptionKey });
+  const services = createServices({
+    db: database.db,
+    hashIds,
+    sessionSecret: testSecrets.sessionSecret,
+    encryptionKey: testSecrets.encryptionKey,
+    ...dependencies,
+  });
   const logs = captureLogs();
   const graphql = await createGraphqlServer({ services, log: logs.log, environment });
   return {

@@ -6,6 +6,7 @@ import {
   adminDeviceListQuerySchema,
   customerDeviceListQuerySchema,
   customerDeviceUpdateSchema,
+  deviceInvoiceDetailsSchema,
   deviceUpdateSchema,
   type DeviceCountView,
   type DeviceView,
@@ -17,7 +18,7 @@ import { isStaff } from '../../graph/common/context';
 import { givenArguments } from '../../graph/common/graphql-args';
 import { DeviceGroup } from '../../graph/fleet/types/device-group.type';
 import { DeviceListArgs } from '../../graph/fleet/types/device.args';
-import { DeviceOutageContactsInput, DeviceUpdateInput } from '../../graph/fleet/types/device.input';
+import { DeviceInvoiceDetailsInput, DeviceOutageContactsInput, DeviceUpdateInput } from '../../graph/fleet/types/device.input';
 import { Device, DeviceCount, DevicePage } from '../../graph/fleet/types/device.type';
 import { OrganizationReference } from '../../graph/fleet/types/organization-reference.type';
 import { ParametersInput, ScheduleInput } from '../../graph/fleet/types/steering.input';
@@ -79,6 +80,16 @@ export class DeviceResolver {
     @Ctx() { actor, services }: GraphqlContext,
   ): Promise<DeviceView> {
     return services.devices.update(actor, hashId, validate(deviceUpdateSchema, given(input), 'payload_invalid'));
+  }
+
+  @Allowed('device.updateInvoiceDetails')
+  @Mutation(() => Device, { description: 'As PUT /console-admin/v1/device/{hashId}/invoice-details (Ops and Sales).' })
+  updateDeviceInvoiceDetails(
+    @Arg('hashId', () => ID) hashId: string,
+    @Arg('input', () => DeviceInvoiceDetailsInput) input: DeviceInvoiceDetailsInput,
+    @Ctx() { actor, services }: GraphqlContext,
+  ): Promise<DeviceView> {
+    return services.devices.updateInvoiceDetails(actor, hashId, validate(deviceInvoiceDetailsSchema, given(input), 'payload_invalid'));
   }
 
   @Allowed('device.updateOutageContacts')

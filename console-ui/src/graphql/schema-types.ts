@@ -164,6 +164,7 @@ export type AuditLogUser = {
 /** The kinds of objects whose changes the audit log records. */
 export type AuditObjectType =
   | 'API_KEYS'
+  | 'BILLING_LEGAL_ENTITIES'
   | 'CONTACTS'
   | 'DEVICES'
   | 'DEVICE_GROUPS'
@@ -172,6 +173,72 @@ export type AuditObjectType =
   | 'ORGANIZATIONS'
   | 'PARTNERSHIPS'
   | 'USERS';
+
+/** A company an organisation's invoices are addressed to (console.md section 3). */
+export type BillingLegalEntity = {
+  __typename?: 'BillingLegalEntity';
+  /** The Moneybird contact it was made from or is linked to. */
+  accountingContactId: Maybe<Scalars['String']['output']>;
+  address1: Maybe<Scalars['String']['output']>;
+  address2: Maybe<Scalars['String']['output']>;
+  chamberOfCommerce: Maybe<Scalars['String']['output']>;
+  city: Maybe<Scalars['String']['output']>;
+  companyName: Scalars['String']['output'];
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: Scalars['String']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  /** Where invoices are sent. */
+  emails: Array<Scalars['String']['output']>;
+  hashId: Scalars['ID']['output'];
+  /** Whether it is its organisation's default legal entity (one per organisation). */
+  isOrganizationDefault: Scalars['Boolean']['output'];
+  organization: Organization;
+  taxNumber: Maybe<Scalars['String']['output']>;
+  updatedAt: Scalars['DateTimeISO']['output'];
+  zipcode: Maybe<Scalars['String']['output']>;
+};
+
+/** Full details (companyName and country at least), or a Moneybird contact id alone; details given beside a contact id override the contact's. */
+export type BillingLegalEntityCreateInput = {
+  /** A Moneybird contact id (digits). */
+  accountingContactId?: InputMaybe<Scalars['String']['input']>;
+  address1?: InputMaybe<Scalars['String']['input']>;
+  address2?: InputMaybe<Scalars['String']['input']>;
+  chamberOfCommerce?: InputMaybe<Scalars['String']['input']>;
+  city?: InputMaybe<Scalars['String']['input']>;
+  companyName?: InputMaybe<Scalars['String']['input']>;
+  /** ISO 3166-1 alpha-2. */
+  country?: InputMaybe<Scalars['String']['input']>;
+  emails?: InputMaybe<Array<Scalars['String']['input']>>;
+  isOrganizationDefault?: InputMaybe<Scalars['Boolean']['input']>;
+  organizationHashId: Scalars['ID']['input'];
+  taxNumber?: InputMaybe<Scalars['String']['input']>;
+  zipcode?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A page of legal entities, newest first. */
+export type BillingLegalEntityPage = {
+  __typename?: 'BillingLegalEntityPage';
+  /** The offset of the next page; null on the last page. */
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<BillingLegalEntity>;
+};
+
+/** Only the fields given change; null clears a field that may be empty. */
+export type BillingLegalEntityUpdateInput = {
+  /** A Moneybird contact id: its details fill in first; null unlinks the contact. */
+  accountingContactId?: InputMaybe<Scalars['String']['input']>;
+  address1?: InputMaybe<Scalars['String']['input']>;
+  address2?: InputMaybe<Scalars['String']['input']>;
+  chamberOfCommerce?: InputMaybe<Scalars['String']['input']>;
+  city?: InputMaybe<Scalars['String']['input']>;
+  companyName?: InputMaybe<Scalars['String']['input']>;
+  country?: InputMaybe<Scalars['String']['input']>;
+  emails?: InputMaybe<Array<Scalars['String']['input']>>;
+  isOrganizationDefault?: InputMaybe<Scalars['Boolean']['input']>;
+  taxNumber?: InputMaybe<Scalars['String']['input']>;
+  zipcode?: InputMaybe<Scalars['String']['input']>;
+};
 
 /** Whether the public API may read a device, and also steer it. */
 export type CloudApiLevel =
@@ -252,6 +319,8 @@ export type Device = {
   assets: Array<DeviceAsset>;
   balenaOsVersion: Maybe<Scalars['String']['output']>;
   balenaUuid: Maybe<Scalars['String']['output']>;
+  /** The legal entity the device's charges are invoiced to; null: its organisation's default. Staff only. */
+  billingLegalEntity: Maybe<BillingLegalEntity>;
   cloudApi: CloudApiLevel;
   /** The configuration (version 2); VPN credentials are withheld from customers. */
   config: Maybe<Scalars['JSON']['output']>;
@@ -387,6 +456,16 @@ export type DeviceGroupUpdateInput = {
   deviceOutageEmails?: InputMaybe<Array<Scalars['String']['input']>>;
   deviceOutageUsersHashIds?: InputMaybe<Array<Scalars['ID']['input']>>;
   name?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Only the fields given change; null clears a field. */
+export type DeviceInvoiceDetailsInput = {
+  /** A legal entity of the device's organisation; null: the organisation's default (billing_legal_entity_must_be_null without an organisation). */
+  billingLegalEntityHashId?: InputMaybe<Scalars['ID']['input']>;
+  invoiceCustomerReference?: InputMaybe<Scalars['String']['input']>;
+  subscription?: InputMaybe<Scalars['JSON']['input']>;
+  /** ISO 8601. */
+  subscriptionChargedUntil?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** Outage emails and users to add and to remove; each user must be able to see the device. */
@@ -803,11 +882,15 @@ export type Mutation = {
   addIssueSubscribers: Issue;
   /** Creates a key; its secret is in the answer and nowhere else. */
   createApiKey: ApiKeySecret;
+  /** As POST /console-admin/v1/billing-legal-entity. */
+  createBillingLegalEntity: BillingLegalEntity;
   createDeviceGroup: DeviceGroup;
   createMessageDestination: MessageDestination;
   createOrganization: Organization;
   createPartnership: Partnership;
   deleteApiKey: Scalars['Boolean']['output'];
+  /** Deletes a legal entity that is neither its organisation's default nor on an invoice (is_in_use). */
+  deleteBillingLegalEntity: Scalars['Boolean']['output'];
   /** Deletes an empty group (not_empty otherwise). */
   deleteDeviceGroup: Scalars['Boolean']['output'];
   deletePartnership: Scalars['Boolean']['output'];
@@ -841,10 +924,14 @@ export type Mutation = {
   unlinkDeviceGroupApiKey: Scalars['Boolean']['output'];
   unsubscribeFromIssue: Issue;
   updateApiKey: Scalars['Boolean']['output'];
+  /** As PUT /console-admin/v1/billing-legal-entity/{hashId}. */
+  updateBillingLegalEntity: BillingLegalEntity;
   /** As PUT /console-admin/v1/device/{hashId} (Ops and Developer). */
   updateDevice: Device;
   updateDeviceGroup: DeviceGroup;
   updateDeviceGroupMessageDestination: DeviceGroupMessageDestination;
+  /** As PUT /console-admin/v1/device/{hashId}/invoice-details (Ops and Sales). */
+  updateDeviceInvoiceDetails: Device;
   /** As PUT /console/v1/device/{hashId}. */
   updateDeviceOutageContacts: Device;
   updateIssue: Issue;
@@ -880,6 +967,11 @@ export type MutationCreateApiKeyArgs = {
 };
 
 
+export type MutationCreateBillingLegalEntityArgs = {
+  input: BillingLegalEntityCreateInput;
+};
+
+
 export type MutationCreateDeviceGroupArgs = {
   input: DeviceGroupCreateInput;
 };
@@ -901,6 +993,11 @@ export type MutationCreatePartnershipArgs = {
 
 
 export type MutationDeleteApiKeyArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteBillingLegalEntityArgs = {
   hashId: Scalars['ID']['input'];
 };
 
@@ -1002,6 +1099,12 @@ export type MutationUpdateApiKeyArgs = {
 };
 
 
+export type MutationUpdateBillingLegalEntityArgs = {
+  hashId: Scalars['ID']['input'];
+  input: BillingLegalEntityUpdateInput;
+};
+
+
 export type MutationUpdateDeviceArgs = {
   hashId: Scalars['ID']['input'];
   input: DeviceUpdateInput;
@@ -1017,6 +1120,12 @@ export type MutationUpdateDeviceGroupArgs = {
 export type MutationUpdateDeviceGroupMessageDestinationArgs = {
   hashId: Scalars['ID']['input'];
   input: DeviceGroupMessageDestinationUpdateInput;
+};
+
+
+export type MutationUpdateDeviceInvoiceDetailsArgs = {
+  hashId: Scalars['ID']['input'];
+  input: DeviceInvoiceDetailsInput;
 };
 
 
@@ -1194,6 +1303,9 @@ export type Query = {
   apiKeys: ApiKeyPage;
   /** The audit log, newest first (staff only). */
   auditLog: AuditLogPage;
+  /** Legal entities newest first, of one organisation or all, by company name. */
+  billingLegalEntities: BillingLegalEntityPage;
+  billingLegalEntity: BillingLegalEntity;
   device: Device;
   /** How many devices the actor may see: in all, operational and inactive. */
   deviceCount: DeviceCount;
@@ -1253,6 +1365,19 @@ export type QueryAuditLogArgs = {
   offset: InputMaybe<Scalars['String']['input']>;
   rowsPerPage: InputMaybe<Scalars['Int']['input']>;
   transactionIdentifier: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryBillingLegalEntitiesArgs = {
+  filter: InputMaybe<Scalars['String']['input']>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  organizationHashId: InputMaybe<Scalars['ID']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBillingLegalEntityArgs = {
+  hashId: Scalars['ID']['input'];
 };
 
 

@@ -28,6 +28,8 @@ export class DeviceModel extends BaseModel {
   subscription!: Record<string, unknown> | null;
   subscriptionChargedUntil!: Date | null;
   invoiceCustomerReference!: string | null;
+  /** The legal entity this device's charges are invoiced to; null: its organisation's default. */
+  billingLegalEntityId!: number | null;
   monitorConnectivity!: boolean;
   exportMessages!: boolean;
   cloudApi!: CloudApiLevel;

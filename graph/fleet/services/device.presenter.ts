@@ -77,14 +77,16 @@ export class DevicePresenter {
     const ids = devices.map((device) => device.id);
     const organizationIds = [...new Set(devices.flatMap((device) => (device.organizationId === null ? [] : [device.organizationId])))];
     const userIds = [...new Set(devices.flatMap((device) => device.outageUserIds))];
-    const [organizationName, components, schedules, partnerships, userById] = await Promise.all([
+    const staff = isStaff(actor);
+    const legalEntityIds = staff ? [...new Set(devices.flatMap((device) => (device.billingLegalEntityId === null ? [] : [device.billingLegalEntityId])))] : [];
+    const [organizationName, components, schedules, partnerships, userById, legalEntityName] = await Promise.all([
       this.directory.organizationNames(db, organizationIds),
       DeviceComponentModel.query(db).whereIn('device_id', ids).orderBy(['device_id', 'kind', 'index']),
       DeviceScheduleModel.query(db).whereIn('device_id', ids),
       this.partnershipsOf(organizationIds, devices, db),
       this.directory.users(db, userIds),
+      this.legalEntityNames(legalEntityIds, db),
     ]);
-    const staff = isStaff(actor);
     const componentsByDevice = new Map<number, OwnComponents>();
     for (const component of components) {
       let own = componentsByDevice.get(component.deviceId);
@@ -119,6 +121,10 @@ export class DevicePresenter {
         subscription: device.subscription,
         subscriptionChargedUntil: device.subscriptionChargedUntil ? new Date(device.subscriptionChargedUntil).toISOString() : null,
         invoiceCustomerReference: device.invoiceCustomerReference,
+        billingLegalEntity:
+          staff && device.billingLegalEntityId !== null
+            ? { hashId: this.hashIds.encode('billingLegalEntity', device.billingLegalEntityId), name: legalEntityName.get(device.billingLegalEntityId) ?? '' }
+            : null,
         monitorConnectivity: device.monitorConnectivity,
         exportMessages: device.exportMessages,
         cloudApi: device.cloudApi,
@@ -155,6 +161,15 @@ export class DevicePresenter {
   }
 
   /** The partnerships of `owners` that take in some of `devices`: for every device of its owner, or by list. */
+  /** The company names of these legal entities. */
+  private async legalEntityNames(ids: readonly number[], db: Knex): Promise<Map<number, string>> {
+    if (ids.length === 0) {
+      return new Map();
+    }
+    const rows = (await db('billing_legal_entities').whereIn('id', ids).select('id', 'company_name')) as { id: string | number; company_name: string }[];
+    return new Map(rows.map((row) => [Number(row.id), row.company_name]));
+  }
+
   private async partnershipsOf(owners: readonly number[], devices: readonly DeviceModel[], db: Knex): Promise<PagePartnerships> {
     const found: PagePartnerships = { allDevicesOf: new Map(), listing: new Map() };
     if (owners.length === 0) {

@@ -24,6 +24,7 @@ import type { HashIds } from '../../common/hash-ids';
 import { containsPattern } from '../../common/like';
 import { listOrganizationScope } from '../../common/tenancy';
 import { write, type Write } from '../../common/write';
+import { legalEntityOfOrganization } from '../../billing/services/legal-entity.service';
 import type { DirectoryUser, IdentityDirectory } from '../../identity/services/directory.service';
 import { DeviceComponentModel } from '../models/device-component.model';
 import { DeviceGroupModel } from '../models/device-group.model';
@@ -49,6 +50,7 @@ const auditedFields: FieldTypes<DeviceModel> = {
   subscription: 'json',
   subscriptionChargedUntil: 'date',
   invoiceCustomerReference: 'string',
+  billingLegalEntityId: 'number',
   monitorConnectivity: 'boolean',
   exportMessages: 'boolean',
   cloudApi: 'string',
@@ -354,6 +356,10 @@ export class DeviceService {
         // A group belongs to one organisation: a device that changes hands leaves its group.
         changes.deviceGroupId = null;
       }
+      if (changes.organizationId !== undefined && changes.organizationId !== before.organizationId && before.billingLegalEntityId !== null) {
+        // So does its legal entity: the new organisation's default applies (docs/billing.md, "Legal entities").
+        changes.billingLegalEntityId = null;
+      }
       if (patch.config !== undefined && patch.config !== null && (patch.isExposedToCustomer ?? before.isExposedToCustomer)) {
         const problem = identifierProblem(patch.config);
         if (problem) {
@@ -456,9 +462,27 @@ export class DeviceService {
       if (patch.subscriptionChargedUntil !== undefined) {
         changes.subscriptionChargedUntil = patch.subscriptionChargedUntil;
       }
+      if (patch.billingLegalEntityHashId !== undefined) {
+        changes.billingLegalEntityId = await this.legalEntityOf(w, before, patch.billingLegalEntityHashId);
+      }
       return this.patchAudited(w, before, changes);
     });
     return this.presentOne(actor, device);
+  }
+
+  /**
+   * The legal entity a device's invoice details name: one of the device's organisation
+   * (not_found otherwise); none at all for a device without an organisation
+   * (billing_legal_entity_must_be_null). Null: the organisation's default.
+   */
+  private async legalEntityOf(w: Write, device: DeviceModel, hashId: string | null): Promise<number | null> {
+    if (device.organizationId === null) {
+      if (hashId === null) {
+        return null;
+      }
+      throw new GridportError('billing_legal_entity_must_be_null', { billingLegalEntityHashId: hashId });
+    }
+    return hashId === null ? null : legalEntityOfOrganization(w.trx, this.hashIds, hashId, device.organizationId);
   }
 
   /** PUT /console/v1/device/{hashId}: a customer adds and removes outage emails and users; each user must see the device. */

@@ -73,3 +73,21 @@ export class DeviceOutageContactsInput {
   @Field(() => [ID], { nullable: true })
   removedOutageUsersHashIds?: string[];
 }
+
+@InputType('DeviceInvoiceDetailsInput', { description: 'Only the fields given change; null clears a field.' })
+export class DeviceInvoiceDetailsInput {
+  @Field(() => String, { nullable: true })
+  invoiceCustomerReference?: string | null;
+
+  @Field(() => GraphQLJSON, { nullable: true })
+  subscription?: Record<string, unknown> | null;
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601.' })
+  subscriptionChargedUntil?: string | null;
+
+  @Field(() => ID, {
+    nullable: true,
+    description: "A legal entity of the device's organisation; null: the organisation's default (billing_legal_entity_must_be_null without an organisation).",
+  })
+  billingLegalEntityHashId?: string | null;
+}

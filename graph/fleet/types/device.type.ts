@@ -14,6 +14,7 @@ import type { UserReference } from '../../../contracts/references';
 import { abstractPageOf, nextPageOffsetDescription } from '../../common/graphql-page';
 import { CloudApiLevelEnum } from './device.enum';
 import { OrganizationReference } from './organization-reference.type';
+import { BillingLegalEntityReference } from '../../billing/types/billing-legal-entity-reference.type';
 import { PartnershipRoleEnum } from './partnership.enum';
 
 /* A device in GraphQL, as contracts/fleet.ts views it. */
@@ -147,6 +148,12 @@ export class Device implements Omit<DeviceView, 'organizationName'> {
 
   @Field(() => String, { nullable: true })
   invoiceCustomerReference!: string | null;
+
+  @Field(() => BillingLegalEntityReference, {
+    nullable: true,
+    description: "The legal entity the device's charges are invoiced to; null: its organisation's default. Staff only.",
+  })
+  billingLegalEntity!: DeviceView['billingLegalEntity'];
 
   @Field(() => Boolean)
   monitorConnectivity!: boolean;
