@@ -13,6 +13,7 @@ export const auditObjectTypes = [
   'contacts',
   'device_groups',
   'partnerships',
+  'billing_charges',
 ] as const;
 export type AuditObjectType = (typeof auditObjectTypes)[number];
 

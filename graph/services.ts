@@ -44,6 +44,7 @@ import { DestinationDeliveries } from './forwarding/services/destination-deliver
 import { GroupForwardingService } from './forwarding/services/group-forwarding.service';
 import { MessageDestinationService } from './forwarding/services/message-destination.service';
 import { defaultForwardingSettings, type ForwardingSettings } from './forwarding/services/forwarding-settings';
+import { BillingLedger } from './billing/services/billing-ledger';
 import { DeviceMessageService, DeviceTicketService, type HubspotSettings } from './fleet/services/device-message.service';
 
 /** Everything a service needs from outside: the database and the install's hash ids. */
@@ -177,9 +178,10 @@ export function createServices({
   );
   const issueJournal = new IssueJournal(pubsub);
   const alarmService = new AlarmService(db, issueJournal, mailService, directory, alarms ?? { recoverySeconds: defaultAlarmRecoverySeconds }, log);
-  const devices = new DeviceService(db, hashIds, deviceOutbox, directory, alarmService);
+  const billingLedger = new BillingLedger(clock);
+  const devices = new DeviceService(db, hashIds, deviceOutbox, directory, alarmService, billingLedger);
   const users = new UserService(db, hashIds);
-  const contacts = new ContactService(db);
+  const contacts = new ContactService(db, billingLedger);
   const issues = new IssueService(db, hashIds, issueJournal, devices, directory, auditLog, pubsub);
   const files = new FileService(db, issues, fileSettings);
   const onCall = new OnCallService(db, hashIds, directory, users, grafanaOnCall);
@@ -204,7 +206,7 @@ export function createServices({
     devices,
     measurements: new MeasurementService(db, devices, history),
     partnerships: new PartnershipService(db, hashIds, directory),
-    deviceGroups: new DeviceGroupService(db, hashIds, directory),
+    deviceGroups: new DeviceGroupService(db, hashIds, directory, billingLedger),
     steering: new SteeringService(db, hashIds, devices, deviceOutbox, dangerousActions),
     deviceOutbox,
     devicePresence: new DevicePresenceService(db, pubsub),
@@ -223,7 +225,7 @@ export function createServices({
     telephony: new TelephonyService(db, issueJournal, onCall, contacts, twilio),
     forwardingSettings,
     forwardingDeliveries,
-    messageDestinations: new MessageDestinationService(db, hashIds, directory, box, forwardingDeliveries, forwardingSettings, alarmService),
-    groupForwarding: new GroupForwardingService(db, hashIds),
+    messageDestinations: new MessageDestinationService(db, hashIds, directory, box, forwardingDeliveries, forwardingSettings, alarmService, billingLedger),
+    groupForwarding: new GroupForwardingService(db, hashIds, billingLedger),
   };
 }

@@ -34,7 +34,7 @@ export function effectivePricing(pricing: Pricing | null, at: Date): EffectivePr
   }
   const ownTiers = pricing.tiers && pricing.tiers.length > 0 ? [...pricing.tiers].sort((a, b) => a.volume - b.volume) : null;
   if (!ownTiers) {
-    return { ...defaultUsage, rates };
+    return { type: 'usage', rates, tiers: defaultTiers, discountAboveTiers: defaultDiscountAboveTiers };
   }
   return { type: 'usage', rates, tiers: ownTiers, discountAboveTiers: ownTiers[ownTiers.length - 1]?.discount ?? 0 };
 }

@@ -19,6 +19,7 @@ const entityOfObjectType: Record<AuditObjectType, EntityType> = {
   device_groups: 'deviceGroup',
   partnerships: 'partnership',
   contacts: 'contact',
+  billing_charges: 'billingCharge',
 };
 
 export class AuditLogService {
