@@ -1,3 +1,4 @@
+import type { DeviceBillingUsage } from './billing';
 import * as yup from 'yup';
 import { plausibleDate } from './dates';
 import { integer, numberLimits } from './numbers';
@@ -217,6 +218,8 @@ export interface DeviceView {
   subscription: Record<string, unknown> | null;
   subscriptionChargedUntil: string | null;
   invoiceCustomerReference: string | null;
+  /** The billing usage column (docs/billing.md): staff only, null for customers. */
+  billingUsage: DeviceBillingUsage | null;
   monitorConnectivity: boolean;
   exportMessages: boolean;
   cloudApi: CloudApiLevel;

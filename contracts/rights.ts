@@ -201,6 +201,14 @@ export const accessRules = {
   'onCall.grafana': consoleUsers(employee),
   'telephony.call': anyone,
 
+  // Billing charges (console.md section 6): staff read, Ops and Developer write; the monthly forecast is a read.
+  'billingCharge.list': consoleUsers(employee),
+  'billingCharge.read': consoleUsers(employee),
+  'billingCharge.create': staffWriters,
+  'billingCharge.delete': staffWriters,
+  'billingCharge.refund': staffWriters,
+  'billingForecast.read': consoleUsers(employee),
+
   // The public steering API and developer access (api.md section 6).
   'steering.listDevices': apiKeys(customerWrite),
   'steering.setSchedule': apiKeys(customerWrite),

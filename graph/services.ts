@@ -45,6 +45,8 @@ import { GroupForwardingService } from './forwarding/services/group-forwarding.s
 import { MessageDestinationService } from './forwarding/services/message-destination.service';
 import { defaultForwardingSettings, type ForwardingSettings } from './forwarding/services/forwarding-settings';
 import { BillingLedger } from './billing/services/billing-ledger';
+import { BillingChargeService } from './billing/services/charge.service';
+import { SubscriptionJob } from './billing/services/subscription-job';
 import { DeviceMessageService, DeviceTicketService, type HubspotSettings } from './fleet/services/device-message.service';
 
 /** Everything a service needs from outside: the database and the install's hash ids. */
@@ -142,6 +144,12 @@ export interface Services {
   messageDestinations: MessageDestinationService;
   /** Which device groups forward which message types to which destinations. */
   groupForwarding: GroupForwardingService;
+  /** Billable units kept with every change, pro-rata charges of what a change adds (docs/billing.md). */
+  billingLedger: BillingLedger;
+  /** Charges: the list, manual charges, removal, refunds, the monthly forecast. */
+  billingCharges: BillingChargeService;
+  /** The scheduled subscription charges (the server runs it every BILLING_JOB_INTERVAL_SECONDS; `gridport billing charge-subscriptions`). */
+  billingJob: SubscriptionJob;
 }
 
 export function createServices({
@@ -227,5 +235,8 @@ export function createServices({
     forwardingDeliveries,
     messageDestinations: new MessageDestinationService(db, hashIds, directory, box, forwardingDeliveries, forwardingSettings, alarmService, billingLedger),
     groupForwarding: new GroupForwardingService(db, hashIds, billingLedger),
+    billingLedger,
+    billingCharges: new BillingChargeService(db, hashIds, clock),
+    billingJob: new SubscriptionJob(db, billingLedger, clock, log),
   };
 }

@@ -2,14 +2,14 @@
 // every change that can move a device's units. It recounts the units, keeps them on the device,
 // and when the period already charged gains units it charges them pro rata to the period's end.
 import type { Knex } from 'knex';
-import type { BillingUnits, ChargeReason } from '../../../contracts/billing';
+import type { BillingUnits, ChargeReason, DeviceBillingUsage } from '../../../contracts/billing';
 import { diffObjects, sameJson, type FieldTypes } from '../../common/diff';
 import type { Write } from '../../common/write';
 import { DeviceModel } from '../../fleet/models/device.model';
 import { OrganizationModel } from '../../identity/models/organization.model';
 import { BillingChargeModel } from '../models/billing-charge.model';
 import { periodAt, readSubscription, type Period } from './periods';
-import { chargeCents, effectivePricing, monthlyPrice, tierDiscount } from './price';
+import { chargeCents, discounted, effectivePricing, monthlyPrice, tierDiscount } from './price';
 import { unitTotal, unitsAbove, unitsMax, unitsOf } from './units';
 
 /** The changes that can add units, each naming the charge it makes when nothing was charged for the period yet. */
@@ -67,6 +67,36 @@ export class BillingLedger {
       .sum({ total: 'billing_unit_count' })
       .first()) as { total: string | number | null } | undefined;
     return Number(row?.total ?? 0);
+  }
+
+  /**
+   * The billing usage of devices (the device lists' column): their units, their monthly price
+   * at their organisation's pricing now, before and after the tier discount the organisation
+   * reaches; a fixed number of queries per organisation among them.
+   */
+  async usageOf(db: Knex, devices: readonly Pick<DeviceModel, 'id' | 'organizationId' | 'billingUnits' | 'billingUnitCount'>[]): Promise<Map<number, DeviceBillingUsage>> {
+    const now = this.clock();
+    const organizationIds = [...new Set(devices.flatMap((device) => (device.organizationId === null ? [] : [device.organizationId])))];
+    const organizations = organizationIds.length === 0 ? [] : await OrganizationModel.query(db).whereIn('id', organizationIds);
+    const terms = new Map<number, { pricing: ReturnType<typeof effectivePricing>; discount: number }>();
+    for (const organization of organizations) {
+      const pricing = effectivePricing(organization.pricing, now);
+      terms.set(Number(organization.id), { pricing, discount: tierDiscount(await BillingLedger.organizationUnitCount(db, organization.id), pricing) });
+    }
+    const usage = new Map<number, DeviceBillingUsage>();
+    for (const device of devices) {
+      const units = device.billingUnits ?? {};
+      const own = device.organizationId === null ? undefined : terms.get(device.organizationId);
+      const pricing = own?.pricing ?? effectivePricing(null, now);
+      const price = monthlyPrice(units, pricing);
+      usage.set(device.id, {
+        units,
+        unitCount: device.billingUnitCount ?? unitTotal(units),
+        monthlyPriceBeforeDiscount: price,
+        monthlyPrice: discounted(price, own?.discount ?? 0),
+      });
+    }
+    return usage;
   }
 
   /** Recounts the units of one device and charges what the change adds to its charged period. */

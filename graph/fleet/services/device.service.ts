@@ -105,7 +105,7 @@ export class DeviceService {
     /** Recounts a device's billable units and charges what a change adds (docs/billing.md), in the change's own write. */
     private readonly ledger: BillingLedger,
   ) {
-    this.presenter = new DevicePresenter(hashIds, directory);
+    this.presenter = new DevicePresenter(hashIds, directory, ledger);
   }
 
   private decode(hashId: string): number {
