@@ -66,6 +66,8 @@ export interface Config {
   twilio: Omit<TwilioSettings, 'publicUrl'>;
   /** Forwarding: FORWARDING_ALLOW_PRIVATE_NETWORKS, FORWARDING_PAUSE_AFTER_SECONDS, FORWARDING_POLL_MS, FORWARDING_CONCURRENCY (docs/forwarding.md, "Configuration"). */
   forwarding: ForwardingSettings;
+  /** The billing job: BILLING_JOB_INTERVAL_SECONDS between runs of the scheduled subscription charges (docs/billing.md). */
+  billing: { jobIntervalSeconds: number };
 }
 
 export interface Secrets {
@@ -246,6 +248,13 @@ const environmentSchema = yup.object({
     .min(0, 'FORWARDING_CONCURRENCY must be at least 0 (0: this node delivers nothing)')
     .max(1000, 'FORWARDING_CONCURRENCY must be at most 1000')
     .default(defaultForwardingSettings.concurrency),
+  BILLING_JOB_INTERVAL_SECONDS: yup
+    .number()
+    .typeError('BILLING_JOB_INTERVAL_SECONDS must be a number of seconds')
+    .integer('BILLING_JOB_INTERVAL_SECONDS must be a whole number of seconds')
+    .min(60, 'BILLING_JOB_INTERVAL_SECONDS must be at least 60')
+    .max(86_400, 'BILLING_JOB_INTERVAL_SECONDS must be at most 86400')
+    .default(3600),
   MONITOR_SWEEP_SECONDS: yup
     .number()
     .typeError('MONITOR_SWEEP_SECONDS must be a number of seconds')
@@ -497,6 +506,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       pollMs: parsed.FORWARDING_POLL_MS,
       concurrency: parsed.FORWARDING_CONCURRENCY,
     },
+    billing: { jobIntervalSeconds: parsed.BILLING_JOB_INTERVAL_SECONDS },
   };
 }
 
