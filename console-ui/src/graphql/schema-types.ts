@@ -164,6 +164,7 @@ export type AuditLogUser = {
 /** The kinds of objects whose changes the audit log records. */
 export type AuditObjectType =
   | 'API_KEYS'
+  | 'BILLING_CHARGES'
   | 'CONTACTS'
   | 'DEVICES'
   | 'DEVICE_GROUPS'
@@ -172,6 +173,101 @@ export type AuditObjectType =
   | 'ORGANIZATIONS'
   | 'PARTNERSHIPS'
   | 'USERS';
+
+/** A charge in euro cents (docs/billing.md, "Charges"). */
+export type BillingCharge = {
+  __typename?: 'BillingCharge';
+  billableAt: Scalars['DateTimeISO']['output'];
+  billingLegalEntity: Maybe<BillingReference>;
+  /** Euro cents; negative credits. */
+  charge: Scalars['Float']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  customerReference: Maybe<Scalars['String']['output']>;
+  description: Scalars['String']['output'];
+  device: Maybe<BillingReference>;
+  /** The tier discount applied, in percent. */
+  discount: Maybe<Scalars['Float']['output']>;
+  from: Maybe<Scalars['DateTimeISO']['output']>;
+  hashId: Scalars['ID']['output'];
+  invoiceHashId: Maybe<Scalars['ID']['output']>;
+  invoicePublicId: Maybe<Scalars['String']['output']>;
+  ledgerAccount: LedgerAccount;
+  /** Subscription charges: the device's monthly price in euro before the tier discount. */
+  monthlyPriceBeforeDiscount: Maybe<Scalars['Float']['output']>;
+  organization: BillingReference;
+  reason: ChargeReason;
+  /** For a refund: the charge it refunds. */
+  refundOfHashId: Maybe<Scalars['ID']['output']>;
+  refunded: Scalars['Boolean']['output'];
+  source: ChargeSource;
+  to: Maybe<Scalars['DateTimeISO']['output']>;
+};
+
+export type BillingChargeCreateInput = {
+  billableAt?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  /** Euro cents; negative credits. */
+  charge: Scalars['Int']['input'];
+  description: Scalars['String']['input'];
+  deviceHashId?: InputMaybe<Scalars['ID']['input']>;
+  ledgerAccount: LedgerAccount;
+  organizationHashId: Scalars['ID']['input'];
+  /** manual (the default) or shipment. */
+  source?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type BillingChargeCreated = {
+  __typename?: 'BillingChargeCreated';
+  billingChargeHashId: Scalars['ID']['output'];
+};
+
+export type BillingChargePage = {
+  __typename?: 'BillingChargePage';
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<BillingCharge>;
+};
+
+export type BillingChargeRefundInput = {
+  /** Euro cents to refund; all that is left without it. */
+  charge?: InputMaybe<Scalars['Int']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** An organisation's monthly forecast: its devices billed by usage at its pricing now. */
+export type BillingForecast = {
+  __typename?: 'BillingForecast';
+  deviceCount: Scalars['Int']['output'];
+  /** Percent. */
+  discount: Scalars['Float']['output'];
+  monthlyPrice: Scalars['Float']['output'];
+  monthlyPriceBeforeDiscount: Scalars['Float']['output'];
+  organization: BillingReference;
+  /** usage or legacy. */
+  pricingType: Scalars['String']['output'];
+  unitCount: Scalars['Int']['output'];
+};
+
+/** An organisation, device or legal entity as a charge names it. */
+export type BillingReference = {
+  __typename?: 'BillingReference';
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
+/** Why a charge was made (docs/billing.md, "Charges"). */
+export type ChargeReason =
+  | 'CONFIG_CHANGE'
+  | 'DESTINATION_UPDATE'
+  | 'DEVICE_GROUP_UPDATE'
+  | 'DEVICE_UPDATE'
+  | 'MANUALLY_ADDED'
+  | 'SCHEDULED'
+  | 'SUBSCRIPTION_INCREASE';
+
+/** Where a charge comes from. */
+export type ChargeSource =
+  | 'MANUAL'
+  | 'SHIPMENT'
+  | 'SUBSCRIPTION';
 
 /** Whether the public API may read a device, and also steer it. */
 export type CloudApiLevel =
@@ -252,6 +348,8 @@ export type Device = {
   assets: Array<DeviceAsset>;
   balenaOsVersion: Maybe<Scalars['String']['output']>;
   balenaUuid: Maybe<Scalars['String']['output']>;
+  /** The billing usage column (docs/billing.md): staff only, null for customers. */
+  billingUsage: Maybe<DeviceBillingUsage>;
   cloudApi: CloudApiLevel;
   /** The configuration (version 2); VPN credentials are withheld from customers. */
   config: Maybe<Scalars['JSON']['output']>;
@@ -298,6 +396,18 @@ export type DeviceAsset = {
   /** Schedule items: startAt, endAt, command. */
   schedule: Array<Scalars['JSON']['output']>;
   type: Scalars['String']['output'];
+};
+
+/** The billing usage column of the device lists: units and the monthly price now. */
+export type DeviceBillingUsage = {
+  __typename?: 'DeviceBillingUsage';
+  /** Euro a month after the tier discount the organisation reaches now. */
+  monthlyPrice: Scalars['Float']['output'];
+  /** Euro a month before the tier discount; 0 under legacy pricing. */
+  monthlyPriceBeforeDiscount: Scalars['Float']['output'];
+  unitCount: Scalars['Int']['output'];
+  /** Units by rate key; keys without units are absent. */
+  units: Scalars['JSON']['output'];
 };
 
 /** An active-control loop of a device config, with its schedule. */
@@ -706,6 +816,12 @@ export type IssueUser = {
   name: Scalars['String']['output'];
 };
 
+/** The ledger account a charge books on; subscription charges book on saas. */
+export type LedgerAccount =
+  | 'CONSULTANCY'
+  | 'HARDWARE'
+  | 'SAAS';
+
 export type LoginInput = {
   /** The current two-factor code, when two-factor is on. */
   code?: InputMaybe<Scalars['String']['input']>;
@@ -793,6 +909,8 @@ export type MessageType =
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** A manual charge in euro cents (negative credits) of an organisation, of one of its devices when given. */
+  addBillingCharge: BillingChargeCreated;
   /** At most 3 destinations per message type of a group (max_destinations_reached); a pair once (already_configured). */
   addDeviceGroupMessageDestination: DeviceGroupMessageDestination;
   /** Posts a message. Staff: internal or not, mailed to to and cc, assigning the issue. Customers: the message and their uploads only. */
@@ -817,6 +935,10 @@ export type Mutation = {
   login: Actor;
   /** Ends the console session of this request and clears its cookie. */
   logout: Scalars['Boolean']['output'];
+  /** Refunds all that is left of a charge, or part of it: a charge of the opposite sign naming it. */
+  refundBillingCharge: BillingChargeCreated;
+  /** Removes a manual charge not yet invoiced (not_manual, is_invoiced). */
+  removeBillingCharge: Scalars['Boolean']['output'];
   /** Stops forwarding a device group to a destination. */
   removeDeviceGroupMessageDestination: Scalars['Boolean']['output'];
   removeIssueSubscribers: Issue;
@@ -854,6 +976,11 @@ export type Mutation = {
   updatePartnership: Partnership;
   /** Changes a user's name, email, rights or organisation; staff rights and staff users need Admin. */
   updateUser: User;
+};
+
+
+export type MutationAddBillingChargeArgs = {
+  input: BillingChargeCreateInput;
 };
 
 
@@ -926,6 +1053,17 @@ export type MutationLinkDeviceGroupApiKeyArgs = {
 
 export type MutationLoginArgs = {
   input: LoginInput;
+};
+
+
+export type MutationRefundBillingChargeArgs = {
+  hashId: Scalars['ID']['input'];
+  input: InputMaybe<BillingChargeRefundInput>;
+};
+
+
+export type MutationRemoveBillingChargeArgs = {
+  hashId: Scalars['ID']['input'];
 };
 
 
@@ -1192,6 +1330,11 @@ export type Query = {
   apiKeys: ApiKeyPage;
   /** The audit log, newest first (staff only). */
   auditLog: AuditLogPage;
+  billingCharge: BillingCharge;
+  /** Charges newest first, by organisation, device, invoice, invoiced or not, and text. */
+  billingCharges: BillingChargePage;
+  /** An organisation's monthly forecast: its devices billed by usage at its pricing now. */
+  billingForecast: BillingForecast;
   device: Device;
   /** How many devices the actor may see: in all, operational and inactive. */
   deviceCount: DeviceCount;
@@ -1251,6 +1394,27 @@ export type QueryAuditLogArgs = {
   offset: InputMaybe<Scalars['String']['input']>;
   rowsPerPage: InputMaybe<Scalars['Int']['input']>;
   transactionIdentifier: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryBillingChargeArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type QueryBillingChargesArgs = {
+  deviceHashId: InputMaybe<Scalars['ID']['input']>;
+  filter: InputMaybe<Scalars['String']['input']>;
+  invoiceHashId: InputMaybe<Scalars['ID']['input']>;
+  invoiced: InputMaybe<Scalars['Boolean']['input']>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  organizationHashId: InputMaybe<Scalars['ID']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBillingForecastArgs = {
+  organizationHashId: Scalars['ID']['input'];
 };
 
 

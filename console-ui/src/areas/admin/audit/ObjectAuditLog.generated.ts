@@ -21,6 +21,7 @@ export type AuditChangeType =
 /** The kinds of objects whose changes the audit log records. */
 export type AuditObjectType =
   | 'API_KEYS'
+  | 'BILLING_CHARGES'
   | 'CONTACTS'
   | 'DEVICES'
   | 'DEVICE_GROUPS'
