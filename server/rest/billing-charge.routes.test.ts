@@ -181,7 +181,7 @@ describe('billing charges', () => {
       organizationHashId: forecastOrganization.hashId,
       config,
       iccid: '8931',
-      subscription: { usage: true, chargePeriod: 1, runtime: 12, startAt: '2026-01-01T00:00:00Z' },
+      subscription: { usage: true, chargePeriod: 1, runtime: 12, afterExpiration: null, startAt: new Date('2026-01-01T00:00:00Z') },
     });
     const response = await t.call('GET', `/console-admin/v1/billing-forecast?organizationHashId=${forecastOrganization.hashId}`, employee);
     expect(response.statusCode).toBe(200);

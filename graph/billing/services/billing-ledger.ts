@@ -5,8 +5,8 @@ import type { Knex } from 'knex';
 import type { BillingUnits, ChargeReason, DeviceBillingUsage } from '../../../contracts/billing';
 import { diffObjects, sameJson, type FieldTypes } from '../../common/diff';
 import type { Write } from '../../common/write';
-import { DeviceModel } from '../../fleet/models/device.model';
-import { OrganizationModel } from '../../identity/models/organization.model';
+import { BillingDeviceModel as DeviceModel } from '../models/billing-device.model';
+import { BillingOrganizationModel as OrganizationModel } from '../models/billing-organization.model';
 import { BillingChargeModel } from '../models/billing-charge.model';
 import { periodAt, readSubscription, type Period } from './periods';
 import { chargeCents, discounted, effectivePricing, monthlyPrice, tierDiscount } from './price';
@@ -279,7 +279,7 @@ export class BillingLedger {
       charge_cents: charge.cents,
       customer_reference: device.invoiceCustomerReference,
       ledger_account: 'saas',
-      billing_legal_entity_id: (device as DeviceModel & { billingLegalEntityId?: number | null }).billingLegalEntityId ?? null,
+      billing_legal_entity_id: device.billingLegalEntityId ?? null,
       created_at: this.clock(),
     };
     // One scheduled charge per device and period, whichever node makes it (billing_charges_scheduled_unique).

@@ -15,8 +15,8 @@ import type { HashIds } from '../../common/hash-ids';
 import { containsPattern } from '../../common/like';
 import { listOrganizationScope } from '../../common/tenancy';
 import { write, type Write } from '../../common/write';
-import { DeviceModel } from '../../fleet/models/device.model';
-import { OrganizationModel } from '../../identity/models/organization.model';
+import { BillingDeviceModel as DeviceModel } from '../models/billing-device.model';
+import { BillingOrganizationModel as OrganizationModel } from '../models/billing-organization.model';
 import { BillingChargeModel } from '../models/billing-charge.model';
 import { BillingLedger, chargeAuditedFields } from './billing-ledger';
 import { discounted, effectivePricing, monthlyPrice, tierDiscount } from './price';
@@ -182,7 +182,7 @@ export class BillingChargeService {
         chargeCents: input.charge,
         customerReference: device?.invoiceCustomerReference ?? null,
         ledgerAccount: input.ledgerAccount,
-        billingLegalEntityId: (device as (DeviceModel & { billingLegalEntityId?: number | null }) | undefined)?.billingLegalEntityId ?? null,
+        billingLegalEntityId: device?.billingLegalEntityId ?? null,
         createdByUserId: actor.userId,
         createdAt: this.clock(),
       });
