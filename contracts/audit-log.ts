@@ -14,6 +14,7 @@ export const auditObjectTypes = [
   'device_groups',
   'partnerships',
   'billing_legal_entities',
+  'billing_charges',
 ] as const;
 export type AuditObjectType = (typeof auditObjectTypes)[number];
 

@@ -7,7 +7,7 @@
 import * as yup from 'yup';
 import { plausibleDate } from './dates';
 import { integer } from './numbers';
-import { filterQuery, paginationQuery } from './pagination';
+import { filterQuery, pageSchema, paginationQuery } from './pagination';
 import { emailSchema } from './user';
 import type { RateKey } from './pricing';
 import type { NamedReference } from './references';
@@ -305,3 +305,29 @@ export interface BillingForecastView {
   monthlyPrice: number;
   deviceCount: number;
 }
+
+/** Answers of the charge routes, for the OpenAPI document (the views above are the full shapes). */
+export const billingChargeViewSchema = yup.object({
+  hashId: yup.string().required(),
+  source: yup.string().oneOf(chargeSources).required(),
+  reason: yup.string().oneOf(chargeReasons).required(),
+  description: yup.string().required(),
+  billableAt: yup.string().required(),
+  charge: yup.number().required(),
+  ledgerAccount: yup.string().oneOf(ledgerAccounts).required(),
+  invoiceHashId: yup.string().nullable().defined(),
+  refunded: yup.boolean().required(),
+});
+export const billingChargePageSchema = pageSchema(billingChargeViewSchema);
+export const billingChargeCreatedSchema = yup.object({ billingChargeHashId: yup.string().required() });
+
+/** GET /console-admin/v1/billing-forecast */
+export const billingForecastQuerySchema = yup.object({ organizationHashId: hashId.required() }).exact();
+export const billingForecastViewSchema = yup.object({
+  pricingType: yup.string().oneOf(['usage', 'legacy'] as const).required(),
+  unitCount: yup.number().required(),
+  discount: yup.number().required(),
+  monthlyPriceBeforeDiscount: yup.number().required(),
+  monthlyPrice: yup.number().required(),
+  deviceCount: yup.number().required(),
+});

@@ -1,3 +1,4 @@
+import type { DeviceBillingUsage } from './billing';
 import * as yup from 'yup';
 import { plausibleDate } from './dates';
 import { integer, numberLimits } from './numbers';
@@ -219,6 +220,8 @@ export interface DeviceView {
   invoiceCustomerReference: string | null;
   /** The legal entity the device's charges are invoiced to (named by its company name); null: its organisation's default. Staff only. */
   billingLegalEntity: NamedReference | null;
+  /** The billing usage column (docs/billing.md): staff only, null for customers. */
+  billingUsage: DeviceBillingUsage | null;
   monitorConnectivity: boolean;
   exportMessages: boolean;
   cloudApi: CloudApiLevel;

@@ -207,6 +207,13 @@ export const accessRules = {
   'billingLegalEntity.create': consoleUsers(ops, developer, sales),
   'billingLegalEntity.update': consoleUsers(ops, developer, sales),
   'billingLegalEntity.delete': consoleUsers(ops, developer, sales),
+  // Billing charges (console.md section 6): staff read, Ops and Developer write; the monthly forecast is a read.
+  'billingCharge.list': consoleUsers(employee),
+  'billingCharge.read': consoleUsers(employee),
+  'billingCharge.create': staffWriters,
+  'billingCharge.delete': staffWriters,
+  'billingCharge.refund': staffWriters,
+  'billingForecast.read': consoleUsers(employee),
 
   // The public steering API and developer access (api.md section 6).
   'steering.listDevices': apiKeys(customerWrite),

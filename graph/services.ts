@@ -44,6 +44,9 @@ import { DestinationDeliveries } from './forwarding/services/destination-deliver
 import { GroupForwardingService } from './forwarding/services/group-forwarding.service';
 import { MessageDestinationService } from './forwarding/services/message-destination.service';
 import { defaultForwardingSettings, type ForwardingSettings } from './forwarding/services/forwarding-settings';
+import { BillingLedger } from './billing/services/billing-ledger';
+import { BillingChargeService } from './billing/services/charge.service';
+import { SubscriptionJob } from './billing/services/subscription-job';
 import { DeviceMessageService, DeviceTicketService, type HubspotSettings } from './fleet/services/device-message.service';
 import { LegalEntityService } from './billing/services/legal-entity.service';
 import { MoneybirdClient, type MoneybirdSettings } from './billing/services/moneybird.client';
@@ -147,6 +150,12 @@ export interface Services {
   groupForwarding: GroupForwardingService;
   /** Billing legal entities: from details or a Moneybird contact, the organisation's default, deletion when unused. */
   billingLegalEntities: LegalEntityService;
+  /** Billable units kept with every change, pro-rata charges of what a change adds (docs/billing.md). */
+  billingLedger: BillingLedger;
+  /** Charges: the list, manual charges, removal, refunds, the monthly forecast. */
+  billingCharges: BillingChargeService;
+  /** The scheduled subscription charges (the server runs it every BILLING_JOB_INTERVAL_SECONDS; `gridport billing charge-subscriptions`). */
+  billingJob: SubscriptionJob;
 }
 
 export function createServices({
@@ -184,9 +193,10 @@ export function createServices({
   );
   const issueJournal = new IssueJournal(pubsub);
   const alarmService = new AlarmService(db, issueJournal, mailService, directory, alarms ?? { recoverySeconds: defaultAlarmRecoverySeconds }, log);
-  const devices = new DeviceService(db, hashIds, deviceOutbox, directory, alarmService);
+  const billingLedger = new BillingLedger(clock);
+  const devices = new DeviceService(db, hashIds, deviceOutbox, directory, alarmService, billingLedger);
   const users = new UserService(db, hashIds);
-  const contacts = new ContactService(db);
+  const contacts = new ContactService(db, billingLedger);
   const issues = new IssueService(db, hashIds, issueJournal, devices, directory, auditLog, pubsub);
   const files = new FileService(db, issues, fileSettings);
   const onCall = new OnCallService(db, hashIds, directory, users, grafanaOnCall);
@@ -211,7 +221,7 @@ export function createServices({
     devices,
     measurements: new MeasurementService(db, devices, history),
     partnerships: new PartnershipService(db, hashIds, directory),
-    deviceGroups: new DeviceGroupService(db, hashIds, directory),
+    deviceGroups: new DeviceGroupService(db, hashIds, directory, billingLedger),
     steering: new SteeringService(db, hashIds, devices, deviceOutbox, dangerousActions),
     deviceOutbox,
     devicePresence: new DevicePresenceService(db, pubsub),
@@ -230,8 +240,11 @@ export function createServices({
     telephony: new TelephonyService(db, issueJournal, onCall, contacts, twilio),
     forwardingSettings,
     forwardingDeliveries,
-    messageDestinations: new MessageDestinationService(db, hashIds, directory, box, forwardingDeliveries, forwardingSettings, alarmService),
-    groupForwarding: new GroupForwardingService(db, hashIds),
+    messageDestinations: new MessageDestinationService(db, hashIds, directory, box, forwardingDeliveries, forwardingSettings, alarmService, billingLedger),
+    groupForwarding: new GroupForwardingService(db, hashIds, billingLedger),
+    billingLedger,
+    billingCharges: new BillingChargeService(db, hashIds, clock),
+    billingJob: new SubscriptionJob(db, billingLedger, clock, log),
     billingLegalEntities: new LegalEntityService(db, hashIds, directory, new MoneybirdClient(moneybird)),
   };
 }

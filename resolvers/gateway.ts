@@ -12,9 +12,9 @@ import type { Actor } from '../graph/common/context';
 import { createGraphqlContext, type GraphqlContext, type GraphqlTransport } from './graphql-context';
 import { buildFleetSubgraph } from './fleet/schema';
 import { buildForwardingSubgraph } from './forwarding/schema';
+import { buildBillingSubgraph } from './billing/schema';
 import { buildIdentitySubgraph } from './identity/schema';
 import { buildOperationsSubgraph } from './operations/schema';
-import { buildBillingSubgraph } from './billing/schema';
 import type { Services } from '../graph/services';
 import type { Subgraph } from './subgraph';
 

@@ -191,6 +191,18 @@ describe('tenant isolation in GraphQL', () => {
         query: 'mutation($g: ID!, $k: ID!) { unlinkDeviceGroupApiKey(deviceGroupHashId: $g, apiKeyHashId: $k) }',
         variables: { g: a.groupHashId, k: a.apiKeyHashId },
       },
+      billingCharge: { query: 'query($h: ID!) { billingCharge(hashId: $h) { hashId description } }', variables: { h: a.deviceHashId } },
+      billingCharges: {
+        query: 'query($o: ID) { billingCharges(organizationHashId: $o) { rows { hashId description organization { name } } } }',
+        variables: { o: a.organizationHashId },
+      },
+      billingForecast: { query: 'query($o: ID!) { billingForecast(organizationHashId: $o) { organization { name } unitCount } }', variables: { o: a.organizationHashId } },
+      addBillingCharge: {
+        query: 'mutation($o: ID!) { addBillingCharge(input: { organizationHashId: $o, description: "Tap", charge: 1, ledgerAccount: SAAS }) { billingChargeHashId } }',
+        variables: { o: a.organizationHashId },
+      },
+      removeBillingCharge: { query: 'mutation($h: ID!) { removeBillingCharge(hashId: $h) }', variables: { h: a.deviceHashId } },
+      refundBillingCharge: { query: 'mutation($h: ID!) { refundBillingCharge(hashId: $h) { billingChargeHashId } }', variables: { h: a.deviceHashId } },
       messageDestination: { query: 'query($h: ID!) { messageDestination(hashId: $h) { hashId name } }', variables: { h: a.destinationHashId } },
       messageDestinations: {
         query: 'query($o: String) { messageDestinations(organizationHashId: $o) { rows { hashId name } } }',

@@ -31,6 +31,7 @@ import { partnershipRoutes } from './rest/partnership.routes';
 import { deviceGroupRoutes } from './rest/device-group.routes';
 import { deviceGroupMessageDestinationRoutes } from './rest/device-group-message-destination.routes';
 import { messageDestinationRoutes } from './rest/message-destination.routes';
+import { billingChargeRoutes } from './rest/billing-charge.routes';
 import { issueRoutes } from './rest/issue.routes';
 import { steeringRoutes } from './rest/steering.routes';
 import { deviceLiveRoutes } from './rest/device-live.routes';
@@ -224,6 +225,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   deviceGroupRoutes(app, options.services);
   deviceGroupMessageDestinationRoutes(app, options.services);
   messageDestinationRoutes(app, options.services);
+  billingChargeRoutes(app, options.services);
   issueRoutes(app, options.services);
   steeringRoutes(app, options.services);
   deviceLiveRoutes(app, options.services);

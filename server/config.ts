@@ -69,6 +69,8 @@ export interface Config {
   forwarding: ForwardingSettings;
   /** Moneybird, for legal entities made from a contact: MONEYBIRD_API_URL, MONEYBIRD_ADMINISTRATION_ID, MONEYBIRD_API_TOKEN (docs/billing.md, "Legal entities"). */
   moneybird: MoneybirdSettings;
+  /** The billing job: BILLING_JOB_INTERVAL_SECONDS between runs of the scheduled subscription charges (docs/billing.md). */
+  billing: { jobIntervalSeconds: number };
 }
 
 export interface Secrets {
@@ -260,6 +262,13 @@ const environmentSchema = yup.object({
     .min(0, 'FORWARDING_CONCURRENCY must be at least 0 (0: this node delivers nothing)')
     .max(1000, 'FORWARDING_CONCURRENCY must be at most 1000')
     .default(defaultForwardingSettings.concurrency),
+  BILLING_JOB_INTERVAL_SECONDS: yup
+    .number()
+    .typeError('BILLING_JOB_INTERVAL_SECONDS must be a number of seconds')
+    .integer('BILLING_JOB_INTERVAL_SECONDS must be a whole number of seconds')
+    .min(60, 'BILLING_JOB_INTERVAL_SECONDS must be at least 60')
+    .max(86_400, 'BILLING_JOB_INTERVAL_SECONDS must be at most 86400')
+    .default(3600),
   MONITOR_SWEEP_SECONDS: yup
     .number()
     .typeError('MONITOR_SWEEP_SECONDS must be a number of seconds')
@@ -521,6 +530,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       administrationId: parsed.MONEYBIRD_ADMINISTRATION_ID ?? null,
       apiToken: parsed.MONEYBIRD_API_TOKEN ?? null,
     },
+    billing: { jobIntervalSeconds: parsed.BILLING_JOB_INTERVAL_SECONDS },
   };
 }
 

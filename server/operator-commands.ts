@@ -1,3 +1,4 @@
+import { plausibleDate } from '../contracts/dates';
 import { parseArgs } from 'node:util';
 import * as yup from 'yup';
 import { organizationCreateSchema, organizationListQuerySchema, type OrganizationView } from '../contracts/organization';
@@ -40,6 +41,9 @@ Commands:
                                             its hash id and one-time provisioning token
   issue list [--status open|resolved]       list the issues, newest first
   issue show <hashId>                       print an issue and its timeline (messages and changes)
+  billing charge-subscriptions [--at <ISO date>]
+                                            make the scheduled subscription charges due by then
+                                            (now unless given), as the billing job does
   mail test <to>                            send a test mail the way Gridport sends mail (SMTP_URL,
                                             or kept in the mails table) and print its receipt
   edge --hub <url> --state <dir> [--token <token>] [--identifier <id>]
@@ -67,6 +71,7 @@ export const databaseCommands = [
   'issue list',
   'issue show',
   'mail test',
+  'billing charge-subscriptions',
 ] as const;
 export type DatabaseCommand = (typeof databaseCommands)[number];
 export type Command = DatabaseCommand | 'edge';
@@ -87,6 +92,7 @@ const options = {
   state: { type: 'string' },
   identifier: { type: 'string' },
   status: { type: 'string' },
+  at: { type: 'string' },
 } as const;
 
 export interface CommandValues {
@@ -105,6 +111,8 @@ export interface CommandValues {
   state?: string;
   identifier?: string;
   status?: string;
+  /** A moment (ISO 8601): what the billing commands reckon up to. */
+  at?: string;
   /** The one word a command takes after its name (`issue show <hashId>`, `mail test <to>`). */
   argument?: string;
 }
@@ -317,6 +325,12 @@ export async function runDatabaseCommand(command: DatabaseCommand, values: Comma
         }[delivery.status];
         print(delivery, `Test mail ${delivery.mailHashId} ${outcome} (Message-ID ${delivery.messageId})`);
         return delivery.status === 'failed' ? 1 : 0;
+      }
+      case 'billing charge-subscriptions': {
+        const { at } = validate(yup.object({ at: plausibleDate().optional() }).exact(), { at: values.at }, 'payload_invalid');
+        const run = await services.billingJob.run(at ?? services.clock());
+        print(run, `Charged ${run.periods} subscription period(s) up to ${run.at}: ${run.charges} charge(s), ${run.cents} cents`);
+        return 0;
       }
     }
   } catch (error) {

@@ -159,6 +159,30 @@ const correspondence: Record<string, { query: string; rest: string[] } | { query
     query: `mutation { removeIssueSubscribers(hashId: "${placeholder}", userHashIds: ["${placeholder}"]) { hashId } }`,
     rest: ['DELETE /console-admin/v1/issue/:hashId/subscriber'],
   },
+  billingCharge: {
+    query: `{ billingCharge(hashId: "${placeholder}") { hashId } }`,
+    rest: ['GET /console-admin/v1/billing-charge/:hashId'],
+  },
+  billingCharges: {
+    query: '{ billingCharges { rows { hashId } } }',
+    rest: ['GET /console-admin/v1/billing-charge'],
+  },
+  addBillingCharge: {
+    query: `mutation { addBillingCharge(input: { organizationHashId: "${placeholder}", description: "Parity", charge: 1, ledgerAccount: SAAS }) { billingChargeHashId } }`,
+    rest: ['POST /console-admin/v1/billing-charge'],
+  },
+  removeBillingCharge: {
+    query: `mutation { removeBillingCharge(hashId: "${placeholder}") }`,
+    rest: ['DELETE /console-admin/v1/billing-charge/:hashId'],
+  },
+  refundBillingCharge: {
+    query: `mutation { refundBillingCharge(hashId: "${placeholder}") { billingChargeHashId } }`,
+    rest: ['POST /console-admin/v1/billing-charge/:hashId/refund'],
+  },
+  billingForecast: {
+    query: `{ billingForecast(organizationHashId: "${placeholder}") { unitCount } }`,
+    rest: ['GET /console-admin/v1/billing-forecast'],
+  },
   messageDestination: {
     query: `{ messageDestination(hashId: "${placeholder}") { hashId } }`,
     rest: ['GET /console-admin/v1/message-destination/:hashId'],

@@ -23,6 +23,7 @@ import type { SmtpReceiver } from './smtp-receiver';
 import { startIssueMail, type IssueMailRunning } from './issue-mail';
 import { startFileSweep } from './file-sweep';
 import { ForwardingWorker } from '../graph/forwarding/services/delivery-worker';
+import { startSubscriptionJob } from '../graph/billing/services/subscription-job';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -103,6 +104,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   let operatorSocket: OperatorSocket | undefined;
   let issueMail: IssueMailRunning | undefined;
   let fileSweep: { close(): Promise<void> } | undefined;
+  let billingJob: { close(): Promise<void> } | undefined;
   let forwarding: ForwardingWorker | undefined;
   try {
     const applied = await migrateLatest(database.db, database.schema);
@@ -175,6 +177,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
     issueMail = await startIssueMail(config, services, log);
     fileSweep = startFileSweep(services.files, log);
+    billingJob = startSubscriptionJob(services.billingJob, config.billing.jobIntervalSeconds, log);
     if (config.tls) {
       log.info({ url }, 'serving HTTPS; gateways may prove themselves by mutual TLS');
     }
@@ -195,6 +198,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         await forwarding?.stop();
         await issueMail?.close();
         await fileSweep?.close();
+        await billingJob?.close();
         await operatorSocket?.close();
         await demoGateways?.close();
         await hub.close();
@@ -212,6 +216,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     await forwarding?.stop();
     await issueMail?.close();
     await fileSweep?.close();
+    await billingJob?.close();
     await pubsub?.close();
     await operatorSocket?.close();
     await database.db.destroy();

@@ -1,13 +1,14 @@
 import type { Logger } from 'pino';
+import { BillingChargeResolver } from './billing-charge.resolver';
 import { BillingLegalEntityResolver, resolveBillingLegalEntityReference } from './billing-legal-entity.resolver';
 import { buildSubgraph, type Subgraph } from '../subgraph';
 
-/** The billing subgraph: legal entities (and, as they land, pricing views, charges and invoices). */
+/** The billing subgraph: charges, invoices, legal entities, the forecast (docs/billing.md). */
 export function buildBillingSubgraph(log: Logger): Promise<Subgraph> {
   return buildSubgraph(
     {
       name: 'billing',
-      resolvers: [BillingLegalEntityResolver],
+      resolvers: [BillingChargeResolver, BillingLegalEntityResolver],
       entities: { BillingLegalEntity: resolveBillingLegalEntityReference },
     },
     log,

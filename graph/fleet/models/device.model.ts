@@ -1,3 +1,4 @@
+import type { BillingUnits } from '../../../contracts/billing';
 import type { CloudApiLevel } from '../../../contracts/fleet';
 import { BaseModel } from '../../common/base.model';
 import { OrganizationModel } from '../../identity/models/organization.model';
@@ -6,7 +7,7 @@ import { DeviceGroupModel } from './device-group.model';
 
 export class DeviceModel extends BaseModel {
   static override tableName = 'devices';
-  static override jsonAttributes = ['config', 'monitorSettings', 'subscription', 'outageEmails', 'outageUserIds'];
+  static override jsonAttributes = ['config', 'monitorSettings', 'subscription', 'outageEmails', 'outageUserIds', 'billingUnits', 'chargedUnits'];
 
   id!: number;
   organizationId!: number | null;
@@ -30,6 +31,12 @@ export class DeviceModel extends BaseModel {
   invoiceCustomerReference!: string | null;
   /** The legal entity this device's charges are invoiced to; null: its organisation's default. */
   billingLegalEntityId!: number | null;
+  /** Billable units by rate key and their sum, kept by the billing ledger (docs/billing.md, "Units"). */
+  billingUnits!: BillingUnits;
+  billingUnitCount!: number;
+  /** The start of the period charged up to subscriptionChargedUntil, and the most units of each key charged for it. */
+  chargedPeriodFrom!: Date | null;
+  chargedUnits!: BillingUnits;
   monitorConnectivity!: boolean;
   exportMessages!: boolean;
   cloudApi!: CloudApiLevel;

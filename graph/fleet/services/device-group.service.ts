@@ -1,3 +1,4 @@
+import type { BillingLedger } from '../../billing/services/billing-ledger';
 import type { Knex } from 'knex';
 import type { DeviceGroupApiKey, DeviceGroupCreate, DeviceGroupListQuery, DeviceGroupUpdate, DeviceGroupView } from '../../../contracts/device-group';
 import { GridportError } from '../../../contracts/errors';
@@ -48,6 +49,8 @@ export class DeviceGroupService {
     private readonly db: Knex,
     private readonly hashIds: HashIds,
     private readonly directory: IdentityDirectory,
+    /** Recounts the billable units of the group's devices when its device outage contacts change. */
+    private readonly ledger: BillingLedger,
   ) {}
 
   private notFound(hashId: string): GridportError {
@@ -220,6 +223,9 @@ export class DeviceGroupService {
       }
       const after = await DeviceGroupModel.query(w.trx).patchAndFetchById(before.id, { ...changes, updatedAt: new Date() });
       await w.audit({ objectType: 'device_groups', objectId: before.id, organizationId: before.organizationId, changeType: 'controllerUpdate', diff });
+      if (changes.deviceOutageEmails !== undefined || changes.deviceOutageUserIds !== undefined) {
+        await this.ledger.groupChanged(w, before.id, 'deviceGroupUpdate');
+      }
       return after;
     });
     return this.presentOne(group);

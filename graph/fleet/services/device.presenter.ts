@@ -1,3 +1,5 @@
+import type { DeviceBillingUsage } from '../../../contracts/billing';
+import type { BillingLedger } from '../../billing/services/billing-ledger';
 import type { Knex } from 'knex';
 import { identifierPlaceholder, type DevicePartnershipView, type DeviceView } from '../../../contracts/fleet';
 import { isStaff, type Actor } from '../../common/context';
@@ -68,6 +70,8 @@ export class DevicePresenter {
   constructor(
     private readonly hashIds: HashIds,
     private readonly directory: IdentityDirectory,
+    /** The billing usage column of staff's device views; without it the column is null. */
+    private readonly ledger?: BillingLedger,
   ) {}
 
   async present(actor: Actor, devices: readonly DeviceModel[], db: Knex): Promise<DeviceView[]> {
@@ -87,6 +91,7 @@ export class DevicePresenter {
       this.directory.users(db, userIds),
       this.legalEntityNames(legalEntityIds, db),
     ]);
+    const usage = staff && this.ledger ? await this.ledger.usageOf(db, devices) : new Map<number, DeviceBillingUsage>();
     const componentsByDevice = new Map<number, OwnComponents>();
     for (const component of components) {
       let own = componentsByDevice.get(component.deviceId);
@@ -125,6 +130,7 @@ export class DevicePresenter {
           staff && device.billingLegalEntityId !== null
             ? { hashId: this.hashIds.encode('billingLegalEntity', device.billingLegalEntityId), name: legalEntityName.get(device.billingLegalEntityId) ?? '' }
             : null,
+        billingUsage: usage.get(device.id) ?? null,
         monitorConnectivity: device.monitorConnectivity,
         exportMessages: device.exportMessages,
         cloudApi: device.cloudApi,

@@ -35,6 +35,7 @@ import { IssueService } from '../../operations/services/issue.service';
 import { limitToAccessible, type DeviceAccess } from './device-access';
 import { checkedConfig, componentColumns, componentsOf, exposureProblem, identifierProblem, nominalActivePowerOf } from './device-config';
 import { DevicePresenter } from './device.presenter';
+import type { BillingLedger, UnitChange } from '../../billing/services/billing-ledger';
 import type { DeviceOutboxService } from './device-outbox.service';
 
 const auditedFields: FieldTypes<DeviceModel> = {
@@ -103,8 +104,10 @@ export class DeviceService {
     private readonly outbox: DeviceOutboxService,
     private readonly directory: IdentityDirectory,
     private readonly alarms: AlarmService,
+    /** Recounts a device's billable units and charges what a change adds (docs/billing.md), in the change's own write. */
+    private readonly ledger: BillingLedger,
   ) {
-    this.presenter = new DevicePresenter(hashIds, directory);
+    this.presenter = new DevicePresenter(hashIds, directory, ledger);
   }
 
   private decode(hashId: string): number {
@@ -259,6 +262,7 @@ export class DeviceService {
         name: input.name,
         openForProvisioning: true,
         provisioningTokenHash: secretHash(provisioningToken),
+        subscription: await this.ledger.defaultSubscription(w.trx, organizationId),
       });
       await w.audit({
         objectType: 'devices',
@@ -406,7 +410,14 @@ export class DeviceService {
           await this.outbox.enqueue(w, actor, before.id, { type: 'setConfig', config: parsed });
         }
       }
-      const after = await this.patchAudited(w, before, changes);
+      if (changes.organizationId !== undefined && changes.organizationId !== before.organizationId && patch.subscription === undefined && before.subscription === null) {
+        // A device that gets an organisation with subscription defaults and has no subscription is given one (docs/billing.md).
+        changes.subscription = await this.ledger.defaultSubscription(w.trx, changes.organizationId);
+      }
+      const patched = await this.patchAudited(w, before, changes);
+      const groupChanged = changes.deviceGroupId !== undefined && changes.deviceGroupId !== before.deviceGroupId;
+      const after =
+        patched === before ? before : await this.billed(w, before.id, configChanged ? 'configChange' : groupChanged ? 'deviceGroupUpdate' : 'deviceUpdate');
       if (configChanged) {
         // Alarms of assets and loops the new config dropped close now, in this write (docs/operations.md, "Monitors and alarms").
         await this.alarms.closeWithoutSubject(w, after, after.config);
@@ -421,6 +432,16 @@ export class DeviceService {
     const device = await DeviceModel.query(w.trx).findById(id).forUpdate();
     if (!device) {
       throw new GridportError('not_found', { deviceHashId: hashId });
+    }
+    return device;
+  }
+
+  /** Runs the billing ledger on a changed device (docs/billing.md) and answers the device as it now is. */
+  private async billed(w: Write, id: number, change: UnitChange): Promise<DeviceModel> {
+    await this.ledger.deviceChanged(w, id, change);
+    const device = await DeviceModel.query(w.trx).findById(id);
+    if (!device) {
+      throw new GridportError('not_found', { deviceHashId: this.hashIds.encode('device', id) });
     }
     return device;
   }
@@ -465,7 +486,8 @@ export class DeviceService {
       if (patch.billingLegalEntityHashId !== undefined) {
         changes.billingLegalEntityId = await this.legalEntityOf(w, before, patch.billingLegalEntityHashId);
       }
-      return this.patchAudited(w, before, changes);
+      await this.patchAudited(w, before, changes);
+      return this.billed(w, before.id, 'deviceUpdate');
     });
     return this.presentOne(actor, device);
   }
@@ -496,7 +518,8 @@ export class DeviceService {
       const added = await this.outageUsers(w, before, patch.outageUsersHashIds);
       const removed = new Set(patch.removedOutageUsersHashIds.map((userHashId) => this.hashIds.decode('user', userHashId)));
       const outageUserIds = [...new Set([...before.outageUserIds, ...added])].filter((userId) => !removed.has(userId));
-      return this.patchAudited(w, before, { outageEmails, outageUserIds });
+      await this.patchAudited(w, before, { outageEmails, outageUserIds });
+      return this.billed(w, before.id, 'deviceUpdate');
     });
     return this.presentOne(actor, device);
   }

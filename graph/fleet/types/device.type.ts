@@ -1,3 +1,5 @@
+import type { DeviceBillingUsage as DeviceBillingUsageView } from '../../../contracts/billing';
+import { DeviceBillingUsage } from '../../billing/types/billing-charge.type';
 import { GraphQLJSON } from 'graphql-scalars';
 import { Directive, Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import type {
@@ -145,6 +147,9 @@ export class Device implements Omit<DeviceView, 'organizationName'> {
 
   @Field(() => String, { nullable: true })
   subscriptionChargedUntil!: string | null;
+
+  @Field(() => DeviceBillingUsage, { nullable: true, description: 'The billing usage column (docs/billing.md): staff only, null for customers.' })
+  billingUsage!: DeviceBillingUsageView | null;
 
   @Field(() => String, { nullable: true })
   invoiceCustomerReference!: string | null;

@@ -1,3 +1,4 @@
+import type { BillingLedger } from '../../billing/services/billing-ledger';
 import type { Knex } from 'knex';
 import type { DiffEntry } from '../../../contracts/audit-log';
 import { GridportError } from '../../../contracts/errors';
@@ -41,6 +42,8 @@ export class GroupForwardingService {
   constructor(
     private readonly db: Knex,
     private readonly hashIds: HashIds,
+    /** What a group forwards to names outage contacts that can count continuous support. */
+    private readonly ledger: BillingLedger,
   ) {}
 
   private notFound(hashId: string): GridportError {
@@ -173,6 +176,7 @@ export class GroupForwardingService {
         messageTypes: types,
         settings: input.settings,
       });
+      await this.ledger.groupChanged(w, Number(group.id), 'deviceGroupUpdate');
       await this.audit(w, group, [
         {
           type: 'link-many',
@@ -283,6 +287,7 @@ export class GroupForwardingService {
         throw this.notFound(hashId);
       }
       const destinationHashId = this.hashIds.encode('messageDestination', found.messageDestinationId);
+      await this.ledger.groupChanged(w, Number(group.id), 'deviceGroupUpdate');
       await this.audit(w, group, [
         { type: 'link-many', name: 'messageDestinations', objectType: 'message_destinations', addedHashIds: [], removedHashIds: [destinationHashId] },
         {

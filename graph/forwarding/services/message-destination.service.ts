@@ -1,3 +1,4 @@
+import type { BillingLedger } from '../../billing/services/billing-ledger';
 import type { Knex } from 'knex';
 import type { DiffEntry } from '../../../contracts/audit-log';
 import { GridportError, type ValidationIssue } from '../../../contracts/errors';
@@ -127,6 +128,8 @@ export class MessageDestinationService {
     private readonly policy: ForwardingSettings,
     /** A resumed destination's pause alarm starts recovering. */
     private readonly alarms: Pick<AlarmService, 'clearDestination'>,
+    /** Recounts the billable units of the devices forwarding here when the outage contacts change. */
+    private readonly ledger: BillingLedger,
   ) {}
 
   private notFound(hashId: string): GridportError {
@@ -409,6 +412,9 @@ export class MessageDestinationService {
         changeType: 'controllerUpdate',
         diff,
       });
+      if (changes.outageEmails !== undefined || changes.outageUserIds !== undefined) {
+        await this.ledger.destinationChanged(w, Number(before.id));
+      }
       return after;
     });
     return this.presentOne(destination);

@@ -20,6 +20,7 @@ const entityOfObjectType: Record<AuditObjectType, EntityType> = {
   partnerships: 'partnership',
   contacts: 'contact',
   billing_legal_entities: 'billingLegalEntity',
+  billing_charges: 'billingCharge',
 };
 
 export class AuditLogService {

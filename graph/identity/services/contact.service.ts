@@ -1,3 +1,4 @@
+import type { BillingLedger } from '../../billing/services/billing-ledger';
 import type { Knex } from 'knex';
 import type { ContactCreate, ContactListQuery, ContactRole, ContactUpdate, ContactView } from '../../../contracts/contact';
 import { GridportError } from '../../../contracts/errors';
@@ -26,7 +27,11 @@ function isDuplicateEmail(error: unknown): boolean {
 
 /** People to call about devices: the incident-response team and continuous support (api.md sections 3 and 5). */
 export class ContactService {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    /** A continuous-support contact counts a unit on the devices whose outage contacts name it. */
+    private readonly ledger: BillingLedger,
+  ) {}
 
   present(contact: ContactModel): ContactView {
     return {
@@ -119,6 +124,7 @@ export class ContactService {
         changeType: 'controllerCreate',
         diff: diffObjects(auditedFields, null, contact),
       });
+      await this.ledger.contactChanged(w, [contact.email]);
       return this.present(contact);
     });
   }
@@ -151,6 +157,7 @@ export class ContactService {
       const diff = diffObjects(auditedFields, before, after);
       if (diff.length > 0) {
         await w.audit({ objectType: 'contacts', objectId: id, organizationId: after.organizationId, changeType: 'controllerUpdate', diff });
+        await this.ledger.contactChanged(w, [before.email, after.email]);
       }
     });
   }
@@ -167,6 +174,7 @@ export class ContactService {
         changeType: 'controllerDelete',
         diff: diffObjects(auditedFields, before, null),
       });
+      await this.ledger.contactChanged(w, [before.email]);
     });
   }
 }
