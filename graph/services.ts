@@ -45,6 +45,8 @@ import { GroupForwardingService } from './forwarding/services/group-forwarding.s
 import { MessageDestinationService } from './forwarding/services/message-destination.service';
 import { defaultForwardingSettings, type ForwardingSettings } from './forwarding/services/forwarding-settings';
 import { DeviceMessageService, DeviceTicketService, type HubspotSettings } from './fleet/services/device-message.service';
+import { BillingInvoiceService } from './billing/services/invoice.service';
+import { InvoiceJob } from './billing/services/invoice-job';
 
 /** Everything a service needs from outside: the database and the install's hash ids. */
 export interface Dependencies {
@@ -141,6 +143,10 @@ export interface Services {
   messageDestinations: MessageDestinationService;
   /** Which device groups forward which message types to which destinations. */
   groupForwarding: GroupForwardingService;
+  /** Invoices: their lists, charges and PDFs (docs/billing.md, "Invoices"). */
+  billingInvoices: BillingInvoiceService;
+  /** The invoicing job: per organisation, the charges due gathered into invoices. */
+  invoicing: InvoiceJob;
 }
 
 export function createServices({
@@ -225,5 +231,7 @@ export function createServices({
     forwardingDeliveries,
     messageDestinations: new MessageDestinationService(db, hashIds, directory, box, forwardingDeliveries, forwardingSettings, alarmService),
     groupForwarding: new GroupForwardingService(db, hashIds),
+    billingInvoices: new BillingInvoiceService(db, hashIds, directory),
+    invoicing: new InvoiceJob(db, hashIds, new BillingInvoiceService(db, hashIds, directory), clock),
   };
 }
