@@ -31,6 +31,7 @@ import { partnershipRoutes } from './rest/partnership.routes';
 import { deviceGroupRoutes } from './rest/device-group.routes';
 import { deviceGroupMessageDestinationRoutes } from './rest/device-group-message-destination.routes';
 import { messageDestinationRoutes } from './rest/message-destination.routes';
+import { billingInvoiceRoutes } from './rest/billing-invoice.routes';
 import { issueRoutes } from './rest/issue.routes';
 import { steeringRoutes } from './rest/steering.routes';
 import { deviceLiveRoutes } from './rest/device-live.routes';
@@ -229,6 +230,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   provisioningRoutes(app, options.services);
   fileRoutes(app, options.services);
   onCallRoutes(app, options.services);
+  billingInvoiceRoutes(app, options.services);
   await app.register(twilioPlugin(options.services));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(consolePlugin({ version: options.version }));

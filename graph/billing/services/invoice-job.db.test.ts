@@ -61,7 +61,14 @@ describe('invoicing job', () => {
       { organizationId: organization.id, deviceId: device, billableAt: '2026-02-01T00:00:00Z', charge: 12_345, ledgerAccount: 'saas' },
       { organizationId: organization.id, source: 'shipment', billableAt: '2026-02-10T00:00:00Z', charge: 50_000, ledgerAccount: 'hardware' },
       { organizationId: organization.id, source: 'manual', billableAt: '2026-02-28T23:59:59Z', charge: -1_000, ledgerAccount: 'saas' },
-      { organizationId: organization.id, deviceId: device, billableAt: '2026-02-01T00:00:00Z', charge: 700, billingLegalEntityId: ownEntity, customerReference: 'PO-7' },
+      {
+        organizationId: organization.id,
+        deviceId: device,
+        billableAt: '2026-02-01T00:00:00Z',
+        charge: 700,
+        billingLegalEntityId: ownEntity,
+        customerReference: 'PO-7',
+      },
       { organizationId: organization.id, billableAt: '2026-03-01T00:00:00Z', charge: 999 },
     ]);
 
@@ -101,7 +108,11 @@ describe('invoicing job', () => {
     // The invoice read back, with its charges.
     const read = await services.billingInvoices.get(systemActor('test'), first?.hashId ?? '');
     expect(read.charges.map((charge) => charge.charge)).toEqual([12_345, 50_000, -1_000]);
-    expect(read.charges[0]).toMatchObject({ invoicePublicId: first?.publicId, invoiceHashId: first?.hashId, device: { hashId: hashIds.encode('device', device) } });
+    expect(read.charges[0]).toMatchObject({
+      invoicePublicId: first?.publicId,
+      invoiceHashId: first?.hashId,
+      device: { hashId: hashIds.encode('device', device) },
+    });
 
     // A second run finds nothing; next month the later charge goes on its own invoice.
     expect((await services.invoicing.runForOrganization(organization.id)).invoices).toEqual([]);
@@ -135,11 +146,22 @@ describe('invoicing job', () => {
     const [waiting, manual, complete] = await insertCharges(database.db, [
       { organizationId: organization.id, deviceId: bare, billableAt: '2026-02-01T00:00:00Z', charge: 1_000 },
       { organizationId: organization.id, source: 'manual', billableAt: '2026-02-01T00:00:00Z', charge: 2_000 },
-      { organizationId: organization.id, deviceId: bare, billableAt: '2026-02-01T00:00:00Z', charge: 3_000, billingLegalEntityId: entity, customerReference: 'PO-D' },
+      {
+        organizationId: organization.id,
+        deviceId: bare,
+        billableAt: '2026-02-01T00:00:00Z',
+        charge: 3_000,
+        billingLegalEntityId: entity,
+        customerReference: 'PO-D',
+      },
     ]);
     const run = await services.invoicing.runForOrganization(organization.id);
     expect(run.heldBack).toEqual([
-      { chargeHashId: hashIds.encode('billingCharge', waiting as number), deviceHashId: hashIds.encode('device', bare), missing: ['legalEntity', 'customerReference'] },
+      {
+        chargeHashId: hashIds.encode('billingCharge', waiting as number),
+        deviceHashId: hashIds.encode('device', bare),
+        missing: ['legalEntity', 'customerReference'],
+      },
     ]);
     expect(run.invoices.map((invoice) => invoice.charge).sort()).toEqual([2_000, 3_000]);
     expect((await chargeRow(manual as number)).customer_reference).toBe('PO-ORG');
@@ -151,14 +173,23 @@ describe('invoicing job', () => {
     const next = await services.invoicing.runForOrganization(organization.id);
     expect(next.heldBack).toEqual([]);
     expect(next.invoices).toHaveLength(1);
-    expect(next.invoices[0]).toMatchObject({ charge: 1_000, customerReference: 'PO-D', billingLegalEntity: { hashId: hashIds.encode('billingLegalEntity', entity) } });
+    expect(next.invoices[0]).toMatchObject({
+      charge: 1_000,
+      customerReference: 'PO-D',
+      billingLegalEntity: { hashId: hashIds.encode('billingLegalEntity', entity) },
+    });
   });
 
   it('makes one invoice when two services instances on two connections run at once', async () => {
     const organization = await buildOrganization(services);
     await insertCharges(
       database.db,
-      Array.from({ length: 200 }, (_, index) => ({ organizationId: organization.id, source: 'manual' as const, billableAt: '2026-02-02T00:00:00Z', charge: index + 1 })),
+      Array.from({ length: 200 }, (_, index) => ({
+        organizationId: organization.id,
+        source: 'manual' as const,
+        billableAt: '2026-02-02T00:00:00Z',
+        charge: index + 1,
+      })),
     );
     // On PostgreSQL the second instance has a pool of its own; PGlite has one connection, shared.
     const other = database.kind === 'postgres' ? openDatabase({ url: process.env.DATABASE_URL ?? '', schema: database.schema, poolMax: 2 }) : null;
@@ -196,7 +227,10 @@ describe('invoicing job', () => {
       await other?.db.destroy();
     }
     expect((await services.invoicing.runAll()).flatMap((run) => run.invoices)).toEqual([]);
-    const rows = (await database.db('billing_invoices').where('year', 2026).orderBy('sequence').select('sequence', 'public_id')) as { sequence: number; public_id: string }[];
+    const rows = (await database.db('billing_invoices').where('year', 2026).orderBy('sequence').select('sequence', 'public_id')) as {
+      sequence: number;
+      public_id: string;
+    }[];
     expect(rows.map((row) => row.sequence)).toEqual(rows.map((_, index) => index + 1));
     expect(rows.map((row) => row.public_id)).toEqual(rows.map((_, index) => `GP-2026-${String(index + 1).padStart(6, '0')}`));
     const last = (await database.db('billing_invoice_sequences').where('year', 2026).first('last')) as { last: number };
@@ -210,7 +244,9 @@ describe('invoicing job', () => {
     // A legal entity that goes away under the run: the link to it fails after the number was taken.
     const doomed = await insertLegalEntity(database.db, organization.id);
     await database.db('organizations').where('id', organization.id).update({ default_billing_legal_entity_id: doomed });
-    await database.db.raw(`alter table billing_invoices add constraint billing_invoices_test_refusal check (billing_legal_entity_id is distinct from ${doomed})`);
+    await database.db.raw(
+      `alter table billing_invoices add constraint billing_invoices_test_refusal check (billing_legal_entity_id is distinct from ${doomed})`,
+    );
     try {
       await expect(services.invoicing.runForOrganization(organization.id)).rejects.toThrow();
     } finally {

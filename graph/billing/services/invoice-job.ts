@@ -162,11 +162,17 @@ export class InvoiceJob {
    * to: the charge's own, else (a device charge) its device's now, else the organisation's; and
    * the device charges that wait because the organisation requires the device's own.
    */
-  private async group(trx: Knex.Transaction, organization: OrganizationRow, charges: readonly GatheredCharge[]): Promise<{ groups: Group[]; heldBack: HeldBackChargeView[] }> {
+  private async group(
+    trx: Knex.Transaction,
+    organization: OrganizationRow,
+    charges: readonly GatheredCharge[],
+  ): Promise<{ groups: Group[]; heldBack: HeldBackChargeView[] }> {
     const deviceIds = [...new Set(charges.flatMap((charge) => (charge.device_id === null ? [] : [Number(charge.device_id)])))];
     const devices = new Map<number, DeviceDetails>();
     for (const ids of chunks(deviceIds)) {
-      const rows = (await trx('devices').whereIn('id', ids).select('id', 'organization_id', 'billing_legal_entity_id', 'invoice_customer_reference')) as DeviceDetails[];
+      const rows = (await trx('devices')
+        .whereIn('id', ids)
+        .select('id', 'organization_id', 'billing_legal_entity_id', 'invoice_customer_reference')) as DeviceDetails[];
       rows.forEach((row) => devices.set(Number(row.id), row));
     }
     const organizationId = Number(organization.id);
@@ -212,7 +218,15 @@ export class InvoiceJob {
     const groups = [...byKey.values()].sort(
       (a, b) =>
         (a.legalEntityId ?? -1) - (b.legalEntityId ?? -1) ||
-        (a.customerReference === b.customerReference ? 0 : a.customerReference === null ? -1 : b.customerReference === null ? 1 : a.customerReference < b.customerReference ? -1 : 1),
+        (a.customerReference === b.customerReference
+          ? 0
+          : a.customerReference === null
+            ? -1
+            : b.customerReference === null
+              ? 1
+              : a.customerReference < b.customerReference
+                ? -1
+                : 1),
     );
     return { groups, heldBack };
   }

@@ -122,7 +122,10 @@ export function renderInvoicePdf({ invoice, charges, legalEntity }: InvoicePdfIn
   const header = (y: number) => {
     doc.font('Helvetica-Bold');
     row(doc, y, { description: 'Description', device: 'Device', period: 'Period', amount: 'Amount' });
-    doc.moveTo(margin, y + 12).lineTo(pageWidth - margin, y + 12).stroke();
+    doc
+      .moveTo(margin, y + 12)
+      .lineTo(pageWidth - margin, y + 12)
+      .stroke();
     doc.font('Helvetica');
     return y + lineHeight + 2;
   };
@@ -149,7 +152,10 @@ export function renderInvoicePdf({ invoice, charges, legalEntity }: InvoicePdfIn
     doc.addPage();
     y = margin;
   }
-  doc.moveTo(margin, y + 2).lineTo(pageWidth - margin, y + 2).stroke();
+  doc
+    .moveTo(margin, y + 2)
+    .lineTo(pageWidth - margin, y + 2)
+    .stroke();
   y += 8;
   totalLines.forEach(([label, cents], index) => {
     doc.font(index === totalLines.length - 1 ? 'Helvetica-Bold' : 'Helvetica');
@@ -157,7 +163,10 @@ export function renderInvoicePdf({ invoice, charges, legalEntity }: InvoicePdfIn
     doc.text(formatEuro(cents), columns.amount.x, y, { width: columns.amount.width, align: 'right', lineBreak: false });
     y += lineHeight;
   });
-  doc.font('Helvetica').fontSize(8).text(`${invoice.chargeCount} charge(s). Amounts in euro.`, margin, y + 10, { lineBreak: false });
+  doc
+    .font('Helvetica')
+    .fontSize(8)
+    .text(`${invoice.chargeCount} charge(s). Amounts in euro.`, margin, y + 10, { lineBreak: false });
   doc.end();
   return done;
 }

@@ -84,7 +84,9 @@ async function rowsById<R extends { id: string | number }>(db: Knex, table: stri
   if (ids.length === 0) {
     return new Map();
   }
-  const rows = (await db(table).whereIn('id', ids).select(['id', ...columns])) as R[];
+  const rows = (await db(table)
+    .whereIn('id', ids)
+    .select(['id', ...columns])) as R[];
   return new Map(rows.map((row) => [Number(row.id), row]));
 }
 
@@ -116,7 +118,12 @@ export class BillingInvoiceService {
   async present(invoices: readonly BillingInvoiceModel[], db: Knex = this.db): Promise<BillingInvoiceView[]> {
     const [organizationName, entities] = await Promise.all([
       this.directory.organizationNames(db, distinctIds(invoices.map((invoice) => invoice.organizationId))),
-      rowsById<{ id: string; company_name: string }>(db, 'billing_legal_entities', ['company_name'], distinctIds(invoices.map((invoice) => invoice.billingLegalEntityId))),
+      rowsById<{ id: string; company_name: string }>(
+        db,
+        'billing_legal_entities',
+        ['company_name'],
+        distinctIds(invoices.map((invoice) => invoice.billingLegalEntityId)),
+      ),
     ]);
     return invoices.map((invoice) => {
       const organizationId = Number(invoice.organizationId);
@@ -142,7 +149,12 @@ export class BillingInvoiceService {
     const [organizationName, devices, entities, invoices, refunded] = await Promise.all([
       this.directory.organizationNames(db, distinctIds(rows.map((row) => row.organization_id))),
       rowsById<{ id: string; name: string }>(db, 'devices', ['name'], distinctIds(rows.map((row) => row.device_id))),
-      rowsById<{ id: string; company_name: string }>(db, 'billing_legal_entities', ['company_name'], distinctIds(rows.map((row) => row.billing_legal_entity_id))),
+      rowsById<{ id: string; company_name: string }>(
+        db,
+        'billing_legal_entities',
+        ['company_name'],
+        distinctIds(rows.map((row) => row.billing_legal_entity_id)),
+      ),
       rowsById<{ id: string; public_id: string }>(db, 'billing_invoices', ['public_id'], distinctIds(rows.map((row) => row.invoice_id))),
       this.refundedIds(db, distinctIds(rows.map((row) => row.id))),
     ]);
