@@ -12,6 +12,7 @@ import type { Actor } from '../graph/common/context';
 import { createGraphqlContext, type GraphqlContext, type GraphqlTransport } from './graphql-context';
 import { buildFleetSubgraph } from './fleet/schema';
 import { buildForwardingSubgraph } from './forwarding/schema';
+import { buildBillingSubgraph } from './billing/schema';
 import { buildIdentitySubgraph } from './identity/schema';
 import { buildOperationsSubgraph } from './operations/schema';
 import type { Services } from '../graph/services';
@@ -19,7 +20,7 @@ import type { Subgraph } from './subgraph';
 
 /** Every subgraph Gridport serves; each is composed into the one graph clients see. */
 export function buildSubgraphs(log: Logger): Promise<Subgraph[]> {
-  return Promise.all([buildIdentitySubgraph(log), buildFleetSubgraph(log), buildOperationsSubgraph(log), buildForwardingSubgraph(log)]);
+  return Promise.all([buildIdentitySubgraph(log), buildFleetSubgraph(log), buildOperationsSubgraph(log), buildForwardingSubgraph(log), buildBillingSubgraph(log)]);
 }
 
 export class GraphCompositionError extends Error {

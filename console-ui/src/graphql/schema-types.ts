@@ -173,6 +173,78 @@ export type AuditObjectType =
   | 'PARTNERSHIPS'
   | 'USERS';
 
+/** An organisation's charges of one legal entity and customer reference, gathered by the invoicing job. */
+export type BillingInvoice = {
+  __typename?: 'BillingInvoice';
+  billingLegalEntity: Maybe<BillingInvoiceReference>;
+  /** The total in euro cents. */
+  charge: Scalars['Float']['output'];
+  chargeCount: Scalars['Int']['output'];
+  charges: Array<BillingInvoiceCharge>;
+  createdAt: Scalars['DateTimeISO']['output'];
+  customerReference: Maybe<Scalars['String']['output']>;
+  hashId: Scalars['ID']['output'];
+  organization: Organization;
+  /** The path of the PDF on this server (GET with a staff session): /console-admin/v1/billing-invoice/{hashId}/pdf. */
+  pdfUrl: Scalars['String']['output'];
+  /** Charges billable before this moment were invoiced. */
+  periodEnd: Scalars['DateTimeISO']['output'];
+  /** GP-<year>-<6 digits>, without gaps within a year. */
+  publicId: Scalars['String']['output'];
+  totals: BillingInvoiceTotals;
+};
+
+/** A charge on an invoice; amounts in euro cents, the monthly price in euro. */
+export type BillingInvoiceCharge = {
+  __typename?: 'BillingInvoiceCharge';
+  billableAt: Scalars['DateTimeISO']['output'];
+  billingLegalEntity: Maybe<BillingInvoiceReference>;
+  /** Euro cents; negative credits. */
+  charge: Scalars['Float']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  customerReference: Maybe<Scalars['String']['output']>;
+  description: Scalars['String']['output'];
+  device: Maybe<BillingInvoiceReference>;
+  /** The tier discount, in percent. */
+  discount: Maybe<Scalars['Float']['output']>;
+  from: Maybe<Scalars['DateTimeISO']['output']>;
+  hashId: Scalars['ID']['output'];
+  invoiceHashId: Maybe<Scalars['ID']['output']>;
+  invoicePublicId: Maybe<Scalars['String']['output']>;
+  /** hardware, saas or consultancy. */
+  ledgerAccount: Scalars['String']['output'];
+  monthlyPriceBeforeDiscount: Maybe<Scalars['Float']['output']>;
+  organization: Organization;
+  /** deviceUpdate, scheduled, configChange, destinationUpdate, subscriptionIncrease, deviceGroupUpdate or manuallyAdded. */
+  reason: Scalars['String']['output'];
+  refundOfHashId: Maybe<Scalars['ID']['output']>;
+  refunded: Scalars['Boolean']['output'];
+  /** subscription, manual or shipment. */
+  source: Scalars['String']['output'];
+  to: Maybe<Scalars['DateTimeISO']['output']>;
+};
+
+export type BillingInvoicePage = {
+  __typename?: 'BillingInvoicePage';
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<BillingInvoice>;
+};
+
+/** A legal entity or device as an invoice names it. */
+export type BillingInvoiceReference = {
+  __typename?: 'BillingInvoiceReference';
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
+/** Totals per ledger account in euro cents. */
+export type BillingInvoiceTotals = {
+  __typename?: 'BillingInvoiceTotals';
+  consultancy: Scalars['Float']['output'];
+  hardware: Scalars['Float']['output'];
+  saas: Scalars['Float']['output'];
+};
+
 /** Whether the public API may read a device, and also steer it. */
 export type CloudApiLevel =
   | 'OFF'
@@ -1192,6 +1264,9 @@ export type Query = {
   apiKeys: ApiKeyPage;
   /** The audit log, newest first (staff only). */
   auditLog: AuditLogPage;
+  billingInvoice: BillingInvoice;
+  /** Invoices newest first, by organisation and public id (filter). */
+  billingInvoices: BillingInvoicePage;
   device: Device;
   /** How many devices the actor may see: in all, operational and inactive. */
   deviceCount: DeviceCount;
@@ -1251,6 +1326,19 @@ export type QueryAuditLogArgs = {
   offset: InputMaybe<Scalars['String']['input']>;
   rowsPerPage: InputMaybe<Scalars['Int']['input']>;
   transactionIdentifier: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryBillingInvoiceArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type QueryBillingInvoicesArgs = {
+  filter: InputMaybe<Scalars['String']['input']>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  organizationHashId: InputMaybe<Scalars['String']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
 };
 
 
