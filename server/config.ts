@@ -15,6 +15,7 @@ import { defaultHttpBounds, type HttpBounds } from './http-bounds';
 import { defaultPresenceSettings, type PresenceSettings } from '../graph/fleet/services/device-presence.service';
 import { defaultAlarmRecoverySeconds } from '../contracts/monitors';
 import { defaultMonitorSweepSettings } from '../graph/operations/services/monitor-sweep';
+import { defaultInvoiceIntervalSeconds } from '../graph/billing/services/invoice-job';
 import { defaultForwardingSettings, type ForwardingSettings } from '../graph/forwarding/services/forwarding-settings';
 
 /**
@@ -54,6 +55,8 @@ export interface Config {
   presence: PresenceSettings;
   /** Monitors and alarms: ALARM_RECOVERY_SECONDS, MONITOR_SWEEP_SECONDS (docs/operations.md, "Monitors and alarms"). */
   monitors: { recoverySeconds: number; sweepSeconds: number };
+  /** Billing: BILLING_INVOICE_INTERVAL_SECONDS, how often each node runs the invoicing job (docs/billing.md, "Invoices"). */
+  billing: { invoiceIntervalSeconds: number };
   /** HTTPS on the server itself (TLS_CERT_FILE, TLS_KEY_FILE, PEM); gateways then prove themselves by mutual TLS. Null: plain HTTP (TLS ends at a proxy). */
   tls: { certificatePem: string; privateKeyPem: string } | null;
   /** How long the HTTP server waits for a client: HTTP_HEADERS_TIMEOUT_SECONDS, HTTP_REQUEST_TIMEOUT_SECONDS, HTTP_KEEP_ALIVE_TIMEOUT_SECONDS. */
@@ -246,6 +249,13 @@ const environmentSchema = yup.object({
     .min(0, 'FORWARDING_CONCURRENCY must be at least 0 (0: this node delivers nothing)')
     .max(1000, 'FORWARDING_CONCURRENCY must be at most 1000')
     .default(defaultForwardingSettings.concurrency),
+  BILLING_INVOICE_INTERVAL_SECONDS: yup
+    .number()
+    .typeError('BILLING_INVOICE_INTERVAL_SECONDS must be a number of seconds')
+    .integer('BILLING_INVOICE_INTERVAL_SECONDS must be a whole number of seconds')
+    .min(10, 'BILLING_INVOICE_INTERVAL_SECONDS must be at least 10')
+    .max(86_400, 'BILLING_INVOICE_INTERVAL_SECONDS must be at most 86400')
+    .default(defaultInvoiceIntervalSeconds),
   MONITOR_SWEEP_SECONDS: yup
     .number()
     .typeError('MONITOR_SWEEP_SECONDS must be a number of seconds')
@@ -482,6 +492,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     },
     presence: { heartbeatSeconds: parsed.HUB_HEARTBEAT_SECONDS, leaseSeconds: parsed.HUB_LEASE_SECONDS },
     monitors: { recoverySeconds: parsed.ALARM_RECOVERY_SECONDS, sweepSeconds: parsed.MONITOR_SWEEP_SECONDS },
+    billing: { invoiceIntervalSeconds: parsed.BILLING_INVOICE_INTERVAL_SECONDS },
     tls,
     http: {
       headersTimeoutMs: parsed.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,

@@ -22,6 +22,7 @@ import { serveOperatorSocket, type OperatorSocket } from './operator-socket';
 import type { SmtpReceiver } from './smtp-receiver';
 import { startIssueMail, type IssueMailRunning } from './issue-mail';
 import { startFileSweep } from './file-sweep';
+import { startInvoicing } from '../graph/billing/services/invoice-job';
 import { ForwardingWorker } from '../graph/forwarding/services/delivery-worker';
 
 export interface RunningServer {
@@ -103,6 +104,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   let operatorSocket: OperatorSocket | undefined;
   let issueMail: IssueMailRunning | undefined;
   let fileSweep: { close(): Promise<void> } | undefined;
+  let invoicing: { close(): Promise<void> } | undefined;
   let forwarding: ForwardingWorker | undefined;
   try {
     const applied = await migrateLatest(database.db, database.schema);
@@ -174,6 +176,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
     issueMail = await startIssueMail(config, services, log);
     fileSweep = startFileSweep(services.files, log);
+    invoicing = startInvoicing(services.invoicing, log.child({ part: 'invoicing' }), config.billing.invoiceIntervalSeconds);
     if (config.tls) {
       log.info({ url }, 'serving HTTPS; gateways may prove themselves by mutual TLS');
     }
@@ -194,6 +197,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         await forwarding?.stop();
         await issueMail?.close();
         await fileSweep?.close();
+        await invoicing?.close();
         await operatorSocket?.close();
         await demoGateways?.close();
         await hub.close();
@@ -211,6 +215,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     await forwarding?.stop();
     await issueMail?.close();
     await fileSweep?.close();
+    await invoicing?.close();
     await pubsub?.close();
     await operatorSocket?.close();
     await database.db.destroy();
