@@ -13,8 +13,7 @@ import { createServices } from '../graph/services';
 import { ReportIngest, type IncomingReport } from '../device-hub/ingest';
 import { migrateLatest, openDatabase } from '../server/database';
 import { seedDevices } from '../test-support/fleet';
-import { postgresPeer } from '../test-support/forwarding-peers/postgres';
-import type { ForwardingPeer } from '../test-support/forwarding-peers/peer';
+import { Client } from 'pg';
 
 /** One destination's figures over a run. */
 export interface ForwardingLine {
@@ -67,6 +66,30 @@ async function countingEndpoint(): Promise<{ url: string; count: () => number; c
   };
 }
 
+/** A database of its own on the machine's PostgreSQL for the postgres destination, or null when none answers. */
+async function destinationDatabase(): Promise<{ settings: Record<string, unknown>; drop: () => Promise<void> } | null> {
+  const adminUrl = process.env.BENCH_DESTINATION_POSTGRES_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const admin = new Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const name = `bench_fwd_${randomBytes(4).toString('hex')}`;
+  const password = randomBytes(12).toString('hex');
+  await admin.query(`CREATE ROLE "${name}" LOGIN PASSWORD '${password}'`);
+  await admin.query(`CREATE DATABASE "${name}" OWNER "${name}"`);
+  const { hostname, port } = new URL(adminUrl);
+  return {
+    settings: { host: hostname, port: Number(port || 5432), database: name, username: name, password, table: 'gridport_reports', tls: false },
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.query(`DROP ROLE IF EXISTS "${name}"`);
+      await admin.end();
+    },
+  };
+}
+
 /**
  * Forwarding while the ingest stores `rate` reports a second (docs/forwarding.md, "Delivery";
  * issue 18): `devices` gateways' meter reports, all forwarded by their group to an HTTP endpoint
@@ -103,7 +126,7 @@ export async function forwardingBenchmark(
   await db('devices').whereIn('id', deviceIds).update({ in_production: true });
 
   const endpoint = await countingEndpoint();
-  const postgres: ForwardingPeer | null = postgresPeer.missing() === null ? await postgresPeer.start() : null;
+  const postgres = await destinationDatabase();
   const targets: { kind: string; destination: Record<string, unknown> }[] = [
     { kind: 'http', destination: { type: 'http', url: endpoint.url, method: 'POST', headers: [], timeoutMs: 10_000 } },
     ...(postgres ? [{ kind: 'postgres', destination: { type: 'postgres', ...postgres.settings } }] : []),
@@ -221,7 +244,7 @@ export async function forwardingBenchmark(
   await worker.stop();
   await ingest.close();
   await endpoint.close();
-  await postgres?.stop();
+  await postgres?.drop();
   await services.alarms.settled();
   await db.raw('drop schema if exists ?? cascade', [schema]);
   await db.destroy();

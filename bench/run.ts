@@ -7,13 +7,14 @@ import { fuzzSummary } from './fuzz';
 import { fuzzBenchmark } from './fuzz.bench';
 import { httpBenchmark } from './http.bench';
 import { ingestBenchmark } from './ingest.bench';
+import { invoicingBenchmark } from './invoicing.bench';
 import { monitorsBenchmark } from './monitors.bench';
 import { optimizerBenchmark } from './optimizer.bench';
 
-const benchmarks = ['http', 'fleet', 'ingest', 'monitors', 'forwarding', 'optimizer', 'fuzz'] as const;
+const benchmarks = ['http', 'fleet', 'ingest', 'monitors', 'forwarding', 'optimizer', 'fuzz', 'invoicing'] as const;
 type BenchmarkName = (typeof benchmarks)[number];
 
-const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [monitors] [forwarding] [optimizer] [fuzz] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--seed N] [--runs 200] [--reports 200000] [--alarm-every 500]
+const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [monitors] [forwarding] [optimizer] [fuzz] [invoicing] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--seed N] [--runs 200] [--reports 200000] [--alarm-every 500] [--devices 10000]
 Runs the benchmarks named (all of them when none is), printing the tables of docs/performance.md.
 Ingest: --connections the gateway connections of each run, --rate the reports per second sent in
 all, --seconds the measured window (after a 5 s warm-up), --profile where the server's CPU goes.
@@ -22,7 +23,8 @@ many per GraphQL root field), --seed to repeat a run; it exits 1 at the first ru
 Monitors: reports per second through the ingest with the monitors off and on, --reports per pass,
 --alarm-every N: one agent alarm report in N.
 Forwarding: delivery to an HTTP endpoint and a PostgreSQL database while the ingest stores --rate
-reports a second (default 10000) for --seconds (default 30): throughput, lag, drain time.`;
+reports a second (default 10000) for --seconds (default 30): throughput, lag, drain time.
+Invoicing: one organisation of --devices devices with a month of charges, invoiced, run again, read and printed as a PDF.`;
 
 async function http(databaseUrl: string | null): Promise<void> {
   const result = await httpBenchmark(databaseUrl);
@@ -118,6 +120,19 @@ async function forwarding(databaseUrl: string | null, options: { rate: number; s
   process.stdout.write('\n');
 }
 
+async function invoicing(databaseUrl: string | null, options: { devices: number }): Promise<void> {
+  const result = await invoicingBenchmark(databaseUrl, options);
+  process.stdout.write(
+    `Invoicing: one organisation of ${result.devices} devices, ${result.charges} charges of a month (seeded with SQL in ${result.seedMs} ms).\n\n`,
+  );
+  process.stdout.write(
+    '| devices | charges | run ms | invoices | invoiced charges | second run ms | read with charges ms | PDF ms | PDF KB | same bytes | RSS MB |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n',
+  );
+  process.stdout.write(
+    `| ${result.devices} | ${result.charges} | ${result.runMs} | ${result.invoices} | ${result.invoicedCharges} | ${result.secondRunMs} | ${result.readMs} | ${result.pdfMs} | ${result.pdfKb} | ${result.pdfSameBytes ? 'yes' : 'no'} | ${result.rssMb} |\n\n`,
+  );
+}
+
 async function fuzz(databaseUrl: string | null, options: { seed: number; runs: number }): Promise<void> {
   const result = await fuzzBenchmark(databaseUrl, {
     seed: options.seed,
@@ -160,6 +175,7 @@ async function main(): Promise<void> {
       runs: { type: 'string', default: '200' },
       reports: { type: 'string', default: '200000' },
       'alarm-every': { type: 'string', default: '500' },
+      devices: { type: 'string', default: '10000' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -199,6 +215,9 @@ async function main(): Promise<void> {
   }
   if (selected.has('optimizer')) {
     await optimizer();
+  }
+  if (selected.has('invoicing')) {
+    await invoicing(databaseUrl, { devices: Number(values.devices) });
   }
   if (selected.has('fuzz')) {
     await fuzz(databaseUrl, { seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed), runs: Number(values.runs) });

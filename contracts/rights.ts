@@ -176,6 +176,11 @@ export const accessRules = {
   'groupForwarding.update': staffWriters,
   'groupForwarding.delete': staffWriters,
 
+  // Billing invoices (console.md section 6): staff read them and their PDF (Employee); the invoicing job makes them.
+  'billingInvoice.list': consoleUsers(employee),
+  'billingInvoice.read': consoleUsers(employee),
+  'billingInvoice.pdf': consoleUsers(employee),
+
   // Issues, alarms and their messages (console.md sections 6 and 7): staff manage them (Employee); customers read the
   // issues of devices they may see, post messages and subscribe.
   'issue.list': consoleUsers(employee),

@@ -50,6 +50,8 @@ import { SubscriptionJob } from './billing/services/subscription-job';
 import { DeviceMessageService, DeviceTicketService, type HubspotSettings } from './fleet/services/device-message.service';
 import { LegalEntityService } from './billing/services/legal-entity.service';
 import { MoneybirdClient, type MoneybirdSettings } from './billing/services/moneybird.client';
+import { BillingInvoiceService } from './billing/services/invoice.service';
+import { InvoiceJob } from './billing/services/invoice-job';
 
 /** Everything a service needs from outside: the database and the install's hash ids. */
 export interface Dependencies {
@@ -156,6 +158,10 @@ export interface Services {
   billingCharges: BillingChargeService;
   /** The scheduled subscription charges (the server runs it every BILLING_JOB_INTERVAL_SECONDS; `gridport billing charge-subscriptions`). */
   billingJob: SubscriptionJob;
+  /** Invoices: their lists, charges and PDFs (docs/billing.md, "Invoices"). */
+  billingInvoices: BillingInvoiceService;
+  /** The invoicing job: per organisation, the charges due gathered into invoices. */
+  invoicing: InvoiceJob;
 }
 
 export function createServices({
@@ -246,5 +252,7 @@ export function createServices({
     billingCharges: new BillingChargeService(db, hashIds, clock),
     billingJob: new SubscriptionJob(db, billingLedger, clock, log),
     billingLegalEntities: new LegalEntityService(db, hashIds, directory, new MoneybirdClient(moneybird)),
+    billingInvoices: new BillingInvoiceService(db, hashIds, directory),
+    invoicing: new InvoiceJob(db, hashIds, new BillingInvoiceService(db, hashIds, directory), clock),
   };
 }

@@ -4,6 +4,7 @@ import type { Actor } from '../graph/common/context';
 import { systemActor } from '../graph/common/context';
 import { anOrganization, buildApiKey, buildDeviceGroup, buildIssue, buildPartnership, buildUser } from '../test-support/factories';
 import { seedDevices } from '../test-support/fleet';
+import { insertCharge } from '../test-support/billing';
 import { customerActor, testGraph, type TestGraph } from '../test-support/graphql';
 
 /**
@@ -37,6 +38,8 @@ describe('tenant isolation in GraphQL', () => {
     forwardingHashId: '',
     legalEntityHashId: '',
     legalEntityName: 'Victim Invoicing BV',
+    invoiceHashId: '',
+    invoicePublicId: '',
   };
   let b: { id: number; hashId: string };
   let actors: { name: string; actor: Actor }[];
@@ -112,6 +115,16 @@ describe('tenant isolation in GraphQL', () => {
         isOrganizationDefault: false,
       })
     ).hashId;
+    await insertCharge(g.database.db, {
+      organizationId: victim.id,
+      source: 'manual',
+      description: 'Victim consultancy',
+      billableAt: '2026-01-10T00:00:00Z',
+      charge: 4_200,
+    });
+    const [invoice] = (await g.services.invoicing.runForOrganization(victim.id, new Date('2026-02-01T00:00:00Z'))).invoices;
+    a.invoiceHashId = invoice?.hashId ?? '';
+    a.invoicePublicId = invoice?.publicId ?? '';
     const prober = await anOrganization(g.services, { name: 'Prober BV' });
     b = { id: g.hashIds.decode('organization', prober.hashId) ?? 0, hashId: prober.hashId };
     actors = [
@@ -278,6 +291,14 @@ describe('tenant isolation in GraphQL', () => {
         variables: { h: a.deviceHashId },
       },
       deletePartnership: { query: 'mutation($h: ID!) { deletePartnership(hashId: $h) }', variables: { h: a.partnershipHashId } },
+      billingInvoice: {
+        query: 'query($h: ID!) { billingInvoice(hashId: $h) { hashId publicId pdfUrl charges { description } } }',
+        variables: { h: a.invoiceHashId },
+      },
+      billingInvoices: {
+        query: 'query($o: String) { billingInvoices(organizationHashId: $o) { rows { hashId publicId } } }',
+        variables: { o: a.organizationHashId },
+      },
       issues: { query: '{ issues { rows { hashId title } } }' },
       issue: { query: 'query($h: ID!) { issue(hashId: $h) { hashId title } }', variables: { h: a.issueHashId } },
       issueTimeline: { query: 'query($h: ID!) { issueTimeline(hashId: $h) { rows { message { message } } } }', variables: { h: a.issueHashId } },
@@ -333,6 +354,8 @@ describe('tenant isolation in GraphQL', () => {
       a.forwardingHashId,
       a.legalEntityHashId,
       a.legalEntityName,
+      a.invoiceHashId,
+      a.invoicePublicId,
     ];
     const refusals = new Set(['forbidden', 'not_found', 'forbidden_organization', 'unauthorized', 'invalid_credentials', 'unknown_identifier']);
     for (const { name, actor } of actors) {

@@ -32,6 +32,7 @@ import { deviceGroupRoutes } from './rest/device-group.routes';
 import { deviceGroupMessageDestinationRoutes } from './rest/device-group-message-destination.routes';
 import { messageDestinationRoutes } from './rest/message-destination.routes';
 import { billingChargeRoutes } from './rest/billing-charge.routes';
+import { billingInvoiceRoutes } from './rest/billing-invoice.routes';
 import { issueRoutes } from './rest/issue.routes';
 import { steeringRoutes } from './rest/steering.routes';
 import { deviceLiveRoutes } from './rest/device-live.routes';
@@ -233,6 +234,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   fileRoutes(app, options.services);
   onCallRoutes(app, options.services);
   billingLegalEntityRoutes(app, options.services);
+  billingInvoiceRoutes(app, options.services);
   await app.register(twilioPlugin(options.services));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(consolePlugin({ version: options.version }));

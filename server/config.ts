@@ -16,6 +16,7 @@ import { defaultHttpBounds, type HttpBounds } from './http-bounds';
 import { defaultPresenceSettings, type PresenceSettings } from '../graph/fleet/services/device-presence.service';
 import { defaultAlarmRecoverySeconds } from '../contracts/monitors';
 import { defaultMonitorSweepSettings } from '../graph/operations/services/monitor-sweep';
+import { defaultInvoiceIntervalSeconds } from '../graph/billing/services/invoice-job';
 import { defaultForwardingSettings, type ForwardingSettings } from '../graph/forwarding/services/forwarding-settings';
 
 /**
@@ -55,6 +56,8 @@ export interface Config {
   presence: PresenceSettings;
   /** Monitors and alarms: ALARM_RECOVERY_SECONDS, MONITOR_SWEEP_SECONDS (docs/operations.md, "Monitors and alarms"). */
   monitors: { recoverySeconds: number; sweepSeconds: number };
+  /** Billing: BILLING_JOB_INTERVAL_SECONDS between runs of the scheduled subscription charges, BILLING_INVOICE_INTERVAL_SECONDS of the invoicing job (docs/billing.md). */
+  billing: { jobIntervalSeconds: number; invoiceIntervalSeconds: number };
   /** HTTPS on the server itself (TLS_CERT_FILE, TLS_KEY_FILE, PEM); gateways then prove themselves by mutual TLS. Null: plain HTTP (TLS ends at a proxy). */
   tls: { certificatePem: string; privateKeyPem: string } | null;
   /** How long the HTTP server waits for a client: HTTP_HEADERS_TIMEOUT_SECONDS, HTTP_REQUEST_TIMEOUT_SECONDS, HTTP_KEEP_ALIVE_TIMEOUT_SECONDS. */
@@ -69,8 +72,6 @@ export interface Config {
   forwarding: ForwardingSettings;
   /** Moneybird, for legal entities made from a contact: MONEYBIRD_API_URL, MONEYBIRD_ADMINISTRATION_ID, MONEYBIRD_API_TOKEN (docs/billing.md, "Legal entities"). */
   moneybird: MoneybirdSettings;
-  /** The billing job: BILLING_JOB_INTERVAL_SECONDS between runs of the scheduled subscription charges (docs/billing.md). */
-  billing: { jobIntervalSeconds: number };
 }
 
 export interface Secrets {
@@ -269,6 +270,13 @@ const environmentSchema = yup.object({
     .min(60, 'BILLING_JOB_INTERVAL_SECONDS must be at least 60')
     .max(86_400, 'BILLING_JOB_INTERVAL_SECONDS must be at most 86400')
     .default(3600),
+  BILLING_INVOICE_INTERVAL_SECONDS: yup
+    .number()
+    .typeError('BILLING_INVOICE_INTERVAL_SECONDS must be a number of seconds')
+    .integer('BILLING_INVOICE_INTERVAL_SECONDS must be a whole number of seconds')
+    .min(10, 'BILLING_INVOICE_INTERVAL_SECONDS must be at least 10')
+    .max(86_400, 'BILLING_INVOICE_INTERVAL_SECONDS must be at most 86400')
+    .default(defaultInvoiceIntervalSeconds),
   MONITOR_SWEEP_SECONDS: yup
     .number()
     .typeError('MONITOR_SWEEP_SECONDS must be a number of seconds')
@@ -510,6 +518,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     },
     presence: { heartbeatSeconds: parsed.HUB_HEARTBEAT_SECONDS, leaseSeconds: parsed.HUB_LEASE_SECONDS },
     monitors: { recoverySeconds: parsed.ALARM_RECOVERY_SECONDS, sweepSeconds: parsed.MONITOR_SWEEP_SECONDS },
+    billing: { jobIntervalSeconds: parsed.BILLING_JOB_INTERVAL_SECONDS, invoiceIntervalSeconds: parsed.BILLING_INVOICE_INTERVAL_SECONDS },
     tls,
     http: {
       headersTimeoutMs: parsed.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
@@ -530,7 +539,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       administrationId: parsed.MONEYBIRD_ADMINISTRATION_ID ?? null,
       apiToken: parsed.MONEYBIRD_API_TOKEN ?? null,
     },
-    billing: { jobIntervalSeconds: parsed.BILLING_JOB_INTERVAL_SECONDS },
   };
 }
 

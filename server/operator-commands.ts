@@ -11,6 +11,8 @@ import { validate } from '../contracts/validation';
 import { GridportError } from '../contracts/errors';
 import { systemActor } from '../graph/common/context';
 import type { Services } from '../graph/services';
+import { invoiceRunSchema, type InvoiceRunView } from '../contracts/billing-invoice';
+import { formatEuro } from '../contracts/billing-invoice';
 import { issueAdminListQuerySchema, issueStatuses, issueTimelineQuerySchema, type IssueTimelineItemView, type IssueView } from '../contracts/issue';
 
 /**
@@ -44,6 +46,10 @@ Commands:
   billing charge-subscriptions [--at <ISO date>]
                                             make the scheduled subscription charges due by then
                                             (now unless given), as the billing job does
+  billing invoice [--organization <hashId>] [--at <ISO time>]
+                                            run the invoicing job now (one organisation, or every
+                                            one; at the given moment, or now) and print the
+                                            invoices made and the charges held back
   mail test <to>                            send a test mail the way Gridport sends mail (SMTP_URL,
                                             or kept in the mails table) and print its receipt
   edge --hub <url> --state <dir> [--token <token>] [--identifier <id>]
@@ -72,6 +78,7 @@ export const databaseCommands = [
   'issue show',
   'mail test',
   'billing charge-subscriptions',
+  'billing invoice',
 ] as const;
 export type DatabaseCommand = (typeof databaseCommands)[number];
 export type Command = DatabaseCommand | 'edge';
@@ -92,6 +99,7 @@ const options = {
   state: { type: 'string' },
   identifier: { type: 'string' },
   status: { type: 'string' },
+  organization: { type: 'string' },
   at: { type: 'string' },
 } as const;
 
@@ -111,6 +119,7 @@ export interface CommandValues {
   state?: string;
   identifier?: string;
   status?: string;
+  organization?: string;
   /** A moment (ISO 8601): what the billing commands reckon up to. */
   at?: string;
   /** The one word a command takes after its name (`issue show <hashId>`, `mail test <to>`). */
@@ -156,6 +165,26 @@ export function parseCommand(argv: string[], io: CliIo): ParsedCommand {
 function describeIssue(issue: IssueView): string {
   const where = [issue.organization?.name, issue.device?.name].filter((name) => name !== undefined).join(', ');
   return `${issue.hashId}  ${issue.status.padEnd(8)}  ${issue.createdAt}  ${issue.source.padEnd(14)}  ${issue.title}${where === '' ? '' : ` (${where})`}, ${issue.messageCount} message(s)`;
+}
+
+/** What `billing invoice` made: one line per invoice, then the charges held back. */
+function describeInvoiceRuns(runs: readonly InvoiceRunView[]): string {
+  const invoices = runs.flatMap((run) => run.invoices);
+  const heldBack = runs.flatMap((run) => run.heldBack);
+  const lines = invoices.map(
+    (invoice) =>
+      `${invoice.publicId}  ${invoice.hashId}  ${invoice.organization.name}  ${invoice.billingLegalEntity?.name ?? 'no legal entity'}` +
+      `${invoice.customerReference ? `  ref ${invoice.customerReference}` : ''}  ${invoice.chargeCount} charge(s)  ${formatEuro(invoice.charge)}`,
+  );
+  if (invoices.length === 0) {
+    lines.push('No invoice made: nothing was due.');
+  }
+  for (const held of heldBack) {
+    lines.push(
+      `held back: charge ${held.chargeHashId} of device ${held.deviceHashId ?? 'none'} (the device has no ${held.missing.join(' and no ')} of its own)`,
+    );
+  }
+  return lines.join('\n');
 }
 
 /** `issue show`: the issue, then its timeline, oldest first. */
@@ -309,6 +338,16 @@ export async function runDatabaseCommand(command: DatabaseCommand, values: Comma
           offset = page.nextPageOffset ?? undefined;
         } while (offset !== undefined);
         print({ issue, timeline }, describeIssueWithTimeline(issue, timeline));
+        return 0;
+      }
+      case 'billing invoice': {
+        const input = validate(invoiceRunSchema, { organizationHashId: values.organization, at: values.at }, 'payload_invalid');
+        const at = input.at ?? services.clock();
+        const runs =
+          input.organizationHashId === undefined
+            ? await services.invoicing.runAll(at)
+            : [await services.invoicing.runForOrganizationHashId(input.organizationHashId, at)];
+        print({ runs }, describeInvoiceRuns(runs));
         return 0;
       }
       case 'mail test': {

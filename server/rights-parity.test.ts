@@ -244,6 +244,11 @@ const correspondence: Record<string, { query: string; rest: string[] } | { query
     query: `mutation { updateDeviceInvoiceDetails(hashId: "${placeholder}", input: { invoiceCustomerReference: "Parity" }) { hashId } }`,
     rest: ['PUT /console-admin/v1/device/:hashId/invoice-details'],
   },
+  billingInvoice: {
+    query: `{ billingInvoice(hashId: "${placeholder}") { hashId } }`,
+    rest: ['GET /console-admin/v1/billing-invoice/:hashId', 'GET /console-admin/v1/billing-invoice/:hashId/pdf'],
+  },
+  billingInvoices: { query: '{ billingInvoices { rows { hashId } } }', rest: ['GET /console-admin/v1/billing-invoice'] },
   issueTimelineLive: {
     query: `subscription { issueTimeline(hashId: "${placeholder}") { kind } }`,
     rest: ['GET /console-admin/v1/issue/:hashId/timeline', 'GET /console/v1/issue/:hashId/timeline'],

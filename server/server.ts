@@ -22,6 +22,7 @@ import { serveOperatorSocket, type OperatorSocket } from './operator-socket';
 import type { SmtpReceiver } from './smtp-receiver';
 import { startIssueMail, type IssueMailRunning } from './issue-mail';
 import { startFileSweep } from './file-sweep';
+import { startInvoicing } from '../graph/billing/services/invoice-job';
 import { ForwardingWorker } from '../graph/forwarding/services/delivery-worker';
 import { startSubscriptionJob } from '../graph/billing/services/subscription-job';
 
@@ -105,6 +106,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   let issueMail: IssueMailRunning | undefined;
   let fileSweep: { close(): Promise<void> } | undefined;
   let billingJob: { close(): Promise<void> } | undefined;
+  let invoicing: { close(): Promise<void> } | undefined;
   let forwarding: ForwardingWorker | undefined;
   try {
     const applied = await migrateLatest(database.db, database.schema);
@@ -178,6 +180,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     issueMail = await startIssueMail(config, services, log);
     fileSweep = startFileSweep(services.files, log);
     billingJob = startSubscriptionJob(services.billingJob, config.billing.jobIntervalSeconds, log);
+    invoicing = startInvoicing(services.invoicing, log.child({ part: 'invoicing' }), config.billing.invoiceIntervalSeconds);
     if (config.tls) {
       log.info({ url }, 'serving HTTPS; gateways may prove themselves by mutual TLS');
     }
@@ -199,6 +202,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         await issueMail?.close();
         await fileSweep?.close();
         await billingJob?.close();
+        await invoicing?.close();
         await operatorSocket?.close();
         await demoGateways?.close();
         await hub.close();
@@ -217,6 +221,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     await issueMail?.close();
     await fileSweep?.close();
     await billingJob?.close();
+    await invoicing?.close();
     await pubsub?.close();
     await operatorSocket?.close();
     await database.db.destroy();

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { BillingChargeResolver } from './billing-charge.resolver';
+import { BillingInvoiceResolver } from './billing-invoice.resolver';
 import { BillingLegalEntityResolver, resolveBillingLegalEntityReference } from './billing-legal-entity.resolver';
 import { buildSubgraph, type Subgraph } from '../subgraph';
 
@@ -8,7 +9,7 @@ export function buildBillingSubgraph(log: Logger): Promise<Subgraph> {
   return buildSubgraph(
     {
       name: 'billing',
-      resolvers: [BillingChargeResolver, BillingLegalEntityResolver],
+      resolvers: [BillingChargeResolver, BillingInvoiceResolver, BillingLegalEntityResolver],
       entities: { BillingLegalEntity: resolveBillingLegalEntityReference },
     },
     log,

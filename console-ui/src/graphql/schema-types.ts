@@ -164,6 +164,7 @@ export type AuditLogUser = {
 /** The kinds of objects whose changes the audit log records. */
 export type AuditObjectType =
   | 'API_KEYS'
+  | 'BILLING_CHARGES'
   | 'BILLING_LEGAL_ENTITIES'
   | 'CONTACTS'
   | 'DEVICES'
@@ -173,6 +174,150 @@ export type AuditObjectType =
   | 'ORGANIZATIONS'
   | 'PARTNERSHIPS'
   | 'USERS';
+
+/** A charge in euro cents (docs/billing.md, "Charges"). */
+export type BillingCharge = {
+  __typename?: 'BillingCharge';
+  billableAt: Scalars['DateTimeISO']['output'];
+  billingLegalEntity: Maybe<BillingReference>;
+  /** Euro cents; negative credits. */
+  charge: Scalars['Float']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  customerReference: Maybe<Scalars['String']['output']>;
+  description: Scalars['String']['output'];
+  device: Maybe<BillingReference>;
+  /** The tier discount applied, in percent. */
+  discount: Maybe<Scalars['Float']['output']>;
+  from: Maybe<Scalars['DateTimeISO']['output']>;
+  hashId: Scalars['ID']['output'];
+  invoiceHashId: Maybe<Scalars['ID']['output']>;
+  invoicePublicId: Maybe<Scalars['String']['output']>;
+  ledgerAccount: LedgerAccount;
+  /** Subscription charges: the device's monthly price in euro before the tier discount. */
+  monthlyPriceBeforeDiscount: Maybe<Scalars['Float']['output']>;
+  organization: BillingReference;
+  reason: ChargeReason;
+  /** For a refund: the charge it refunds. */
+  refundOfHashId: Maybe<Scalars['ID']['output']>;
+  refunded: Scalars['Boolean']['output'];
+  source: ChargeSource;
+  to: Maybe<Scalars['DateTimeISO']['output']>;
+};
+
+export type BillingChargeCreateInput = {
+  billableAt?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  /** Euro cents; negative credits. */
+  charge: Scalars['Int']['input'];
+  description: Scalars['String']['input'];
+  deviceHashId?: InputMaybe<Scalars['ID']['input']>;
+  ledgerAccount: LedgerAccount;
+  organizationHashId: Scalars['ID']['input'];
+  /** manual (the default) or shipment. */
+  source?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type BillingChargeCreated = {
+  __typename?: 'BillingChargeCreated';
+  billingChargeHashId: Scalars['ID']['output'];
+};
+
+export type BillingChargePage = {
+  __typename?: 'BillingChargePage';
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<BillingCharge>;
+};
+
+export type BillingChargeRefundInput = {
+  /** Euro cents to refund; all that is left without it. */
+  charge?: InputMaybe<Scalars['Int']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** An organisation's monthly forecast: its devices billed by usage at its pricing now. */
+export type BillingForecast = {
+  __typename?: 'BillingForecast';
+  deviceCount: Scalars['Int']['output'];
+  /** Percent. */
+  discount: Scalars['Float']['output'];
+  monthlyPrice: Scalars['Float']['output'];
+  monthlyPriceBeforeDiscount: Scalars['Float']['output'];
+  organization: BillingReference;
+  /** usage or legacy. */
+  pricingType: Scalars['String']['output'];
+  unitCount: Scalars['Int']['output'];
+};
+
+/** An organisation's charges of one legal entity and customer reference, gathered by the invoicing job. */
+export type BillingInvoice = {
+  __typename?: 'BillingInvoice';
+  billingLegalEntity: Maybe<BillingInvoiceReference>;
+  /** The total in euro cents. */
+  charge: Scalars['Float']['output'];
+  chargeCount: Scalars['Int']['output'];
+  charges: Array<BillingInvoiceCharge>;
+  createdAt: Scalars['DateTimeISO']['output'];
+  customerReference: Maybe<Scalars['String']['output']>;
+  hashId: Scalars['ID']['output'];
+  organization: Organization;
+  /** The path of the PDF on this server (GET with a staff session): /console-admin/v1/billing-invoice/{hashId}/pdf. */
+  pdfUrl: Scalars['String']['output'];
+  /** Charges billable before this moment were invoiced. */
+  periodEnd: Scalars['DateTimeISO']['output'];
+  /** GP-<year>-<6 digits>, without gaps within a year. */
+  publicId: Scalars['String']['output'];
+  totals: BillingInvoiceTotals;
+};
+
+/** A charge on an invoice; amounts in euro cents, the monthly price in euro. */
+export type BillingInvoiceCharge = {
+  __typename?: 'BillingInvoiceCharge';
+  billableAt: Scalars['DateTimeISO']['output'];
+  billingLegalEntity: Maybe<BillingInvoiceReference>;
+  /** Euro cents; negative credits. */
+  charge: Scalars['Float']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  customerReference: Maybe<Scalars['String']['output']>;
+  description: Scalars['String']['output'];
+  device: Maybe<BillingInvoiceReference>;
+  /** The tier discount, in percent. */
+  discount: Maybe<Scalars['Float']['output']>;
+  from: Maybe<Scalars['DateTimeISO']['output']>;
+  hashId: Scalars['ID']['output'];
+  invoiceHashId: Maybe<Scalars['ID']['output']>;
+  invoicePublicId: Maybe<Scalars['String']['output']>;
+  /** hardware, saas or consultancy. */
+  ledgerAccount: Scalars['String']['output'];
+  monthlyPriceBeforeDiscount: Maybe<Scalars['Float']['output']>;
+  organization: Organization;
+  /** deviceUpdate, scheduled, configChange, destinationUpdate, subscriptionIncrease, deviceGroupUpdate or manuallyAdded. */
+  reason: Scalars['String']['output'];
+  refundOfHashId: Maybe<Scalars['ID']['output']>;
+  refunded: Scalars['Boolean']['output'];
+  /** subscription, manual or shipment. */
+  source: Scalars['String']['output'];
+  to: Maybe<Scalars['DateTimeISO']['output']>;
+};
+
+export type BillingInvoicePage = {
+  __typename?: 'BillingInvoicePage';
+  nextPageOffset: Maybe<Scalars['String']['output']>;
+  rows: Array<BillingInvoice>;
+};
+
+/** A legal entity or device as an invoice names it. */
+export type BillingInvoiceReference = {
+  __typename?: 'BillingInvoiceReference';
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
+/** Totals per ledger account in euro cents. */
+export type BillingInvoiceTotals = {
+  __typename?: 'BillingInvoiceTotals';
+  consultancy: Scalars['Float']['output'];
+  hardware: Scalars['Float']['output'];
+  saas: Scalars['Float']['output'];
+};
 
 /** A company an organisation's invoices are addressed to (console.md section 3). */
 export type BillingLegalEntity = {
@@ -239,6 +384,29 @@ export type BillingLegalEntityUpdateInput = {
   taxNumber?: InputMaybe<Scalars['String']['input']>;
   zipcode?: InputMaybe<Scalars['String']['input']>;
 };
+
+/** An organisation, device or legal entity as a charge names it. */
+export type BillingReference = {
+  __typename?: 'BillingReference';
+  hashId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
+/** Why a charge was made (docs/billing.md, "Charges"). */
+export type ChargeReason =
+  | 'CONFIG_CHANGE'
+  | 'DESTINATION_UPDATE'
+  | 'DEVICE_GROUP_UPDATE'
+  | 'DEVICE_UPDATE'
+  | 'MANUALLY_ADDED'
+  | 'SCHEDULED'
+  | 'SUBSCRIPTION_INCREASE';
+
+/** Where a charge comes from. */
+export type ChargeSource =
+  | 'MANUAL'
+  | 'SHIPMENT'
+  | 'SUBSCRIPTION';
 
 /** Whether the public API may read a device, and also steer it. */
 export type CloudApiLevel =
@@ -321,6 +489,8 @@ export type Device = {
   balenaUuid: Maybe<Scalars['String']['output']>;
   /** The legal entity the device's charges are invoiced to; null: its organisation's default. Staff only. */
   billingLegalEntity: Maybe<BillingLegalEntity>;
+  /** The billing usage column (docs/billing.md): staff only, null for customers. */
+  billingUsage: Maybe<DeviceBillingUsage>;
   cloudApi: CloudApiLevel;
   /** The configuration (version 2); VPN credentials are withheld from customers. */
   config: Maybe<Scalars['JSON']['output']>;
@@ -367,6 +537,18 @@ export type DeviceAsset = {
   /** Schedule items: startAt, endAt, command. */
   schedule: Array<Scalars['JSON']['output']>;
   type: Scalars['String']['output'];
+};
+
+/** The billing usage column of the device lists: units and the monthly price now. */
+export type DeviceBillingUsage = {
+  __typename?: 'DeviceBillingUsage';
+  /** Euro a month after the tier discount the organisation reaches now. */
+  monthlyPrice: Scalars['Float']['output'];
+  /** Euro a month before the tier discount; 0 under legacy pricing. */
+  monthlyPriceBeforeDiscount: Scalars['Float']['output'];
+  unitCount: Scalars['Int']['output'];
+  /** Units by rate key; keys without units are absent. */
+  units: Scalars['JSON']['output'];
 };
 
 /** An active-control loop of a device config, with its schedule. */
@@ -787,6 +969,12 @@ export type IssueUser = {
   name: Scalars['String']['output'];
 };
 
+/** The ledger account a charge books on; subscription charges book on saas. */
+export type LedgerAccount =
+  | 'CONSULTANCY'
+  | 'HARDWARE'
+  | 'SAAS';
+
 export type LoginInput = {
   /** The current two-factor code, when two-factor is on. */
   code?: InputMaybe<Scalars['String']['input']>;
@@ -874,6 +1062,8 @@ export type MessageType =
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** A manual charge in euro cents (negative credits) of an organisation, of one of its devices when given. */
+  addBillingCharge: BillingChargeCreated;
   /** At most 3 destinations per message type of a group (max_destinations_reached); a pair once (already_configured). */
   addDeviceGroupMessageDestination: DeviceGroupMessageDestination;
   /** Posts a message. Staff: internal or not, mailed to to and cc, assigning the issue. Customers: the message and their uploads only. */
@@ -902,6 +1092,10 @@ export type Mutation = {
   login: Actor;
   /** Ends the console session of this request and clears its cookie. */
   logout: Scalars['Boolean']['output'];
+  /** Refunds all that is left of a charge, or part of it: a charge of the opposite sign naming it. */
+  refundBillingCharge: BillingChargeCreated;
+  /** Removes a manual charge not yet invoiced (not_manual, is_invoiced). */
+  removeBillingCharge: Scalars['Boolean']['output'];
   /** Stops forwarding a device group to a destination. */
   removeDeviceGroupMessageDestination: Scalars['Boolean']['output'];
   removeIssueSubscribers: Issue;
@@ -943,6 +1137,11 @@ export type Mutation = {
   updatePartnership: Partnership;
   /** Changes a user's name, email, rights or organisation; staff rights and staff users need Admin. */
   updateUser: User;
+};
+
+
+export type MutationAddBillingChargeArgs = {
+  input: BillingChargeCreateInput;
 };
 
 
@@ -1025,6 +1224,17 @@ export type MutationLinkDeviceGroupApiKeyArgs = {
 
 export type MutationLoginArgs = {
   input: LoginInput;
+};
+
+
+export type MutationRefundBillingChargeArgs = {
+  hashId: Scalars['ID']['input'];
+  input: InputMaybe<BillingChargeRefundInput>;
+};
+
+
+export type MutationRemoveBillingChargeArgs = {
+  hashId: Scalars['ID']['input'];
 };
 
 
@@ -1303,6 +1513,14 @@ export type Query = {
   apiKeys: ApiKeyPage;
   /** The audit log, newest first (staff only). */
   auditLog: AuditLogPage;
+  billingCharge: BillingCharge;
+  /** Charges newest first, by organisation, device, invoice, invoiced or not, and text. */
+  billingCharges: BillingChargePage;
+  /** An organisation's monthly forecast: its devices billed by usage at its pricing now. */
+  billingForecast: BillingForecast;
+  billingInvoice: BillingInvoice;
+  /** Invoices newest first, by organisation and public id (filter). */
+  billingInvoices: BillingInvoicePage;
   /** Legal entities newest first, of one organisation or all, by company name. */
   billingLegalEntities: BillingLegalEntityPage;
   billingLegalEntity: BillingLegalEntity;
@@ -1365,6 +1583,40 @@ export type QueryAuditLogArgs = {
   offset: InputMaybe<Scalars['String']['input']>;
   rowsPerPage: InputMaybe<Scalars['Int']['input']>;
   transactionIdentifier: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryBillingChargeArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type QueryBillingChargesArgs = {
+  deviceHashId: InputMaybe<Scalars['ID']['input']>;
+  filter: InputMaybe<Scalars['String']['input']>;
+  invoiceHashId: InputMaybe<Scalars['ID']['input']>;
+  invoiced: InputMaybe<Scalars['Boolean']['input']>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  organizationHashId: InputMaybe<Scalars['ID']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBillingForecastArgs = {
+  organizationHashId: Scalars['ID']['input'];
+};
+
+
+export type QueryBillingInvoiceArgs = {
+  hashId: Scalars['ID']['input'];
+};
+
+
+export type QueryBillingInvoicesArgs = {
+  filter: InputMaybe<Scalars['String']['input']>;
+  offset: InputMaybe<Scalars['String']['input']>;
+  organizationHashId: InputMaybe<Scalars['String']['input']>;
+  rowsPerPage: InputMaybe<Scalars['Int']['input']>;
 };
 
 

@@ -21,6 +21,7 @@ export type AuditChangeType =
 /** The kinds of objects whose changes the audit log records. */
 export type AuditObjectType =
   | 'API_KEYS'
+  | 'BILLING_CHARGES'
   | 'BILLING_LEGAL_ENTITIES'
   | 'CONTACTS'
   | 'DEVICES'

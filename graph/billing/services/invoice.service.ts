@@ -1,0 +1,283 @@
+import type { Knex } from 'knex';
+import {
+  ledgerAccounts,
+  type BillingChargeView,
+  type BillingInvoiceView,
+  type ChargeReason,
+  type ChargeSource,
+  type InvoiceListQuery,
+  type LedgerAccount,
+} from '../../../contracts/billing';
+import type { BillingInvoiceWithChargesView } from '../../../contracts/billing-invoice';
+import { GridportError } from '../../../contracts/errors';
+import type { Page } from '../../../contracts/pagination';
+import { authorize, type Actor } from '../../common/context';
+import { pageRowsById } from '../../common/cursor';
+import type { HashIds } from '../../common/hash-ids';
+import { containsPattern } from '../../common/like';
+import { listOrganizationScope } from '../../common/tenancy';
+import type { IdentityDirectory } from '../../identity/services/directory.service';
+import { BillingInvoiceModel } from '../models/billing-invoice.model';
+import { renderInvoicePdf, type InvoiceLegalEntity } from './invoice-pdf';
+
+/** A row of billing_charges as this service reads it (the charges helper owns their writes). */
+export interface ChargeRow {
+  id: string | number;
+  organization_id: string | number;
+  device_id: string | number | null;
+  device_name: string | null;
+  source: string;
+  reason: string;
+  description: string;
+  monthly_price_before_discount: string | number | null;
+  discount: string | number | null;
+  billable_at: Date;
+  period_from: Date | null;
+  period_to: Date | null;
+  charge_cents: string | number;
+  customer_reference: string | null;
+  ledger_account: string;
+  billing_legal_entity_id: string | number | null;
+  invoice_id: string | number | null;
+  refund_of_id: string | number | null;
+  refunded_cents: string | number;
+  created_at: Date;
+}
+
+const chargeColumns = [
+  'id',
+  'organization_id',
+  'device_id',
+  'device_name',
+  'source',
+  'reason',
+  'description',
+  'monthly_price_before_discount',
+  'discount',
+  'billable_at',
+  'period_from',
+  'period_to',
+  'charge_cents',
+  'customer_reference',
+  'ledger_account',
+  'billing_legal_entity_id',
+  'invoice_id',
+  'refund_of_id',
+  'refunded_cents',
+  'created_at',
+].map((column) => `billing_charges.${column}`);
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+const numberOrNull = (value: string | number | null) => (value === null ? null : Number(value));
+
+function distinctIds(values: readonly (string | number | null)[]): number[] {
+  return [...new Set(values.filter((value): value is string | number => value !== null).map(Number))];
+}
+
+/** Totals with every ledger account present. */
+export function emptyTotals(): Record<LedgerAccount, number> {
+  return Object.fromEntries(ledgerAccounts.map((account) => [account, 0])) as Record<LedgerAccount, number>;
+}
+
+/** The rows of a table by id, only the columns asked for. */
+async function rowsById<R extends { id: string | number }>(db: Knex, table: string, columns: string[], ids: readonly number[]): Promise<Map<number, R>> {
+  if (ids.length === 0) {
+    return new Map();
+  }
+  const rows = (await db(table)
+    .whereIn('id', ids)
+    .select(['id', ...columns])) as R[];
+  return new Map(rows.map((row) => [Number(row.id), row]));
+}
+
+/**
+ * Invoices (console.md sections 3 and 7; docs/billing.md, "Invoices"): staff read them, their
+ * charges and their PDF; the invoicing job (invoice-job.ts) makes them.
+ */
+export class BillingInvoiceService {
+  constructor(
+    private readonly db: Knex,
+    private readonly hashIds: HashIds,
+    private readonly directory: IdentityDirectory,
+  ) {}
+
+  private notFound(hashId: string): GridportError {
+    return new GridportError('not_found', { billingInvoiceHashId: hashId });
+  }
+
+  private async find(hashId: string): Promise<BillingInvoiceModel> {
+    const id = this.hashIds.decode('billingInvoice', hashId);
+    const invoice = id === null ? undefined : await BillingInvoiceModel.query(this.db).findById(id);
+    if (!invoice) {
+      throw this.notFound(hashId);
+    }
+    return invoice;
+  }
+
+  /** Invoices as they leave the server, in a fixed number of queries. */
+  async present(invoices: readonly BillingInvoiceModel[], db: Knex = this.db): Promise<BillingInvoiceView[]> {
+    const [organizationName, entities] = await Promise.all([
+      this.directory.organizationNames(db, distinctIds(invoices.map((invoice) => invoice.organizationId))),
+      rowsById<{ id: string; company_name: string }>(
+        db,
+        'billing_legal_entities',
+        ['company_name'],
+        distinctIds(invoices.map((invoice) => invoice.billingLegalEntityId)),
+      ),
+    ]);
+    return invoices.map((invoice) => {
+      const organizationId = Number(invoice.organizationId);
+      const entityId = invoice.billingLegalEntityId === null ? null : Number(invoice.billingLegalEntityId);
+      const entity = entityId === null ? undefined : entities.get(entityId);
+      return {
+        hashId: this.hashIds.encode('billingInvoice', Number(invoice.id)),
+        publicId: invoice.publicId,
+        createdAt: iso(invoice.createdAt),
+        organization: { hashId: this.hashIds.encode('organization', organizationId), name: organizationName.get(organizationId) ?? '' },
+        billingLegalEntity: entityId === null ? null : { hashId: this.hashIds.encode('billingLegalEntity', entityId), name: entity?.company_name ?? '' },
+        customerReference: invoice.customerReference,
+        periodEnd: iso(invoice.periodEnd),
+        charge: Number(invoice.chargeCents),
+        totals: { ...emptyTotals(), ...invoice.totals },
+        chargeCount: invoice.chargeCount,
+      };
+    });
+  }
+
+  /** Charges as they leave the server (console.md section 3), in a fixed number of queries. */
+  async presentCharges(rows: readonly ChargeRow[], db: Knex = this.db): Promise<BillingChargeView[]> {
+    const [organizationName, devices, entities, invoices, refunded] = await Promise.all([
+      this.directory.organizationNames(db, distinctIds(rows.map((row) => row.organization_id))),
+      rowsById<{ id: string; name: string }>(db, 'devices', ['name'], distinctIds(rows.map((row) => row.device_id))),
+      rowsById<{ id: string; company_name: string }>(
+        db,
+        'billing_legal_entities',
+        ['company_name'],
+        distinctIds(rows.map((row) => row.billing_legal_entity_id)),
+      ),
+      rowsById<{ id: string; public_id: string }>(db, 'billing_invoices', ['public_id'], distinctIds(rows.map((row) => row.invoice_id))),
+      this.refundedIds(db, distinctIds(rows.map((row) => row.id))),
+    ]);
+    return rows.map((row) => {
+      const id = Number(row.id);
+      const organizationId = Number(row.organization_id);
+      const deviceId = row.device_id === null ? null : Number(row.device_id);
+      const entityId = row.billing_legal_entity_id === null ? null : Number(row.billing_legal_entity_id);
+      const invoiceId = row.invoice_id === null ? null : Number(row.invoice_id);
+      return {
+        hashId: this.hashIds.encode('billingCharge', id),
+        organization: { hashId: this.hashIds.encode('organization', organizationId), name: organizationName.get(organizationId) ?? '' },
+        device: deviceId === null ? null : { hashId: this.hashIds.encode('device', deviceId), name: devices.get(deviceId)?.name ?? row.device_name ?? '' },
+        source: row.source as ChargeSource,
+        reason: row.reason as ChargeReason,
+        description: row.description,
+        monthlyPriceBeforeDiscount: numberOrNull(row.monthly_price_before_discount),
+        discount: numberOrNull(row.discount),
+        billableAt: iso(row.billable_at),
+        from: row.period_from === null ? null : iso(row.period_from),
+        to: row.period_to === null ? null : iso(row.period_to),
+        charge: Number(row.charge_cents),
+        customerReference: row.customer_reference,
+        ledgerAccount: row.ledger_account as LedgerAccount,
+        billingLegalEntity:
+          entityId === null ? null : { hashId: this.hashIds.encode('billingLegalEntity', entityId), name: entities.get(entityId)?.company_name ?? '' },
+        invoiceHashId: invoiceId === null ? null : this.hashIds.encode('billingInvoice', invoiceId),
+        invoicePublicId: invoiceId === null ? null : (invoices.get(invoiceId)?.public_id ?? null),
+        refunded: Number(row.refunded_cents) !== 0 || refunded.has(id),
+        refundOfHashId: row.refund_of_id === null ? null : this.hashIds.encode('billingCharge', Number(row.refund_of_id)),
+        createdAt: iso(row.created_at),
+      };
+    });
+  }
+
+  /** Which of these charges a refund names. */
+  private async refundedIds(db: Knex, ids: readonly number[]): Promise<Set<number>> {
+    const found = new Set<number>();
+    for (let start = 0; start < ids.length; start += 1000) {
+      const rows = (await db('billing_charges')
+        .whereIn('refund_of_id', ids.slice(start, start + 1000))
+        .distinct('refund_of_id')) as { refund_of_id: string | number }[];
+      rows.forEach((row) => found.add(Number(row.refund_of_id)));
+    }
+    return found;
+  }
+
+  /** The charges of one invoice, oldest first. */
+  private async chargeRowsOf(invoiceId: number): Promise<ChargeRow[]> {
+    return (await this.db('billing_charges').where('invoice_id', invoiceId).orderBy('billable_at').orderBy('id').select(chargeColumns)) as ChargeRow[];
+  }
+
+  /** Invoices newest first; `filter` matches the public id (console.md section 7). */
+  async list(actor: Actor, query: InvoiceListQuery): Promise<Page<BillingInvoiceView>> {
+    authorize(actor, 'billingInvoice.list');
+    const organizationId = listOrganizationScope(actor, this.hashIds, query.organizationHashId);
+    const builder = BillingInvoiceModel.query(this.db);
+    if (organizationId !== null) {
+      void builder.where('organization_id', organizationId);
+    }
+    if (query.filter !== '') {
+      void builder.where('public_id', 'ilike', containsPattern(query.filter));
+    }
+    const page = await pageRowsById(builder, query);
+    return { rows: await this.present(page.rows), nextPageOffset: page.nextPageOffset };
+  }
+
+  /** An invoice and every charge on it. */
+  async get(actor: Actor, hashId: string): Promise<BillingInvoiceWithChargesView> {
+    authorize(actor, 'billingInvoice.read');
+    const invoice = await this.find(hashId);
+    const [[view], charges] = await Promise.all([this.present([invoice]), this.chargeRowsOf(Number(invoice.id)).then((rows) => this.presentCharges(rows))]);
+    if (!view) {
+      throw this.notFound(hashId);
+    }
+    return { ...view, charges };
+  }
+
+  /** The invoice as a PDF (docs/billing.md, "Invoices"): the same bytes for the same invoice. */
+  async pdf(actor: Actor, hashId: string): Promise<{ publicId: string; body: Buffer }> {
+    authorize(actor, 'billingInvoice.pdf');
+    const invoice = await this.find(hashId);
+    const [[view], charges, entity] = await Promise.all([
+      this.present([invoice]),
+      this.chargeRowsOf(Number(invoice.id)).then((rows) => this.presentCharges(rows)),
+      invoice.billingLegalEntityId === null ? Promise.resolve(null) : this.legalEntity(Number(invoice.billingLegalEntityId)),
+    ]);
+    if (!view) {
+      throw this.notFound(hashId);
+    }
+    return { publicId: invoice.publicId, body: await renderInvoicePdf({ invoice: view, charges, legalEntity: entity }) };
+  }
+
+  /** A legal entity's details as the PDF prints them (read from its row: the legal-entity service is another part's). */
+  private async legalEntity(id: number): Promise<InvoiceLegalEntity | null> {
+    const row = (await this.db('billing_legal_entities').where('id', id).first()) as
+      | {
+          company_name: string;
+          address1: string | null;
+          address2: string | null;
+          zipcode: string | null;
+          city: string | null;
+          country: string;
+          emails: string[] | string;
+          chamber_of_commerce: string | null;
+          tax_number: string | null;
+        }
+      | undefined;
+    if (!row) {
+      return null;
+    }
+    return {
+      companyName: row.company_name,
+      address1: row.address1,
+      address2: row.address2,
+      zipcode: row.zipcode,
+      city: row.city,
+      country: row.country,
+      emails: typeof row.emails === 'string' ? (JSON.parse(row.emails) as string[]) : row.emails,
+      chamberOfCommerce: row.chamber_of_commerce,
+      taxNumber: row.tax_number,
+    };
+  }
+}
+
+export { chargeColumns };
