@@ -120,7 +120,12 @@ export async function forwardingBenchmark(
     validate(organizationCreateSchema, { name: 'Forwarding Bench BV', type: 'data-receiver' }, 'payload_invalid'),
   );
   const organizationId = services.hashIds.decode('organization', organization.hashId) ?? 0;
-  const group = await services.deviceGroups.create(actor, { name: 'Bench group', organizationHashId: organization.hashId, deviceOutageEmails: [], deviceOutageUsersHashIds: [] });
+  const group = await services.deviceGroups.create(actor, {
+    name: 'Bench group',
+    organizationHashId: organization.hashId,
+    deviceOutageEmails: [],
+    deviceOutageUsersHashIds: [],
+  });
   const groupId = services.hashIds.decode('deviceGroup', group.hashId) ?? 0;
   const deviceIds = await seedDevices(db, organizationId, options.devices, { deviceGroupId: groupId });
   await db('devices').whereIn('id', deviceIds).update({ in_production: true });
@@ -152,7 +157,15 @@ export async function forwardingBenchmark(
 
   // The worker runs as on a node, under a live hub node's id.
   await db('hub_nodes').insert({ id: 'bench-node', lease_expires_at: new Date(Date.now() + 3_600_000) });
-  const worker = new ForwardingWorker({ db, hashIds: services.hashIds, destinations: services.messageDestinations, alarms: services.alarms, settings, log, nodeId: 'bench-node' });
+  const worker = new ForwardingWorker({
+    db,
+    hashIds: services.hashIds,
+    destinations: services.messageDestinations,
+    alarms: services.alarms,
+    settings,
+    log,
+    nodeId: 'bench-node',
+  });
   worker.start();
 
   /** The age of the newest report each destination has delivered, and how many it delivered. */
@@ -164,7 +177,10 @@ export async function forwardingBenchmark(
          left join device_reports r on r.seq = d.cursor_seq`,
     )) as { rows: { id: string | number; delivered_count: string | number; lag: string | number | null; at_head: boolean }[] };
     return new Map(
-      result.rows.map((row) => [Number(row.id), { lagSeconds: row.lag === null ? 0 : Number(row.lag), delivered: Number(row.delivered_count), atHead: row.at_head }]),
+      result.rows.map((row) => [
+        Number(row.id),
+        { lagSeconds: row.lag === null ? 0 : Number(row.lag), delivered: Number(row.delivered_count), atHead: row.at_head },
+      ]),
     );
   };
 

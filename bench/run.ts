@@ -113,9 +113,13 @@ async function forwarding(databaseUrl: string | null, options: { rate: number; s
   process.stdout.write(
     `Forwarding: ${result.devices} devices in production in one group forwarding meterPower to each destination; the ingest asked for ${result.rate} reports/s for ${result.seconds} s and stored ${result.stored} (${result.storedPerSecond}/s); CPU of the process ${result.cpuCores} cores.\n\n`,
   );
-  process.stdout.write('| destination | delivered during ingest | per second | lag p50 s | lag p99 s | lag max s | drain after ingest s |\n| --- | --- | --- | --- | --- | --- | --- |\n');
+  process.stdout.write(
+    '| destination | delivered during ingest | per second | lag p50 s | lag p99 s | lag max s | drain after ingest s |\n| --- | --- | --- | --- | --- | --- | --- |\n',
+  );
   for (const line of result.lines) {
-    process.stdout.write(`| ${line.kind} | ${line.delivered} | ${line.perSecond} | ${line.lagP50} | ${line.lagP99} | ${line.lagMax} | ${line.drainSeconds} |\n`);
+    process.stdout.write(
+      `| ${line.kind} | ${line.delivered} | ${line.perSecond} | ${line.lagP50} | ${line.lagP99} | ${line.lagMax} | ${line.drainSeconds} |\n`,
+    );
   }
   process.stdout.write('\n');
 }

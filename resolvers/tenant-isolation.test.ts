@@ -209,9 +209,13 @@ describe('tenant isolation in GraphQL', () => {
         query: 'query($o: ID) { billingCharges(organizationHashId: $o) { rows { hashId description organization { name } } } }',
         variables: { o: a.organizationHashId },
       },
-      billingForecast: { query: 'query($o: ID!) { billingForecast(organizationHashId: $o) { organization { name } unitCount } }', variables: { o: a.organizationHashId } },
+      billingForecast: {
+        query: 'query($o: ID!) { billingForecast(organizationHashId: $o) { organization { name } unitCount } }',
+        variables: { o: a.organizationHashId },
+      },
       addBillingCharge: {
-        query: 'mutation($o: ID!) { addBillingCharge(input: { organizationHashId: $o, description: "Tap", charge: 1, ledgerAccount: SAAS }) { billingChargeHashId } }',
+        query:
+          'mutation($o: ID!) { addBillingCharge(input: { organizationHashId: $o, description: "Tap", charge: 1, ledgerAccount: SAAS }) { billingChargeHashId } }',
         variables: { o: a.organizationHashId },
       },
       removeBillingCharge: { query: 'mutation($h: ID!) { removeBillingCharge(hashId: $h) }', variables: { h: a.deviceHashId } },

@@ -83,7 +83,10 @@ function headersOf(caller: Caller | undefined): Record<string, string> {
  * `forwarding`: how the install forwards; destinations pointing at 127.0.0.1 need
  * `{ ...defaultForwardingSettings, allowPrivateNetworks: true }`.
  */
-export interface TestAppOptions extends Pick<Dependencies, 'mail' | 'balena' | 'hubspot' | 'files' | 'grafanaOnCall' | 'twilio' | 'forwarding' | 'moneybird' | 'clock'> {
+export interface TestAppOptions extends Pick<
+  Dependencies,
+  'mail' | 'balena' | 'hubspot' | 'files' | 'grafanaOnCall' | 'twilio' | 'forwarding' | 'moneybird' | 'clock'
+> {
   /** Serve /graphql too, through the composed gateway (as the server does). */
   graphql?: boolean;
   /** Serve gateways at /v1/device/connect too (call app.listen to reach it). */

@@ -1,11 +1,5 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import {
-  chargeListQuerySchema,
-  chargeRefundSchema,
-  manualChargeCreateSchema,
-  type BillingChargeView,
-  type BillingForecastView,
-} from '../../contracts/billing';
+import { chargeListQuerySchema, chargeRefundSchema, manualChargeCreateSchema, type BillingChargeView, type BillingForecastView } from '../../contracts/billing';
 import type { Page } from '../../contracts/pagination';
 import { validate } from '../../contracts/validation';
 import { givenArguments } from '../../graph/common/graphql-args';
@@ -34,7 +28,9 @@ export class BillingChargeResolver {
   }
 
   @Allowed('billingCharge.create')
-  @Mutation(() => BillingChargeCreated, { description: 'A manual charge in euro cents (negative credits) of an organisation, of one of its devices when given.' })
+  @Mutation(() => BillingChargeCreated, {
+    description: 'A manual charge in euro cents (negative credits) of an organisation, of one of its devices when given.',
+  })
   addBillingCharge(
     @Arg('input', () => BillingChargeCreateInput) input: BillingChargeCreateInput,
     @Ctx() { actor, services }: GraphqlContext,

@@ -70,7 +70,10 @@ describe('billing charges', () => {
   it('filters by text, invoiced, and pages with a cursor', async () => {
     await addOk({ description: 'Consultancy day alpha' });
     await addOk({ description: 'Consultancy day beta' });
-    const filtered = (await t.call('GET', `${base}?filter=consultancy%20day&rowsPerPage=1`, employee)).json() as { rows: { description: string }[]; nextPageOffset: string };
+    const filtered = (await t.call('GET', `${base}?filter=consultancy%20day&rowsPerPage=1`, employee)).json() as {
+      rows: { description: string }[];
+      nextPageOffset: string;
+    };
     expect(filtered.rows.map((row) => row.description)).toEqual(['Consultancy day beta']);
     const next = (await t.call('GET', `${base}?filter=consultancy%20day&rowsPerPage=1&offset=${filtered.nextPageOffset}`, employee)).json() as {
       rows: { description: string }[];
@@ -96,7 +99,9 @@ describe('billing charges', () => {
     expect(tooMuch.json()).toMatchObject({ key: 'payload_invalid' });
     const rest = await t.call('POST', `${base}/${hashId}/refund`, ops, {});
     expect(rest.statusCode).toBe(201);
-    expect((await t.call('GET', `${base}/${(rest.json() as { billingChargeHashId: string }).billingChargeHashId}`, ops)).json()).toMatchObject({ charge: -7500 });
+    expect((await t.call('GET', `${base}/${(rest.json() as { billingChargeHashId: string }).billingChargeHashId}`, ops)).json()).toMatchObject({
+      charge: -7500,
+    });
     expect((await t.call('POST', `${base}/${hashId}/refund`, ops, {})).json()).toMatchObject({ key: 'payload_invalid' });
     expect((await t.call('POST', `${base}/${refundHashId}/refund`, ops, {})).json()).toMatchObject({ key: 'payload_invalid' });
     // A charge with refunds is removed only after them.
@@ -111,7 +116,16 @@ describe('billing charges', () => {
     const organizationId = t.hashIds.decode('organization', organizationHashId);
     const [subscription] = (await t.database
       .db('billing_charges')
-      .insert({ organization_id: organizationId, source: 'subscription', reason: 'scheduled', description: 'Subscription', billable_at: now, charge_cents: 100, ledger_account: 'saas', created_at: now })
+      .insert({
+        organization_id: organizationId,
+        source: 'subscription',
+        reason: 'scheduled',
+        description: 'Subscription',
+        billable_at: now,
+        charge_cents: 100,
+        ledger_account: 'saas',
+        created_at: now,
+      })
       .returning('id')) as { id: number }[];
     const notManual = await t.call('DELETE', `${base}/${t.hashIds.encode('billingCharge', Number(subscription?.id))}`, ops);
     expect(notManual.statusCode).toBe(409);
@@ -120,7 +134,17 @@ describe('billing charges', () => {
     const invoicedHashId = await addOk();
     const [invoice] = (await t.database
       .db('billing_invoices')
-      .insert({ public_id: 'GP-2026-999999', year: 2026, sequence: 999999, organization_id: organizationId, period_end: now, charge_cents: 45000, totals: '{}', charge_count: 1, created_at: now })
+      .insert({
+        public_id: 'GP-2026-999999',
+        year: 2026,
+        sequence: 999999,
+        organization_id: organizationId,
+        period_end: now,
+        charge_cents: 45000,
+        totals: '{}',
+        charge_count: 1,
+        created_at: now,
+      })
       .returning('id')) as { id: number }[];
     await t.database.db('billing_charges').where('id', t.hashIds.decode('billingCharge', invoicedHashId)).update({ invoice_id: invoice?.id });
     const invoiced = await t.call('DELETE', `${base}/${invoicedHashId}`, ops);
@@ -196,7 +220,12 @@ describe('billing charges', () => {
       deviceCount: 1,
     });
     const view = (await t.call('GET', `/console-admin/v1/device/${device.hashId}`, employee)).json() as { billingUsage: unknown };
-    expect(view.billingUsage).toEqual({ units: { 'asset.solar': 1, 'reporting.frequent': 1, cellular: 1 }, unitCount: 3, monthlyPriceBeforeDiscount: 36.77, monthlyPrice: 36.77 });
+    expect(view.billingUsage).toEqual({
+      units: { 'asset.solar': 1, 'reporting.frequent': 1, cellular: 1 },
+      unitCount: 3,
+      monthlyPriceBeforeDiscount: 36.77,
+      monthlyPrice: 36.77,
+    });
     expect((await t.call('GET', '/console-admin/v1/billing-forecast', employee)).json()).toMatchObject({ key: 'query_invalid' });
     expect((await t.call('GET', `/console-admin/v1/billing-forecast?organizationHashId=${deviceHashId}`, employee)).statusCode).toBe(404);
     expect((await t.call('GET', `/console-admin/v1/billing-forecast?organizationHashId=${organizationHashId}`, customer)).statusCode).toBe(403);

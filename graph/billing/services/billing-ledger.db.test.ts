@@ -35,7 +35,8 @@ describe('the billing ledger and job on the database, by a fixed clock (docs/bil
     await database.close();
   });
 
-  const update = (hashId: string, patch: object) => services.devices.update(actor, hashId, validate(deviceUpdateSchema, structuredClone(patch), 'payload_invalid'));
+  const update = (hashId: string, patch: object) =>
+    services.devices.update(actor, hashId, validate(deviceUpdateSchema, structuredClone(patch), 'payload_invalid'));
   const chargesOf = async (deviceId: number) =>
     (await database.db('billing_charges').where('device_id', deviceId).orderBy('id')) as {
       reason: string;
@@ -102,7 +103,15 @@ describe('the billing ledger and job on the database, by a fixed clock (docs/bil
     await database
       .db('organizations')
       .where('id', services.hashIds.decode('organization', device.organizationHashId))
-      .update({ pricing: JSON.stringify({ type: 'usage', tiers: [{ volume: 1, discount: 0 }, { volume: 100, discount: 10 }] }) });
+      .update({
+        pricing: JSON.stringify({
+          type: 'usage',
+          tiers: [
+            { volume: 1, discount: 0 },
+            { volume: 100, discount: 10 },
+          ],
+        }),
+      });
     at('2026-02-01T00:00:00Z');
     expect(await services.billingJob.run()).toMatchObject({ charges: 1, cents: 3099 });
     charges = await chargesOf(device.id);
@@ -128,7 +137,10 @@ describe('the billing ledger and job on the database, by a fixed clock (docs/bil
     at('2026-05-10T12:00:00Z');
     const device = await buildDevice(services);
     const organizationId = services.hashIds.decode('organization', device.organizationHashId);
-    await database.db('organizations').where('id', organizationId).update({ subscription_defaults: JSON.stringify({ chargePeriod: 3, runtime: 12 }) });
+    await database
+      .db('organizations')
+      .where('id', organizationId)
+      .update({ subscription_defaults: JSON.stringify({ chargePeriod: 3, runtime: 12 }) });
     const other = await buildDevice(services, { organizationHashId: device.organizationHashId });
     const shipped = await services.devices.get(actor, other.hashId);
     expect(shipped.subscription).toEqual({ usage: true, chargePeriod: 3, runtime: 12, afterExpiration: null, startAt: '2026-05-10T12:00:00.000Z' });

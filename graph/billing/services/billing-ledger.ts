@@ -74,7 +74,10 @@ export class BillingLedger {
    * at their organisation's pricing now, before and after the tier discount the organisation
    * reaches; a fixed number of queries per organisation among them.
    */
-  async usageOf(db: Knex, devices: readonly Pick<DeviceModel, 'id' | 'organizationId' | 'billingUnits' | 'billingUnitCount'>[]): Promise<Map<number, DeviceBillingUsage>> {
+  async usageOf(
+    db: Knex,
+    devices: readonly Pick<DeviceModel, 'id' | 'organizationId' | 'billingUnits' | 'billingUnitCount'>[],
+  ): Promise<Map<number, DeviceBillingUsage>> {
     const now = this.clock();
     const organizationIds = [...new Set(devices.flatMap((device) => (device.organizationId === null ? [] : [device.organizationId])))];
     const organizations = organizationIds.length === 0 ? [] : await OrganizationModel.query(db).whereIn('id', organizationIds);
@@ -108,7 +111,10 @@ export class BillingLedger {
     const units = unitsOf({ config: device.config, iccid: device.iccid, continuousSupport: await this.continuousSupport(w.trx, device) });
     const count = unitTotal(units);
     if (!sameJson(units, device.billingUnits) || count !== device.billingUnitCount) {
-      await w.trx('devices').where('id', deviceId).update({ billing_units: JSON.stringify(units), billing_unit_count: count });
+      await w
+        .trx('devices')
+        .where('id', deviceId)
+        .update({ billing_units: JSON.stringify(units), billing_unit_count: count });
     }
     await this.chargeIncrease(w, device, units, change);
   }
@@ -140,7 +146,10 @@ export class BillingLedger {
     }
     const lower = [...new Set(emails.map((email) => email.toLowerCase()))];
     const inList = (values: readonly unknown[]) => values.map(() => '?').join(', ');
-    const users = (await w.trx('users').whereRaw(`lower(email) in (${inList(lower)})`, lower).select('id')) as { id: string | number }[];
+    const users = (await w
+      .trx('users')
+      .whereRaw(`lower(email) in (${inList(lower)})`, lower)
+      .select('id')) as { id: string | number }[];
     const userIds = users.map((user) => String(user.id));
     const named = (column: string, ids: string) => (builder: Knex.QueryBuilder) => {
       void builder.whereRaw(`exists (select 1 from jsonb_array_elements_text(${column}) e where lower(e) in (${inList(lower)}))`, lower);
@@ -172,8 +181,7 @@ export class BillingLedger {
     const userIds = new Set(device.outageUserIds);
     if (device.deviceGroupId !== null) {
       const group = (await trx('device_groups').where('id', device.deviceGroupId).first('device_outage_emails', 'device_outage_user_ids')) as
-        | { device_outage_emails: string[]; device_outage_user_ids: number[] }
-        | undefined;
+        { device_outage_emails: string[]; device_outage_user_ids: number[] } | undefined;
       for (const email of group?.device_outage_emails ?? []) {
         emails.add(email.toLowerCase());
       }
@@ -189,7 +197,9 @@ export class BillingLedger {
       }
     }
     if (userIds.size > 0) {
-      const users = (await trx('users').whereIn('id', [...userIds]).select('email')) as { email: string }[];
+      const users = (await trx('users')
+        .whereIn('id', [...userIds])
+        .select('email')) as { email: string }[];
       users.forEach((user) => emails.add(user.email.toLowerCase()));
     }
     if (emails.size === 0) {
@@ -227,7 +237,10 @@ export class BillingLedger {
     if (pricing.type === 'legacy') {
       return;
     }
-    await w.trx('devices').where('id', device.id).update({ charged_units: JSON.stringify(unitsMax(device.chargedUnits, units)) });
+    await w
+      .trx('devices')
+      .where('id', device.id)
+      .update({ charged_units: JSON.stringify(unitsMax(device.chargedUnits, units)) });
     const discount = tierDiscount(await BillingLedger.organizationUnitCount(w.trx, device.organizationId), pricing);
     const price = monthlyPrice(added, pricing);
     const fraction = (period.to.getTime() - now.getTime()) / (period.to.getTime() - period.from.getTime());
@@ -293,7 +306,13 @@ export class BillingLedger {
     }
     const id = Number(row.id);
     const saved = await BillingChargeModel.query(w.trx).findById(id);
-    await w.audit({ objectType: 'billing_charges', objectId: id, organizationId: device.organizationId, changeType: 'controllerCreate', diff: diffObjects(chargeAuditedFields, null, saved ?? null) });
+    await w.audit({
+      objectType: 'billing_charges',
+      objectId: id,
+      organizationId: device.organizationId,
+      changeType: 'controllerCreate',
+      diff: diffObjects(chargeAuditedFields, null, saved ?? null),
+    });
     return id;
   }
 }

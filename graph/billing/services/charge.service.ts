@@ -1,11 +1,5 @@
 import type { Knex } from 'knex';
-import type {
-  BillingChargeView,
-  BillingForecastView,
-  ChargeListQuery,
-  ChargeRefund,
-  ManualChargeCreate,
-} from '../../../contracts/billing';
+import type { BillingChargeView, BillingForecastView, ChargeListQuery, ChargeRefund, ManualChargeCreate } from '../../../contracts/billing';
 import { GridportError } from '../../../contracts/errors';
 import type { Page } from '../../../contracts/pagination';
 import { authorize, type Actor } from '../../common/context';
@@ -61,8 +55,12 @@ export class BillingChargeService {
     const invoiceIds = ids(charges.map((charge) => charge.invoiceId));
     const [organizations, entities, invoices] = await Promise.all([
       organizationIds.length === 0 ? [] : (db('organizations').whereIn('id', organizationIds).select('id', 'name') as Promise<{ id: number; name: string }[]>),
-      entityIds.length === 0 ? [] : (db('billing_legal_entities').whereIn('id', entityIds).select('id', 'company_name') as Promise<{ id: number; company_name: string }[]>),
-      invoiceIds.length === 0 ? [] : (db('billing_invoices').whereIn('id', invoiceIds).select('id', 'public_id') as Promise<{ id: number; public_id: string }[]>),
+      entityIds.length === 0
+        ? []
+        : (db('billing_legal_entities').whereIn('id', entityIds).select('id', 'company_name') as Promise<{ id: number; company_name: string }[]>),
+      invoiceIds.length === 0
+        ? []
+        : (db('billing_invoices').whereIn('id', invoiceIds).select('id', 'public_id') as Promise<{ id: number; public_id: string }[]>),
     ]);
     const organizationName = new Map(organizations.map((row) => [Number(row.id), row.name]));
     const entityName = new Map(entities.map((row) => [Number(row.id), row.company_name]));
@@ -140,7 +138,12 @@ export class BillingChargeService {
     return { rows: await this.present(page.rows), nextPageOffset: page.nextPageOffset };
   }
 
-  private async audit(w: Write, charge: BillingChargeModel | null, before: BillingChargeModel | null, changeType: 'controllerCreate' | 'controllerUpdate' | 'controllerDelete'): Promise<void> {
+  private async audit(
+    w: Write,
+    charge: BillingChargeModel | null,
+    before: BillingChargeModel | null,
+    changeType: 'controllerCreate' | 'controllerUpdate' | 'controllerDelete',
+  ): Promise<void> {
     const subject = (charge ?? before) as BillingChargeModel;
     await w.audit({
       objectType: 'billing_charges',

@@ -6,8 +6,7 @@ import { defaultDiscountAboveTiers, defaultMonthlyRates, defaultTiers, type Pric
 
 /** Pricing as it applies at one moment: legacy, or usage with every rate and the tiers settled. */
 export type EffectivePricing =
-  | { type: 'legacy' }
-  | { type: 'usage'; rates: Record<RateKey, number>; tiers: readonly { volume: number; discount: number }[]; discountAboveTiers: number };
+  { type: 'legacy' } | { type: 'usage'; rates: Record<RateKey, number>; tiers: readonly { volume: number; discount: number }[]; discountAboveTiers: number };
 
 const defaultUsage: EffectivePricing = { type: 'usage', rates: { ...defaultMonthlyRates }, tiers: defaultTiers, discountAboveTiers: defaultDiscountAboveTiers };
 

@@ -12,9 +12,17 @@ describe('units of a device (docs/billing.md, "Units")', () => {
     ['a wind asset', withAssets('vestas-ap'), { 'asset.wind': 1 }],
     ['a battery asset', withAssets('demo-battery'), { 'asset.battery': 1 }],
     ['a heat-storage asset, priced as storage', withAssets('demo-heat-storage'), { 'asset.battery': 1 }],
-    ['irradiance, wind and temperature sensors', withAssets('demo-irradiance-sensor', 'demo-wind-sensor', 'demo-temperature-sensor'), { 'asset.environmentalSensor': 3 }],
+    [
+      'irradiance, wind and temperature sensors',
+      withAssets('demo-irradiance-sensor', 'demo-wind-sensor', 'demo-temperature-sensor'),
+      { 'asset.environmentalSensor': 3 },
+    ],
     ['a meter', withAssets('demo-meter'), { 'asset.meter': 1 }],
-    ['AC chargers', withAssets('demo-ev', 'abl', 'alfen-ev-ng9xx', 'phoenix-contact-charx', 'ev-group', 'vd-sijs', 'flexecharge', 'peblar'), { 'asset.ev.ac': 8 }],
+    [
+      'AC chargers',
+      withAssets('demo-ev', 'abl', 'alfen-ev-ng9xx', 'phoenix-contact-charx', 'ev-group', 'vd-sijs', 'flexecharge', 'peblar'),
+      { 'asset.ev.ac': 8 },
+    ],
     ['DC chargers', withAssets('alpitronic', 'siemens-sicharger', 'kempower'), { 'asset.ev.dc': 3 }],
     ['a generator', withAssets('demo-generator'), { 'asset.generator': 1 }],
     ['a relay', withAssets('waveshare-relay'), { 'asset.relay': 1 }],
@@ -25,7 +33,11 @@ describe('units of a device (docs/billing.md, "Units")', () => {
     ['afrrLimiter', withLoops('afrrLimiter'), { 'control.afrr': 1 }],
     ['gridOperatorHedno', withLoops('gridOperatorHedno'), { 'control.tso': 1 }],
     ['optimizer', withLoops('optimizer'), { 'control.optimizer': 1 }],
-    ['loops limiting one asset locally', withLoops('batteryPowerLimiter', 'temperaturePowerLimiter', 'generatorBatteryCharger'), { 'control.gridguard.a.simple': 3 }],
+    [
+      'loops limiting one asset locally',
+      withLoops('batteryPowerLimiter', 'temperaturePowerLimiter', 'generatorBatteryCharger'),
+      { 'control.gridguard.a.simple': 3 },
+    ],
     [
       'loops over several assets or a reserve',
       withLoops('cascadeBatteryPowerLimiter', 'batteryPowerReservationLimiter', 'powerReservationLimiter'),
@@ -35,7 +47,13 @@ describe('units of a device (docs/billing.md, "Units")', () => {
     ['zonbalansPowerLimiter', withLoops('zonbalansPowerLimiter'), { 'control.gridguard.c': 1 }],
     [
       'flash reports on two assets: one per device',
-      { assets: [{ type: 'demo-solar', enableFlashReport: { reportingInterval: 1 } }, { type: 'demo-meter', enableFlashReport: {} }], reportingIntervalInSec: 60 },
+      {
+        assets: [
+          { type: 'demo-solar', enableFlashReport: { reportingInterval: 1 } },
+          { type: 'demo-meter', enableFlashReport: {} },
+        ],
+        reportingIntervalInSec: 60,
+      },
       { 'asset.solar': 1, 'asset.meter': 1, 'reporting.flash': 1 },
     ],
     ['a reporting interval under 60 s', { assets: [], reportingIntervalInSec: 59 }, { 'reporting.frequent': 1 }],

@@ -410,7 +410,12 @@ export class DeviceService {
           await this.outbox.enqueue(w, actor, before.id, { type: 'setConfig', config: parsed });
         }
       }
-      if (changes.organizationId !== undefined && changes.organizationId !== before.organizationId && patch.subscription === undefined && before.subscription === null) {
+      if (
+        changes.organizationId !== undefined &&
+        changes.organizationId !== before.organizationId &&
+        patch.subscription === undefined &&
+        before.subscription === null
+      ) {
         // A device that gets an organisation with subscription defaults and has no subscription is given one (docs/billing.md).
         changes.subscription = await this.ledger.defaultSubscription(w.trx, changes.organizationId);
       }

@@ -380,7 +380,12 @@ export class ForwardingWorker {
     }
     for (const row of devices) {
       const id = Number(row.id);
-      const device: MessageDevice = { hashId: this.deps.hashIds.encode('device', id), name: row.name, identifier: row.identifier, assets: assetsOf.get(id) ?? new Map() };
+      const device: MessageDevice = {
+        hashId: this.deps.hashIds.encode('device', id),
+        name: row.name,
+        identifier: row.identifier,
+        assets: assetsOf.get(id) ?? new Map(),
+      };
       this.deviceInfo.set(id, { device, readAt: now });
       byId.set(id, device);
     }
