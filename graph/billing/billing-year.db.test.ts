@@ -56,14 +56,26 @@ describe('a year of billing', () => {
     const { hashId } = await services.devices.ship(actor, validate(deviceShipSchema, { organizationHashId, name }, 'payload_invalid'));
     return hashId;
   };
-  const update = (hashId: string, patch: object) => services.devices.update(actor, hashId, validate(deviceUpdateSchema, structuredClone(patch), 'payload_invalid'));
+  const update = (hashId: string, patch: object) =>
+    services.devices.update(actor, hashId, validate(deviceUpdateSchema, structuredClone(patch), 'payload_invalid'));
   const chargesOf = async (deviceHashId: string) =>
     (
-      (await database.db('billing_charges')
+      (await database
+        .db('billing_charges')
         .where('device_id', hashIds.decode('device', deviceHashId) ?? -1)
         .orderBy('id')
-        .select('id', 'reason', 'charge_cents', 'discount')) as { id: string | number; reason: string; charge_cents: string | number; discount: string | null }[]
-    ).map((row) => ({ id: Number(row.id), reason: row.reason, cents: Number(row.charge_cents), discount: row.discount === null ? null : Number(row.discount) }));
+        .select('id', 'reason', 'charge_cents', 'discount')) as {
+        id: string | number;
+        reason: string;
+        charge_cents: string | number;
+        discount: string | null;
+      }[]
+    ).map((row) => ({
+      id: Number(row.id),
+      reason: row.reason,
+      cents: Number(row.charge_cents),
+      discount: row.discount === null ? null : Number(row.discount),
+    }));
 
   /** What the run made: each invoice as [public id, legal entity name, total, hardware, saas, consultancy, charge count]. */
   type Made = [string, string | null, number, number, number, number, number];
@@ -109,7 +121,14 @@ describe('a year of billing', () => {
         {
           name: 'Year Customer',
           type: 'asset-owner',
-          pricing: { type: 'usage', rates: { 'asset.solar': 20, 'asset.meter': 4 }, tiers: [{ volume: 6, discount: 0 }, { volume: 50, discount: 10 }] },
+          pricing: {
+            type: 'usage',
+            rates: { 'asset.solar': 20, 'asset.meter': 4 },
+            tiers: [
+              { volume: 6, discount: 0 },
+              { volume: 50, discount: 10 },
+            ],
+          },
         },
         'payload_invalid',
       ),
