@@ -200,6 +200,8 @@ export function createServices({
   const issueJournal = new IssueJournal(pubsub);
   const alarmService = new AlarmService(db, issueJournal, mailService, directory, alarms ?? { recoverySeconds: defaultAlarmRecoverySeconds }, log);
   const billingLedger = new BillingLedger(clock);
+  const billingCharges = new BillingChargeService(db, hashIds, clock);
+  const billingInvoices = new BillingInvoiceService(db, hashIds, directory, billingCharges);
   const devices = new DeviceService(db, hashIds, deviceOutbox, directory, alarmService, billingLedger);
   const users = new UserService(db, hashIds);
   const contacts = new ContactService(db, billingLedger);
@@ -249,10 +251,10 @@ export function createServices({
     messageDestinations: new MessageDestinationService(db, hashIds, directory, box, forwardingDeliveries, forwardingSettings, alarmService, billingLedger),
     groupForwarding: new GroupForwardingService(db, hashIds, billingLedger),
     billingLedger,
-    billingCharges: new BillingChargeService(db, hashIds, clock),
+    billingCharges,
     billingJob: new SubscriptionJob(db, billingLedger, clock, log),
     billingLegalEntities: new LegalEntityService(db, hashIds, directory, new MoneybirdClient(moneybird)),
-    billingInvoices: new BillingInvoiceService(db, hashIds, directory),
-    invoicing: new InvoiceJob(db, hashIds, new BillingInvoiceService(db, hashIds, directory), clock),
+    billingInvoices,
+    invoicing: new InvoiceJob(db, hashIds, billingInvoices, clock),
   };
 }

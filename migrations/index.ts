@@ -23,6 +23,7 @@ import * as mailThreading from './20261125004000_mail_threading';
 import * as monitorLeases from './20261125005000_monitor_leases';
 import * as forwarding from './20261126000000_forwarding';
 import * as billing from './20261127000000_billing';
+import * as billingIndexes from './20261127100000_billing_indexes';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -55,6 +56,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261125005000_monitor_leases', monitorLeases],
   ['20261126000000_forwarding', forwarding],
   ['20261127000000_billing', billing],
+  ['20261127100000_billing_indexes', billingIndexes],
 ];
 
 /** Knex reads migrations from this list rather than the file system, so compiled and test runs agree. */

@@ -4,7 +4,8 @@ import type { Page } from '../../contracts/pagination';
 import { validate } from '../../contracts/validation';
 import { givenArguments } from '../../graph/common/graphql-args';
 import { BillingInvoiceListArgs } from '../../graph/billing/types/billing-invoice.args';
-import { BillingInvoice, BillingInvoiceCharge, BillingInvoicePage } from '../../graph/billing/types/billing-invoice.type';
+import { BillingCharge } from '../../graph/billing/types/billing-charge.type';
+import { BillingInvoice, BillingInvoicePage } from '../../graph/billing/types/billing-invoice.type';
 import type { GraphqlContext } from '../graphql-context';
 import { Allowed } from '../access';
 
@@ -30,7 +31,7 @@ export class BillingInvoiceResolver {
   }
 
   /** Every charge on the invoice, oldest first: already there when the invoice was read alone, read for a listed one. */
-  @FieldResolver(() => [BillingInvoiceCharge])
+  @FieldResolver(() => [BillingCharge])
   async charges(
     @Root() invoice: BillingInvoiceView & { charges?: BillingChargeView[] },
     @Ctx() { actor, services }: GraphqlContext,

@@ -250,11 +250,11 @@ export type BillingForecast = {
 /** An organisation's charges of one legal entity and customer reference, gathered by the invoicing job. */
 export type BillingInvoice = {
   __typename?: 'BillingInvoice';
-  billingLegalEntity: Maybe<BillingInvoiceReference>;
+  billingLegalEntity: Maybe<BillingReference>;
   /** The total in euro cents. */
   charge: Scalars['Float']['output'];
   chargeCount: Scalars['Int']['output'];
-  charges: Array<BillingInvoiceCharge>;
+  charges: Array<BillingCharge>;
   createdAt: Scalars['DateTimeISO']['output'];
   customerReference: Maybe<Scalars['String']['output']>;
   hashId: Scalars['ID']['output'];
@@ -268,47 +268,10 @@ export type BillingInvoice = {
   totals: BillingInvoiceTotals;
 };
 
-/** A charge on an invoice; amounts in euro cents, the monthly price in euro. */
-export type BillingInvoiceCharge = {
-  __typename?: 'BillingInvoiceCharge';
-  billableAt: Scalars['DateTimeISO']['output'];
-  billingLegalEntity: Maybe<BillingInvoiceReference>;
-  /** Euro cents; negative credits. */
-  charge: Scalars['Float']['output'];
-  createdAt: Scalars['DateTimeISO']['output'];
-  customerReference: Maybe<Scalars['String']['output']>;
-  description: Scalars['String']['output'];
-  device: Maybe<BillingInvoiceReference>;
-  /** The tier discount, in percent. */
-  discount: Maybe<Scalars['Float']['output']>;
-  from: Maybe<Scalars['DateTimeISO']['output']>;
-  hashId: Scalars['ID']['output'];
-  invoiceHashId: Maybe<Scalars['ID']['output']>;
-  invoicePublicId: Maybe<Scalars['String']['output']>;
-  /** hardware, saas or consultancy. */
-  ledgerAccount: Scalars['String']['output'];
-  monthlyPriceBeforeDiscount: Maybe<Scalars['Float']['output']>;
-  organization: Organization;
-  /** deviceUpdate, scheduled, configChange, destinationUpdate, subscriptionIncrease, deviceGroupUpdate or manuallyAdded. */
-  reason: Scalars['String']['output'];
-  refundOfHashId: Maybe<Scalars['ID']['output']>;
-  refunded: Scalars['Boolean']['output'];
-  /** subscription, manual or shipment. */
-  source: Scalars['String']['output'];
-  to: Maybe<Scalars['DateTimeISO']['output']>;
-};
-
 export type BillingInvoicePage = {
   __typename?: 'BillingInvoicePage';
   nextPageOffset: Maybe<Scalars['String']['output']>;
   rows: Array<BillingInvoice>;
-};
-
-/** A legal entity or device as an invoice names it. */
-export type BillingInvoiceReference = {
-  __typename?: 'BillingInvoiceReference';
-  hashId: Scalars['ID']['output'];
-  name: Scalars['String']['output'];
 };
 
 /** Totals per ledger account in euro cents. */
@@ -385,7 +348,7 @@ export type BillingLegalEntityUpdateInput = {
   zipcode?: InputMaybe<Scalars['String']['input']>;
 };
 
-/** An organisation, device or legal entity as a charge names it. */
+/** An organisation, device or legal entity as a charge or an invoice names it. */
 export type BillingReference = {
   __typename?: 'BillingReference';
   hashId: Scalars['ID']['output'];

@@ -53,7 +53,9 @@ export class BillingChargeService {
     const organizationIds = ids(charges.map((charge) => charge.organizationId));
     const entityIds = ids(charges.map((charge) => charge.billingLegalEntityId));
     const invoiceIds = ids(charges.map((charge) => charge.invoiceId));
-    const [organizations, entities, invoices] = await Promise.all([
+    // A charge keeps its device's name when it is made; one without (written by hand) shows the device's name now.
+    const unnamedDeviceIds = ids(charges.map((charge) => (charge.deviceName === null ? charge.deviceId : null)));
+    const [organizations, entities, invoices, devices] = await Promise.all([
       organizationIds.length === 0 ? [] : (db('organizations').whereIn('id', organizationIds).select('id', 'name') as Promise<{ id: number; name: string }[]>),
       entityIds.length === 0
         ? []
@@ -61,14 +63,19 @@ export class BillingChargeService {
       invoiceIds.length === 0
         ? []
         : (db('billing_invoices').whereIn('id', invoiceIds).select('id', 'public_id') as Promise<{ id: number; public_id: string }[]>),
+      unnamedDeviceIds.length === 0 ? [] : (db('devices').whereIn('id', unnamedDeviceIds).select('id', 'name') as Promise<{ id: number; name: string }[]>),
     ]);
+    const deviceName = new Map(devices.map((row) => [Number(row.id), row.name]));
     const organizationName = new Map(organizations.map((row) => [Number(row.id), row.name]));
     const entityName = new Map(entities.map((row) => [Number(row.id), row.company_name]));
     const invoicePublicId = new Map(invoices.map((row) => [Number(row.id), row.public_id]));
     return charges.map((charge) => ({
       hashId: this.hashIds.encode('billingCharge', charge.id),
       organization: { hashId: this.hashIds.encode('organization', charge.organizationId), name: organizationName.get(Number(charge.organizationId)) ?? '' },
-      device: charge.deviceId === null ? null : { hashId: this.hashIds.encode('device', charge.deviceId), name: charge.deviceName ?? '' },
+      device:
+        charge.deviceId === null
+          ? null
+          : { hashId: this.hashIds.encode('device', charge.deviceId), name: charge.deviceName ?? deviceName.get(Number(charge.deviceId)) ?? '' },
       source: charge.source,
       reason: charge.reason,
       description: charge.description,

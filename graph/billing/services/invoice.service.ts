@@ -1,13 +1,5 @@
 import type { Knex } from 'knex';
-import {
-  ledgerAccounts,
-  type BillingChargeView,
-  type BillingInvoiceView,
-  type ChargeReason,
-  type ChargeSource,
-  type InvoiceListQuery,
-  type LedgerAccount,
-} from '../../../contracts/billing';
+import { ledgerAccounts, type BillingChargeView, type BillingInvoiceView, type InvoiceListQuery, type LedgerAccount } from '../../../contracts/billing';
 import type { BillingInvoiceWithChargesView } from '../../../contracts/billing-invoice';
 import { GridportError } from '../../../contracts/errors';
 import type { Page } from '../../../contracts/pagination';
@@ -17,58 +9,12 @@ import type { HashIds } from '../../common/hash-ids';
 import { containsPattern } from '../../common/like';
 import { listOrganizationScope } from '../../common/tenancy';
 import type { IdentityDirectory } from '../../identity/services/directory.service';
+import { BillingChargeModel } from '../models/billing-charge.model';
 import { BillingInvoiceModel } from '../models/billing-invoice.model';
+import type { BillingChargeService } from './charge.service';
 import { renderInvoicePdf, type InvoiceLegalEntity } from './invoice-pdf';
 
-/** A row of billing_charges as this service reads it (the charges helper owns their writes). */
-export interface ChargeRow {
-  id: string | number;
-  organization_id: string | number;
-  device_id: string | number | null;
-  device_name: string | null;
-  source: string;
-  reason: string;
-  description: string;
-  monthly_price_before_discount: string | number | null;
-  discount: string | number | null;
-  billable_at: Date;
-  period_from: Date | null;
-  period_to: Date | null;
-  charge_cents: string | number;
-  customer_reference: string | null;
-  ledger_account: string;
-  billing_legal_entity_id: string | number | null;
-  invoice_id: string | number | null;
-  refund_of_id: string | number | null;
-  refunded_cents: string | number;
-  created_at: Date;
-}
-
-const chargeColumns = [
-  'id',
-  'organization_id',
-  'device_id',
-  'device_name',
-  'source',
-  'reason',
-  'description',
-  'monthly_price_before_discount',
-  'discount',
-  'billable_at',
-  'period_from',
-  'period_to',
-  'charge_cents',
-  'customer_reference',
-  'ledger_account',
-  'billing_legal_entity_id',
-  'invoice_id',
-  'refund_of_id',
-  'refunded_cents',
-  'created_at',
-].map((column) => `billing_charges.${column}`);
-
 const iso = (value: Date | string) => new Date(value).toISOString();
-const numberOrNull = (value: string | number | null) => (value === null ? null : Number(value));
 
 function distinctIds(values: readonly (string | number | null)[]): number[] {
   return [...new Set(values.filter((value): value is string | number => value !== null).map(Number))];
@@ -99,6 +45,8 @@ export class BillingInvoiceService {
     private readonly db: Knex,
     private readonly hashIds: HashIds,
     private readonly directory: IdentityDirectory,
+    /** Charges leave the server in one shape, the charge service's, on an invoice as in their list. */
+    private readonly charges: BillingChargeService,
   ) {}
 
   private notFound(hashId: string): GridportError {
@@ -144,67 +92,10 @@ export class BillingInvoiceService {
     });
   }
 
-  /** Charges as they leave the server (console.md section 3), in a fixed number of queries. */
-  async presentCharges(rows: readonly ChargeRow[], db: Knex = this.db): Promise<BillingChargeView[]> {
-    const [organizationName, devices, entities, invoices, refunded] = await Promise.all([
-      this.directory.organizationNames(db, distinctIds(rows.map((row) => row.organization_id))),
-      rowsById<{ id: string; name: string }>(db, 'devices', ['name'], distinctIds(rows.map((row) => row.device_id))),
-      rowsById<{ id: string; company_name: string }>(
-        db,
-        'billing_legal_entities',
-        ['company_name'],
-        distinctIds(rows.map((row) => row.billing_legal_entity_id)),
-      ),
-      rowsById<{ id: string; public_id: string }>(db, 'billing_invoices', ['public_id'], distinctIds(rows.map((row) => row.invoice_id))),
-      this.refundedIds(db, distinctIds(rows.map((row) => row.id))),
-    ]);
-    return rows.map((row) => {
-      const id = Number(row.id);
-      const organizationId = Number(row.organization_id);
-      const deviceId = row.device_id === null ? null : Number(row.device_id);
-      const entityId = row.billing_legal_entity_id === null ? null : Number(row.billing_legal_entity_id);
-      const invoiceId = row.invoice_id === null ? null : Number(row.invoice_id);
-      return {
-        hashId: this.hashIds.encode('billingCharge', id),
-        organization: { hashId: this.hashIds.encode('organization', organizationId), name: organizationName.get(organizationId) ?? '' },
-        device: deviceId === null ? null : { hashId: this.hashIds.encode('device', deviceId), name: devices.get(deviceId)?.name ?? row.device_name ?? '' },
-        source: row.source as ChargeSource,
-        reason: row.reason as ChargeReason,
-        description: row.description,
-        monthlyPriceBeforeDiscount: numberOrNull(row.monthly_price_before_discount),
-        discount: numberOrNull(row.discount),
-        billableAt: iso(row.billable_at),
-        from: row.period_from === null ? null : iso(row.period_from),
-        to: row.period_to === null ? null : iso(row.period_to),
-        charge: Number(row.charge_cents),
-        customerReference: row.customer_reference,
-        ledgerAccount: row.ledger_account as LedgerAccount,
-        billingLegalEntity:
-          entityId === null ? null : { hashId: this.hashIds.encode('billingLegalEntity', entityId), name: entities.get(entityId)?.company_name ?? '' },
-        invoiceHashId: invoiceId === null ? null : this.hashIds.encode('billingInvoice', invoiceId),
-        invoicePublicId: invoiceId === null ? null : (invoices.get(invoiceId)?.public_id ?? null),
-        refunded: Number(row.refunded_cents) !== 0 || refunded.has(id),
-        refundOfHashId: row.refund_of_id === null ? null : this.hashIds.encode('billingCharge', Number(row.refund_of_id)),
-        createdAt: iso(row.created_at),
-      };
-    });
-  }
-
-  /** Which of these charges a refund names. */
-  private async refundedIds(db: Knex, ids: readonly number[]): Promise<Set<number>> {
-    const found = new Set<number>();
-    for (let start = 0; start < ids.length; start += 1000) {
-      const rows = (await db('billing_charges')
-        .whereIn('refund_of_id', ids.slice(start, start + 1000))
-        .distinct('refund_of_id')) as { refund_of_id: string | number }[];
-      rows.forEach((row) => found.add(Number(row.refund_of_id)));
-    }
-    return found;
-  }
-
   /** The charges of one invoice, oldest first. */
-  private async chargeRowsOf(invoiceId: number): Promise<ChargeRow[]> {
-    return (await this.db('billing_charges').where('invoice_id', invoiceId).orderBy('billable_at').orderBy('id').select(chargeColumns)) as ChargeRow[];
+  private async chargesOf(invoiceId: number): Promise<BillingChargeView[]> {
+    const charges = await BillingChargeModel.query(this.db).where('invoice_id', invoiceId).orderBy('billable_at').orderBy('id');
+    return this.charges.present(charges);
   }
 
   /** Invoices newest first; `filter` matches the public id (console.md section 7). */
@@ -226,7 +117,7 @@ export class BillingInvoiceService {
   async get(actor: Actor, hashId: string): Promise<BillingInvoiceWithChargesView> {
     authorize(actor, 'billingInvoice.read');
     const invoice = await this.find(hashId);
-    const [[view], charges] = await Promise.all([this.present([invoice]), this.chargeRowsOf(Number(invoice.id)).then((rows) => this.presentCharges(rows))]);
+    const [[view], charges] = await Promise.all([this.present([invoice]), this.chargesOf(Number(invoice.id))]);
     if (!view) {
       throw this.notFound(hashId);
     }
@@ -239,7 +130,7 @@ export class BillingInvoiceService {
     const invoice = await this.find(hashId);
     const [[view], charges, entity] = await Promise.all([
       this.present([invoice]),
-      this.chargeRowsOf(Number(invoice.id)).then((rows) => this.presentCharges(rows)),
+      this.chargesOf(Number(invoice.id)),
       invoice.billingLegalEntityId === null ? Promise.resolve(null) : this.legalEntity(Number(invoice.billingLegalEntityId)),
     ]);
     if (!view) {
@@ -279,5 +170,3 @@ export class BillingInvoiceService {
     };
   }
 }
-
-export { chargeColumns };

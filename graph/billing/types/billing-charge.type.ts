@@ -22,7 +22,7 @@ export const ChargeSourceEnum = graphqlEnum('ChargeSource', chargeSources, 'Wher
 export const ChargeReasonEnum = graphqlEnum('ChargeReason', chargeReasons, 'Why a charge was made (docs/billing.md, "Charges").');
 export const LedgerAccountEnum = graphqlEnum('LedgerAccount', ledgerAccounts, 'The ledger account a charge books on; subscription charges book on saas.');
 
-@ObjectType('BillingReference', { description: 'An organisation, device or legal entity as a charge names it.' })
+@ObjectType('BillingReference', { description: 'An organisation, device or legal entity as a charge or an invoice names it.' })
 export class BillingReference implements NamedReference {
   @Field(() => ID)
   hashId!: string;
