@@ -4,6 +4,7 @@ import { ComingSoon } from '../../shell/ComingSoon';
 import { lazyScreen } from '../../shell/lazy-screen';
 import { defaultTab, redirectRoute } from '../../shell/route-helpers';
 import { AdminDeviceListScreen } from './devices/AdminDeviceListScreen';
+import { deviceBillingSections } from './billing/sections';
 import { LazyAdminIssueListScreen, LazyAdminIssueScreen } from '../../issues/lazy-screens';
 
 /** The admin area's navigation. */
@@ -70,7 +71,10 @@ export const adminRoutes: RouteObject[] = [
       { path: 'issues', element: <AdminDeviceScreen tab="issues" /> },
       { path: 'settings', element: <AdminDeviceScreen tab="settings" /> },
       { path: 'debugging', element: <AdminDeviceScreen tab="debugging" /> },
-      { path: 'billing', children: tabs('devices.title', ['subscription', 'invoicing', 'charges', 'add-charge']) },
+      {
+        path: 'billing',
+        children: [defaultTab('subscription'), ...deviceBillingSections.map((section) => ({ path: section, element: <AdminDeviceScreen tab="billing" billing={section} /> }))],
+      },
     ],
   },
   { path: 'device-groups', element: <DeviceGroupListScreen /> },
