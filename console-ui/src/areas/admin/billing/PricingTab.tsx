@@ -8,7 +8,7 @@ import { TextField } from '../../../components/TextField';
 import { useMessages } from '../../../i18n/messages';
 import { usePermissions } from '../../../session/usePermissions';
 import { Actions, Facts, SelectField, Table, euro, when } from './BillingParts';
-import { defaultMonthlyRates, defaultTiers, pricingDraftOf, pricingDraftSchema, pricingOfDraft, rateKeys, type PricingDraft } from './billing-form';
+import { defaultMonthlyRates, defaultTiers, pricingDraftOf, pricingDraftSchema, pricingOfDraft, rateField, rateKeys, type PricingDraft } from './billing-form';
 import { useOrganizationBilling } from './useOrganizationBilling';
 
 const defaultTiersText = defaultTiers.map((tier) => `${tier.volume}: ${tier.discount} %`).join(', ');
@@ -54,7 +54,7 @@ export function PricingTab() {
                       <code>{key}</code>
                     </td>
                     <td className="amount">
-                      {draft.rates[key] === '' ? `${euro(defaultMonthlyRates[key])} (default)` : euro(Number(draft.rates[key]))}
+                      {(draft.rates[rateField(key)] ?? '') === '' ? `${euro(defaultMonthlyRates[key])} (default)` : euro(Number(draft.rates[rateField(key)]))}
                     </td>
                   </tr>
                 ))}
@@ -134,7 +134,7 @@ export function PricingTab() {
                   {rateKeys.map((key) => (
                     <TextField
                       key={key}
-                      name={`rates.${key}`}
+                      name={`rates.${rateField(key)}`}
                       label={t('billing.pricing.rate', { key, rate: euro(defaultMonthlyRates[key]) })}
                       placeholder={String(defaultMonthlyRates[key])}
                       inputMode="decimal"

@@ -67,17 +67,22 @@ export function chargeInputOf(draft: ChargeDraft, organizationHashId: string, de
   };
 }
 
-/** The pricing form: text fields as typed; an empty rate means the default. */
+/** A rate key as a form field's name: formik reads dots as nesting, so they become underscores. */
+export function rateField(key: RateKey): string {
+  return key.replace(/\./g, '_');
+}
+
+/** The pricing form: text fields as typed, rates by rateField; an empty rate means the default. */
 export interface PricingDraft {
   type: 'usage' | 'legacy';
-  rates: Record<RateKey, string>;
+  rates: Record<string, string>;
   /** Empty: the default tiers. */
   tiers: { volume: string; discount: string }[];
   /** datetime-local text; empty: never. */
   expiresAt: string;
 }
 
-const emptyRates = Object.fromEntries(rateKeys.map((key) => [key, ''])) as Record<RateKey, string>;
+const emptyRates: Record<string, string> = Object.fromEntries(rateKeys.map((key) => [rateField(key), '']));
 
 function localOfIso(iso: string | null | undefined): string {
   if (iso === null || iso === undefined) {
@@ -101,7 +106,7 @@ export function pricingDraftOf(pricing: unknown): PricingDraft {
   for (const key of rateKeys) {
     const rate = usage.rates?.[key];
     if (rate !== undefined) {
-      rates[key] = String(rate);
+      rates[rateField(key)] = String(rate);
     }
   }
   return {
@@ -124,7 +129,7 @@ export const pricingDraftSchema = yup.object({
   rates: yup.object(
     Object.fromEntries(
       rateKeys.map((key) => [
-        key,
+        rateField(key),
         numberText('A rate in euro a month').test('min', 'A rate must not be negative', (value) => value === undefined || value === '' || Number(value.replace(',', '.')) >= 0),
       ]),
     ),
@@ -152,7 +157,7 @@ export function pricingOfDraft(draft: PricingDraft): Pricing {
   }
   const rates: Partial<Record<RateKey, number>> = {};
   for (const key of rateKeys) {
-    const text = draft.rates[key].trim();
+    const text = (draft.rates[rateField(key)] ?? '').trim();
     if (text !== '') {
       rates[key] = Number(text.replace(',', '.'));
     }
