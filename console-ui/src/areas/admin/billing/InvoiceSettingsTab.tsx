@@ -19,11 +19,15 @@ interface SettingsDraft {
   runtime: string;
 }
 
-const months = yup.string().test('months', 'Whole months, 1 or more (both, or neither)', (value) => value === undefined || value === '' || (/^\d+$/.test(value) && Number(value) >= 1));
+const months = yup.string().test('months', 'Whole months, 1 or more', (value) => value === undefined || value === '' || (/^\d+$/.test(value) && Number(value) >= 1));
 const settingsSchema = yup.object({
   invoiceCustomerReference: yup.string().max(255),
   chargePeriod: months,
-  runtime: months,
+  runtime: months.test('both', 'Give both months, or neither', function bothOrNeither(value) {
+    const runtimeGiven = (value ?? '') !== '';
+    const chargePeriodGiven = ((this.parent as { chargePeriod?: string }).chargePeriod ?? '') !== '';
+    return runtimeGiven === chargePeriodGiven;
+  }),
 });
 
 /** An organisation's invoice settings (/admin/organizations/{hashId}/billing/invoice-settings); Ops, Developer and Sales edit them. */
@@ -75,7 +79,7 @@ export function InvoiceSettingsTab() {
               invoiceFrequency: values.invoiceFrequency,
               requireLegalEntityPerDevice: values.requireLegalEntityPerDevice,
               requireCustomerReferencePerDevice: values.requireCustomerReferencePerDevice,
-              ...(hasDefaults ? { subscriptionDefaults: { chargePeriod: Number(values.chargePeriod), runtime: Number(values.runtime) } } : {}),
+              subscriptionDefaults: hasDefaults ? { chargePeriod: Number(values.chargePeriod), runtime: Number(values.runtime) } : null,
             });
           }}
         >
