@@ -82,7 +82,15 @@ describeInBrowser('billing in Chromium', () => {
     await page.getByRole('list', { name: 'Volume tiers' }).getByText('1000: 10 %').waitFor();
     await page.getByTestId('forecast-monthly').waitFor();
     const saved = await t.services.organizations.get(system, organizationHashId);
-    expect(saved.pricing).toEqual({ type: 'usage', rates: { 'asset.solar': 20 }, tiers: [{ volume: 100, discount: 0 }, { volume: 1000, discount: 10 }], expiresAt: null });
+    expect(saved.pricing).toEqual({
+      type: 'usage',
+      rates: { 'asset.solar': 20 },
+      tiers: [
+        { volume: 100, discount: 0 },
+        { volume: 1000, discount: 10 },
+      ],
+      expiresAt: null,
+    });
 
     // A manual charge on the device, in euro, billable in January.
     await page.goto(`${baseUrl}/admin/devices/${deviceHashId}/billing`);
@@ -112,7 +120,10 @@ describeInBrowser('billing in Chromium', () => {
     await page.getByRole('heading', { name: publicId }).waitFor();
     await page.getByRole('table', { name: 'Charges on this invoice' }).getByText('Gateway hardware').waitFor();
     const totals = page.getByRole('table', { name: 'Totals per ledger account' });
-    await totals.getByRole('row', { name: /Hardware/ }).getByText('€ 1.234,50').waitFor();
+    await totals
+      .getByRole('row', { name: /Hardware/ })
+      .getByText('€ 1.234,50')
+      .waitFor();
     const pdfLink = page.getByRole('link', { name: 'Open the PDF' });
     const pdfUrl = (await pdfLink.getAttribute('href')) ?? '';
     expect(pdfUrl).toMatch(/^\/console-admin\/v1\/billing-invoice\/\w+\/pdf$/);

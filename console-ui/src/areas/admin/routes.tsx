@@ -72,7 +72,10 @@ export const adminRoutes: RouteObject[] = [
       { path: 'debugging', element: <AdminDeviceScreen tab="debugging" /> },
       {
         path: 'billing',
-        children: [defaultTab('subscription'), ...deviceBillingSections.map((section) => ({ path: section, element: <AdminDeviceScreen tab="billing" billing={section} /> }))],
+        children: [
+          defaultTab('subscription'),
+          ...deviceBillingSections.map((section) => ({ path: section, element: <AdminDeviceScreen tab="billing" billing={section} /> })),
+        ],
       },
     ],
   },

@@ -10,7 +10,15 @@ import { SelectField } from './BillingParts';
 import { chargeDraftSchema, chargeInputOf, emptyChargeDraft, type ChargeDraft } from './billing-form';
 
 /** The add-charge dialog: a manual charge in euro (sent in cents) of an organisation, of one of its devices when given. */
-export function AddChargeDialog({ organizationHashId, deviceHashId, onClose }: { organizationHashId: string; deviceHashId: string | null; onClose: () => void }) {
+export function AddChargeDialog({
+  organizationHashId,
+  deviceHashId,
+  onClose,
+}: {
+  organizationHashId: string;
+  deviceHashId: string | null;
+  onClose: () => void;
+}) {
   const t = useMessages();
   const snackbar = useSnackbar();
   const showError = useApolloErrorSnackbar();

@@ -11,7 +11,13 @@ const billingDevice = {
   subscriptionChargedUntil: '2026-12-01T00:00:00.000Z',
   invoiceCustomerReference: null,
   billingLegalEntity: null,
-  billingUsage: { __typename: 'DeviceBillingUsage', units: { 'asset.solar': 2, cellular: 1 }, unitCount: 3, monthlyPriceBeforeDiscount: 60.11, monthlyPrice: 60.11 },
+  billingUsage: {
+    __typename: 'DeviceBillingUsage',
+    units: { 'asset.solar': 2, cellular: 1 },
+    unitCount: 3,
+    monthlyPriceBeforeDiscount: 60.11,
+    monthlyPrice: 60.11,
+  },
 };
 
 function server(rights: Right[]) {

@@ -18,7 +18,6 @@ import { BillingLegalEntitiesDocument } from './LegalEntities.generated';
 import type { DeviceBillingSection } from './sections';
 import { subscriptionDraftOf, subscriptionDraftSchema, subscriptionOfDraft, type SubscriptionDraft } from './billing-form';
 
-
 type Device = DeviceBillingTab_DeviceFragment;
 
 interface Subscription {

@@ -19,7 +19,9 @@ interface SettingsDraft {
   runtime: string;
 }
 
-const months = yup.string().test('months', 'Whole months, 1 or more', (value) => value === undefined || value === '' || (/^\d+$/.test(value) && Number(value) >= 1));
+const months = yup
+  .string()
+  .test('months', 'Whole months, 1 or more', (value) => value === undefined || value === '' || (/^\d+$/.test(value) && Number(value) >= 1));
 const settingsSchema = yup.object({
   invoiceCustomerReference: yup.string().max(255),
   chargePeriod: months,

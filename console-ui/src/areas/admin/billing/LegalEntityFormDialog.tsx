@@ -20,7 +20,12 @@ export function LegalEntityFormDialog({
     <FormDialog<LegalEntityDraft> title={title} initialValues={initialValues} validationSchema={legalEntityDraftSchema} onClose={onClose} onSubmit={onSubmit}>
       {() => (
         <>
-          <TextField name="accountingContactId" label={t('billing.legal.accountingContactId')} help={t('billing.legal.accountingContactHelp')} inputMode="numeric" />
+          <TextField
+            name="accountingContactId"
+            label={t('billing.legal.accountingContactId')}
+            help={t('billing.legal.accountingContactHelp')}
+            inputMode="numeric"
+          />
           <TextField name="companyName" label={t('billing.legal.companyName')} maxLength={255} />
           <TextField name="address1" label={t('billing.legal.address1')} maxLength={255} />
           <TextField name="address2" label={t('billing.legal.address2')} maxLength={255} />

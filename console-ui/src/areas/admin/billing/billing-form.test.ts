@@ -90,8 +90,17 @@ describe('the pricing form', () => {
   });
 
   it('sends its own rates and tiers, and legacy alone', () => {
-    const usage = { ...draft, rates: { ...draft.rates, [rateField('asset.solar')]: '20', [rateField('cellular')]: '1,5' }, tiers: [{ volume: '100', discount: '2,5' }] };
-    expect(pricingOfDraft(usage)).toEqual({ type: 'usage', rates: { 'asset.solar': 20, cellular: 1.5 }, tiers: [{ volume: 100, discount: 2.5 }], expiresAt: null });
+    const usage = {
+      ...draft,
+      rates: { ...draft.rates, [rateField('asset.solar')]: '20', [rateField('cellular')]: '1,5' },
+      tiers: [{ volume: '100', discount: '2,5' }],
+    };
+    expect(pricingOfDraft(usage)).toEqual({
+      type: 'usage',
+      rates: { 'asset.solar': 20, cellular: 1.5 },
+      tiers: [{ volume: 100, discount: 2.5 }],
+      expiresAt: null,
+    });
     expect(pricingDraftOf(pricingOfDraft(usage)).rates[rateField('cellular')]).toBe('1.5');
     expect(pricingOfDraft({ ...usage, type: 'legacy' })).toEqual({ type: 'legacy' });
   });

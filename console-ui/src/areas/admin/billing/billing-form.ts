@@ -130,7 +130,11 @@ export const pricingDraftSchema = yup.object({
     Object.fromEntries(
       rateKeys.map((key) => [
         rateField(key),
-        numberText('A rate in euro a month').test('min', 'A rate must not be negative', (value) => value === undefined || value === '' || Number(value.replace(',', '.')) >= 0),
+        numberText('A rate in euro a month').test(
+          'min',
+          'A rate must not be negative',
+          (value) => value === undefined || value === '' || Number(value.replace(',', '.')) >= 0,
+        ),
       ]),
     ),
   ),
@@ -218,7 +222,10 @@ export function emailsOf(text: string): string[] {
  * and the lengths of contracts/billing.ts.
  */
 export const legalEntityDraftSchema = yup.object({
-  accountingContactId: yup.string().trim().matches(/^\d{0,20}$/, 'A Moneybird contact id is digits only'),
+  accountingContactId: yup
+    .string()
+    .trim()
+    .matches(/^\d{0,20}$/, 'A Moneybird contact id is digits only'),
   companyName: yup
     .string()
     .trim()
@@ -243,7 +250,9 @@ export const legalEntityDraftSchema = yup.object({
       (contact ?? '').trim() === '' && taxNumberRequired((country ?? '').trim().toUpperCase()) ? schema.required(taxNumberRuleMessage) : schema,
     ),
   chamberOfCommerce: yup.string().trim().max(billingLimits.chamberOfCommerceLength, 'At most 64 characters'),
-  emails: yup.string().test('emails', 'Give email addresses separated by commas', (value) => emailsOf(value ?? '').every((email) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))),
+  emails: yup
+    .string()
+    .test('emails', 'Give email addresses separated by commas', (value) => emailsOf(value ?? '').every((email) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))),
 });
 
 const textOrNull = (text: string) => (text.trim() === '' ? null : text.trim());
