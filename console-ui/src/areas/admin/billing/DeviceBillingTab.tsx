@@ -14,7 +14,7 @@ import { BillingChargeList } from './BillingChargeList';
 import { Actions, Facts, SelectField, SubTabs, Table, euro, when } from './BillingParts';
 import type { DeviceInvoiceDetailsInput } from '../../../graphql/schema-types';
 import { AdminDeviceBillingDocument, UpdateDeviceInvoiceDetailsDocument, type DeviceBillingTab_DeviceFragment } from './DeviceBillingTab.generated';
-import { BillingLegalEntitiesDocument } from './LegalEntities.generated';
+import { BillingLegalEntitiesDocument } from './LegalEntitiesTab.generated';
 import type { DeviceBillingSection } from './sections';
 import { subscriptionDraftOf, subscriptionDraftSchema, subscriptionOfDraft, type SubscriptionDraft } from './billing-form';
 

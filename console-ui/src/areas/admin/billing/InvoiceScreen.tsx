@@ -5,7 +5,7 @@ import { useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { useMessages } from '../../../i18n/messages';
 import { Facts, Table, when } from './BillingParts';
 import { formatEuro } from './billing-form';
-import { BillingInvoiceDocument } from './Invoices.generated';
+import { BillingInvoiceDocument } from './InvoiceScreen.generated';
 
 /** One invoice (/admin/organizations/{hashId}/billing/invoices/{invoiceHashId}): its charges, totals per ledger account, and its PDF. */
 export function InvoiceScreen() {

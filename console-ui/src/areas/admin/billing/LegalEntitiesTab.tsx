@@ -9,7 +9,7 @@ import { useMessages } from '../../../i18n/messages';
 import { usePermissions } from '../../../session/usePermissions';
 import { Table } from './BillingParts';
 import { emptyLegalEntityDraft, legalEntityInputOf } from './billing-form';
-import { BillingLegalEntitiesDocument, CreateBillingLegalEntityDocument } from './LegalEntities.generated';
+import { BillingLegalEntitiesDocument, CreateBillingLegalEntityDocument } from './LegalEntitiesTab.generated';
 import { LegalEntityFormDialog } from './LegalEntityFormDialog';
 
 /** An organisation's legal entities (/admin/organizations/{hashId}/billing/legal-entities); each opens its detail. */

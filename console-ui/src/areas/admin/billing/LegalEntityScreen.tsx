@@ -11,15 +11,14 @@ import { usePermissions } from '../../../session/usePermissions';
 import { Actions, Facts } from './BillingParts';
 import { legalEntityInputOf, type LegalEntityDraft } from './billing-form';
 import {
-  BillingLegalEntitiesDocument,
   BillingLegalEntityDocument,
   DeleteBillingLegalEntityDocument,
   UpdateBillingLegalEntityDocument,
-  type LegalEntity_EntityFragment,
-} from './LegalEntities.generated';
+  type LegalEntityScreen_EntityFragment,
+} from './LegalEntityScreen.generated';
 import { LegalEntityFormDialog } from './LegalEntityFormDialog';
 
-function draftOf(entity: LegalEntity_EntityFragment): LegalEntityDraft {
+function draftOf(entity: LegalEntityScreen_EntityFragment): LegalEntityDraft {
   return {
     accountingContactId: entity.accountingContactId ?? '',
     companyName: entity.companyName,
@@ -46,8 +45,8 @@ export function LegalEntityScreen() {
   const showError = useApolloErrorSnackbar();
   const { data, error } = useQuery(BillingLegalEntityDocument, { variables: { hashId: billingLegalEntityHashId } });
   useQueryErrorSnackbar(error);
-  const [update] = useMutation(UpdateBillingLegalEntityDocument, { refetchQueries: [BillingLegalEntitiesDocument] });
-  const [remove] = useMutation(DeleteBillingLegalEntityDocument, { refetchQueries: [BillingLegalEntitiesDocument] });
+  const [update] = useMutation(UpdateBillingLegalEntityDocument, { refetchQueries: ['BillingLegalEntities'] });
+  const [remove] = useMutation(DeleteBillingLegalEntityDocument, { refetchQueries: ['BillingLegalEntities'] });
   const [editing, setEditing] = useState(false);
   const list = `/admin/organizations/${hashId}/billing/legal-entities`;
   const entity = data?.billingLegalEntity;

@@ -8,7 +8,7 @@ import { useDebouncedValue } from '../../../components/useDebouncedValue';
 import { useMessages } from '../../../i18n/messages';
 import { Table, when } from './BillingParts';
 import { formatEuro } from './billing-form';
-import { BillingInvoicesDocument } from './Invoices.generated';
+import { BillingInvoicesDocument } from './OrganizationInvoicesTab.generated';
 
 /** An organisation's invoices, newest first, filtered by public id; each opens its detail. */
 export function OrganizationInvoicesTab() {

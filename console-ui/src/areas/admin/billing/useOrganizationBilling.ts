@@ -4,7 +4,7 @@ import { useSnackbar } from '../../../components/Snackbars';
 import { useApolloErrorSnackbar, useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import type { OrganizationUpdateInput } from '../../../graphql/schema-types';
 import { useMessages } from '../../../i18n/messages';
-import { OrganizationBillingDocument, UpdateOrganizationBillingDocument } from './OrganizationBilling.generated';
+import { OrganizationBillingDocument, UpdateOrganizationBillingDocument } from './useOrganizationBilling.generated';
 
 /** An organisation's billing settings with its forecast, and a save that reads both again and says so (or shows the refusal). */
 export function useOrganizationBilling(hashId: string) {
