@@ -126,7 +126,7 @@ export function BillingChargeList({ organizationHashId, deviceHashId }: { organi
                 <td>
                   <Actions>
                     {removable(charge) && (
-                      <Button variant="text" permitted={canWrite} onClick={() => void onRemove(charge)}>
+                      <Button variant="text" permitted={may('billingCharge.delete')} onClick={() => void onRemove(charge)}>
                         {t('billing.charges.remove')}
                       </Button>
                     )}
