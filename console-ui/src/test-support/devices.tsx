@@ -76,6 +76,7 @@ export function anAdminDevice(overrides: Record<string, unknown> = {}) {
     outageEmails: [],
     outageUsers: [],
     partnerships: [],
+    billingUsage: null,
     ...overrides,
   };
 }

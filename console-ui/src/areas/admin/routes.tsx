@@ -1,9 +1,9 @@
 import type { RouteObject } from 'react-router-dom';
 import { AreaShell, type NavItem } from '../../shell/AreaShell';
-import { ComingSoon } from '../../shell/ComingSoon';
 import { lazyScreen } from '../../shell/lazy-screen';
 import { defaultTab, redirectRoute } from '../../shell/route-helpers';
 import { AdminDeviceListScreen } from './devices/AdminDeviceListScreen';
+import { deviceBillingSections } from './billing/sections';
 import { LazyAdminIssueListScreen, LazyAdminIssueScreen } from '../../issues/lazy-screens';
 
 /** The admin area's navigation. */
@@ -17,8 +17,6 @@ export const adminNav: readonly NavItem[] = [
   { to: '/admin/user-invites', label: 'nav.userInvites', icon: 'people' },
 ];
 
-const soon = (title: Parameters<typeof ComingSoon>[0]['title']) => <ComingSoon title={title} />;
-
 // Every screen but the device list (where staff land) loads as its own chunk when first shown.
 const AdminDeviceScreen = lazyScreen(async () => (await import('./devices/AdminDeviceScreen')).AdminDeviceScreen);
 const OrganizationListScreen = lazyScreen(async () => (await import('./organizations/OrganizationListScreen')).OrganizationListScreen);
@@ -29,6 +27,14 @@ const OrganizationUsersTab = lazyScreen(async () => (await import('./users/Organ
 const OrganizationPartnershipsTab = lazyScreen(async () => (await import('./partnerships/OrganizationPartnershipsTab')).OrganizationPartnershipsTab);
 const OrganizationApiKeysTab = lazyScreen(async () => (await import('./api-keys/OrganizationApiKeysTab')).OrganizationApiKeysTab);
 const ApiKeyScreen = lazyScreen(async () => (await import('./api-keys/ApiKeyScreen')).ApiKeyScreen);
+const OrganizationBillingTab = lazyScreen(async () => (await import('./billing/OrganizationBillingTab')).OrganizationBillingTab);
+const OrganizationInvoicesTab = lazyScreen(async () => (await import('./billing/OrganizationInvoicesTab')).OrganizationInvoicesTab);
+const InvoiceScreen = lazyScreen(async () => (await import('./billing/InvoiceScreen')).InvoiceScreen);
+const LegalEntitiesTab = lazyScreen(async () => (await import('./billing/LegalEntitiesTab')).LegalEntitiesTab);
+const LegalEntityScreen = lazyScreen(async () => (await import('./billing/LegalEntityScreen')).LegalEntityScreen);
+const InvoiceSettingsTab = lazyScreen(async () => (await import('./billing/InvoiceSettingsTab')).InvoiceSettingsTab);
+const PricingTab = lazyScreen(async () => (await import('./billing/PricingTab')).PricingTab);
+const OrganizationChargesTab = lazyScreen(async () => (await import('./billing/OrganizationChargesTab')).OrganizationChargesTab);
 const UserListScreen = lazyScreen(async () => (await import('./users/UserListScreen')).UserListScreen);
 const UserScreen = lazyScreen(async () => (await import('./users/UserScreen')).UserScreen);
 const UserInviteListScreen = lazyScreen(async () => (await import('./user-invites/UserInviteListScreen')).UserInviteListScreen);
@@ -47,12 +53,6 @@ const MessageDestinationListScreen = lazyScreen(async () => (await import('./mes
 const MessageDestinationAddScreen = lazyScreen(async () => (await import('./message-destinations/MessageDestinationAddScreen')).MessageDestinationAddScreen);
 const MessageDestinationScreen = lazyScreen(async () => (await import('./message-destinations/MessageDestinationScreen')).MessageDestinationScreen);
 
-/** Tabs that come with a later issue (billing): the default one first, each a ComingSoon. */
-function tabs(title: Parameters<typeof ComingSoon>[0]['title'], names: readonly string[]): RouteObject[] {
-  const [first] = names;
-  return [...(first === undefined ? [] : [defaultTab(first)]), ...names.map((name) => ({ path: name, element: soon(title) }))];
-}
-
 /**
  * The admin area's route table (console.md section 2), relative to /admin. A screen's texts go
  * in the messages.ts of its folder, merged in i18n/messages/admin.ts.
@@ -70,7 +70,13 @@ export const adminRoutes: RouteObject[] = [
       { path: 'issues', element: <AdminDeviceScreen tab="issues" /> },
       { path: 'settings', element: <AdminDeviceScreen tab="settings" /> },
       { path: 'debugging', element: <AdminDeviceScreen tab="debugging" /> },
-      { path: 'billing', children: tabs('devices.title', ['subscription', 'invoicing', 'charges', 'add-charge']) },
+      {
+        path: 'billing',
+        children: [
+          defaultTab('subscription'),
+          ...deviceBillingSections.map((section) => ({ path: section, element: <AdminDeviceScreen tab="billing" billing={section} /> })),
+        ],
+      },
     ],
   },
   { path: 'device-groups', element: <DeviceGroupListScreen /> },
@@ -114,15 +120,16 @@ export const adminRoutes: RouteObject[] = [
       },
       {
         path: 'billing',
+        element: <OrganizationBillingTab />,
         children: [
           defaultTab('invoices'),
-          { path: 'invoices', element: soon('organizations.title') },
-          { path: 'invoices/:invoiceHashId', element: soon('organizations.title') },
-          { path: 'legal-entities', element: soon('organizations.title') },
-          { path: 'legal-entities/:billingLegalEntityHashId', element: soon('organizations.title') },
-          { path: 'invoice-settings', element: soon('organizations.title') },
-          { path: 'pricing', element: soon('organizations.title') },
-          { path: 'charges', element: soon('organizations.title') },
+          { path: 'invoices', element: <OrganizationInvoicesTab /> },
+          { path: 'invoices/:invoiceHashId', element: <InvoiceScreen /> },
+          { path: 'legal-entities', element: <LegalEntitiesTab /> },
+          { path: 'legal-entities/:billingLegalEntityHashId', element: <LegalEntityScreen /> },
+          { path: 'invoice-settings', element: <InvoiceSettingsTab /> },
+          { path: 'pricing', element: <PricingTab /> },
+          { path: 'charges', element: <OrganizationChargesTab /> },
         ],
       },
     ],

@@ -9,6 +9,7 @@ import { organizationsMessages } from '../../areas/admin/organizations/messages'
 import { partnershipsMessages } from '../../areas/admin/partnerships/messages';
 import { userInvitesMessages } from '../../areas/admin/user-invites/messages';
 import { usersMessages } from '../../areas/admin/users/messages';
+import { billingMessages } from '../../areas/admin/billing/messages';
 /** Texts of the admin area; each screen folder's messages.ts adds its own here. */
 export const adminMessages = {
   'nav.devices': 'Devices',
@@ -37,6 +38,7 @@ export const adminMessages = {
   ...groupForwardingMessages,
   ...messageDestinationsMessages,
   ...forwardingMessages,
+  ...billingMessages,
 } as const;
 
 export type AdminMessageKey = keyof typeof adminMessages;

@@ -22,6 +22,7 @@ const staff = staffServer(
         deviceGroupHashId: null,
         nominalActivePowerSum: 2_500_000,
         organization: null,
+        billingUsage: { __typename: 'DeviceBillingUsage', unitCount: 3, monthlyPrice: 60.11 },
       };
       return graphqlData({ devices: { __typename: 'DevicePage', rows: [row], nextPageOffset: null } });
     }
@@ -35,6 +36,8 @@ describe('the admin device list', () => {
     const harness = renderConsole('/admin/devices', staff);
     // The first screen waits for the route check and the area's texts: a busy machine may take seconds.
     expect(await screen.findByText('Harbour battery', {}, { timeout: 10_000 })).toBeInTheDocument();
+    // The billing usage column: units and the monthly price after the tier discount.
+    expect(screen.getByText('3 units · € 60,11/month')).toBeInTheDocument();
     const labels = [
       'Name or identifier',
       'Hash id',

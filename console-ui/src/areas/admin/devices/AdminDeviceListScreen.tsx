@@ -1,5 +1,6 @@
 import { useApolloClient } from '@apollo/client/react';
 import { useCallback, useMemo } from 'react';
+import { formatEuro } from '../../../../../contracts/billing-invoice';
 import { formatPower } from '../../../format/power';
 import { AdminDeviceListDocument, type AdminDeviceListQueryVariables, type AdminDeviceListScreen_DeviceFragment } from './AdminDeviceListScreen.generated';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
@@ -45,6 +46,15 @@ export function AdminDeviceListScreen() {
       { header: t('device.list.power'), width: '110px', text: (row) => formatPower(row.nominalActivePowerSum), optional: true },
       { header: t('device.list.production'), width: '90px', text: (row) => yesNo(row.inProduction), optional: true },
       { header: t('device.list.exposed'), width: '80px', text: (row) => yesNo(row.isExposedToCustomer), optional: true },
+      {
+        header: t('billing.usage.column'),
+        width: 'minmax(150px, 1.2fr)',
+        text: (row) =>
+          row.billingUsage === null
+            ? ''
+            : t('billing.usage.cell', { units: row.billingUsage.unitCount, price: formatEuro(Math.round(row.billingUsage.monthlyPrice * 100)) }),
+        optional: true,
+      },
       {
         header: t('device.list.state'),
         width: '80px',

@@ -12,11 +12,16 @@ import { ObjectAuditLog } from '../audit/ObjectAuditLog';
 import { DebuggingTab } from './DebuggingTab';
 import { DeviceTimeline } from './DeviceTimeline';
 import { SettingsTab } from './SettingsTab';
+import { lazyScreen } from '../../../shell/lazy-screen';
+import type { DeviceBillingSection } from '../billing/sections';
 
-export type AdminDeviceTab = 'timeline' | 'issues' | 'settings' | 'debugging';
+// The billing tab brings its forms and lists: it loads when first shown.
+const DeviceBillingTab = lazyScreen(async () => (await import('../billing/DeviceBillingTab')).DeviceBillingTab);
 
-/** A device in the admin area (/admin/devices/{hashId}/timeline, issues, settings, debugging). */
-export function AdminDeviceScreen({ tab }: { tab: AdminDeviceTab }) {
+export type AdminDeviceTab = 'timeline' | 'issues' | 'settings' | 'debugging' | 'billing';
+
+/** A device in the admin area (/admin/devices/{hashId}/timeline, issues, settings, debugging, billing/...). */
+export function AdminDeviceScreen({ tab, billing = 'subscription' }: { tab: AdminDeviceTab; billing?: DeviceBillingSection }) {
   const t = useMessages();
   const { hashId = '' } = useParams();
   const { data, error } = useQuery(AdminDeviceSettingsDocument, { variables: { hashId } });
@@ -60,6 +65,7 @@ export function AdminDeviceScreen({ tab }: { tab: AdminDeviceTab }) {
       )}
       {tab === 'settings' && <SettingsTab device={device} />}
       {tab === 'debugging' && <DebuggingTab hashId={hashId} />}
+      {tab === 'billing' && <DeviceBillingTab hashId={hashId} section={billing} />}
     </DeviceFrame>
   );
 }
