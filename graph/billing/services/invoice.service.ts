@@ -4,6 +4,7 @@ import type { BillingInvoiceWithChargesView } from '../../../contracts/billing-i
 import { GridportError } from '../../../contracts/errors';
 import type { Page } from '../../../contracts/pagination';
 import { authorize, type Actor } from '../../common/context';
+import { findByHashId } from '../../common/find-by-hash-id';
 import { pageRowsById } from '../../common/cursor';
 import type { HashIds } from '../../common/hash-ids';
 import { containsPattern } from '../../common/like';
@@ -53,13 +54,8 @@ export class BillingInvoiceService {
     return new GridportError('not_found', { billingInvoiceHashId: hashId });
   }
 
-  private async find(hashId: string): Promise<BillingInvoiceModel> {
-    const id = this.hashIds.decode('billingInvoice', hashId);
-    const invoice = id === null ? undefined : await BillingInvoiceModel.query(this.db).findById(id);
-    if (!invoice) {
-      throw this.notFound(hashId);
-    }
-    return invoice;
+  private find(hashId: string): Promise<BillingInvoiceModel> {
+    return findByHashId(BillingInvoiceModel, this.db, this.hashIds, 'billingInvoice', hashId);
   }
 
   /** Invoices as they leave the server, in a fixed number of queries. */

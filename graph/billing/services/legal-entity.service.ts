@@ -13,6 +13,7 @@ import { GridportError } from '../../../contracts/errors';
 import type { Page } from '../../../contracts/pagination';
 import { issuesOf } from '../../../contracts/validation';
 import { authorize, type Actor } from '../../common/context';
+import { findByHashId } from '../../common/find-by-hash-id';
 import { pageRowsById } from '../../common/cursor';
 import { diffObjects, type FieldTypes } from '../../common/diff';
 import type { HashIds } from '../../common/hash-ids';
@@ -152,19 +153,7 @@ export class LegalEntityService {
   }
 
   private async find(hashId: string, db: Knex, lock = false): Promise<BillingLegalEntityModel> {
-    const id = this.hashIds.decode('billingLegalEntity', hashId);
-    if (id === null) {
-      throw this.notFound(hashId);
-    }
-    const query = BillingLegalEntityModel.query(db).findById(id);
-    if (lock) {
-      void query.forUpdate();
-    }
-    const entity = await query;
-    if (!entity) {
-      throw this.notFound(hashId);
-    }
-    return entity;
+    return findByHashId(BillingLegalEntityModel, db, this.hashIds, 'billingLegalEntity', hashId, { lock });
   }
 
   /** The default legal entity of each of these organisations. */

@@ -5,6 +5,7 @@ import { GridportError } from '../../../contracts/errors';
 import type { Page } from '../../../contracts/pagination';
 import { isStaffRight } from '../../../contracts/rights';
 import { authorize, type Actor } from '../../common/context';
+import { findByHashId } from '../../common/find-by-hash-id';
 import { pageRowsById } from '../../common/cursor';
 import { diffObjects, type FieldTypes } from '../../common/diff';
 import type { HashIds } from '../../common/hash-ids';
@@ -59,19 +60,7 @@ export class DeviceGroupService {
 
   /** The group behind a hash id, locked for the transaction's writes if `lock`. */
   private async find(hashId: string, db: Knex, lock = false): Promise<DeviceGroupModel> {
-    const id = this.hashIds.decode('deviceGroup', hashId);
-    if (id === null) {
-      throw this.notFound(hashId);
-    }
-    const query = DeviceGroupModel.query(db).findById(id);
-    if (lock) {
-      void query.forUpdate();
-    }
-    const group = await query;
-    if (!group) {
-      throw this.notFound(hashId);
-    }
-    return group;
+    return findByHashId(DeviceGroupModel, db, this.hashIds, 'deviceGroup', hashId, { lock });
   }
 
   /** Every field of many groups in a fixed number of queries (four) however many there are. */

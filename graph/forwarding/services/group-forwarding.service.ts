@@ -13,6 +13,7 @@ import {
 } from '../../../contracts/forwarding';
 import type { Page } from '../../../contracts/pagination';
 import { authorize, type Actor } from '../../common/context';
+import { findByHashId } from '../../common/find-by-hash-id';
 import { pageRowsById } from '../../common/cursor';
 import { sameJson } from '../../common/diff';
 import type { HashIds } from '../../common/hash-ids';
@@ -50,13 +51,8 @@ export class GroupForwardingService {
     return new GridportError('not_found', { deviceGroupMessageDestinationHashId: hashId });
   }
 
-  private async find(hashId: string, db: Knex): Promise<GroupForwardingModel> {
-    const id = this.hashIds.decode('deviceGroupMessageDestination', hashId);
-    const forwarding = id === null ? undefined : await GroupForwardingModel.query(db).findById(id);
-    if (!forwarding) {
-      throw this.notFound(hashId);
-    }
-    return forwarding;
+  private find(hashId: string, db: Knex): Promise<GroupForwardingModel> {
+    return findByHashId(GroupForwardingModel, db, this.hashIds, 'deviceGroupMessageDestination', hashId);
   }
 
   /** The group behind a hash id, its row locked for the transaction: forwarding checks of one group run one at a time. */

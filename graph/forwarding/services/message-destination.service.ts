@@ -19,6 +19,7 @@ import type { Page } from '../../../contracts/pagination';
 import { isStaffRight } from '../../../contracts/rights';
 import { issuesOf } from '../../../contracts/validation';
 import { authorize, type Actor } from '../../common/context';
+import { findByHashId } from '../../common/find-by-hash-id';
 import { pageRowsById } from '../../common/cursor';
 import { diffObjects, sameJson, type FieldTypes } from '../../common/diff';
 import type { HashIds } from '../../common/hash-ids';
@@ -138,19 +139,7 @@ export class MessageDestinationService {
 
   /** The destination behind a hash id, locked for the transaction's writes if `lock`. */
   private async find(hashId: string, db: Knex, lock = false): Promise<MessageDestinationModel> {
-    const id = this.hashIds.decode('messageDestination', hashId);
-    if (id === null) {
-      throw this.notFound(hashId);
-    }
-    const query = MessageDestinationModel.query(db).findById(id);
-    if (lock) {
-      void query.forUpdate();
-    }
-    const destination = await query;
-    if (!destination) {
-      throw this.notFound(hashId);
-    }
-    return destination;
+    return findByHashId(MessageDestinationModel, db, this.hashIds, 'messageDestination', hashId, { lock });
   }
 
   /** Every field of many destinations in a fixed number of queries, health included (its lag is one bounded count each). */
