@@ -49,7 +49,6 @@ export function BillingChargeList({ organizationHashId, deviceHashId }: { organi
   const [remove] = useMutation(RemoveBillingChargeDocument);
   const [refund] = useMutation(RefundBillingChargeDocument);
   const [refunding, setRefunding] = useState<Charge | null>(null);
-  const canWrite = may('billingCharge.create');
 
   const rows = data?.billingCharges.rows;
   if (rows === undefined) {
@@ -143,7 +142,19 @@ export function BillingChargeList({ organizationHashId, deviceHashId }: { organi
         </Table>
       )}
       {nextPageOffset !== null && (
-        <Button variant="text" onClick={() => void fetchMore({ variables: { offset: nextPageOffset } })}>
+        <Button
+          variant="text"
+          onClick={() =>
+            void fetchMore({
+              variables: { offset: nextPageOffset },
+              // The next page goes after the rows shown, not in their place.
+              updateQuery: (shown, { fetchMoreResult }) => ({
+                ...fetchMoreResult,
+                billingCharges: { ...fetchMoreResult.billingCharges, rows: [...shown.billingCharges.rows, ...fetchMoreResult.billingCharges.rows] },
+              }),
+            })
+          }
+        >
           {t('billing.charges.more')}
         </Button>
       )}

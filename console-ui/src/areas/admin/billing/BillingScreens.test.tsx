@@ -76,6 +76,45 @@ describe('the device billing tab', () => {
     ]);
   });
 
+  it('adds the next page of charges after the rows shown', async () => {
+    const charge = (hashId: string, description: string) => ({
+      __typename: 'BillingCharge',
+      hashId,
+      device: { __typename: 'BillingReference', hashId: 'd7', name: 'Harbour gateway' },
+      source: 'manual',
+      reason: 'manuallyAdded',
+      description,
+      billableAt: '2026-03-01T00:00:00.000Z',
+      from: null,
+      to: null,
+      charge: 1250,
+      ledgerAccount: 'hardware',
+      invoiceHashId: null,
+      invoicePublicId: null,
+      refunded: false,
+      refundOfHashId: null,
+    });
+    const paged = staffServer(['gridport.ops'], (operationName, variables, call) => {
+      if (operationName === 'BillingCharges') {
+        const second = (variables as { offset?: string | null }).offset === 'page-2';
+        return answer({
+          billingCharges: {
+            __typename: 'BillingChargePage',
+            rows: [second ? charge('c2', 'Second page charge') : charge('c1', 'First page charge')],
+            nextPageOffset: second ? null : 'page-2',
+          },
+        });
+      }
+      return server(['gridport.ops'])(call);
+    });
+    renderConsole('/admin/devices/d7/billing/charges', paged);
+    expect(await screen.findByText('First page charge', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('Second page charge')).toBeInTheDocument();
+    expect(screen.getByText('First page charge')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
   it('leaves Sales without the add-charge button, with the no-permission hint', async () => {
     renderConsole('/admin/devices/d7/billing/charges', server(['gridport.sales']));
     expect(await screen.findByRole('button', { name: 'Add charge' }, { timeout: 10_000 })).toBeDisabled();

@@ -62,7 +62,19 @@ export function OrganizationInvoicesTab() {
         </Table>
       )}
       {next !== null && (
-        <Button variant="text" onClick={() => void fetchMore({ variables: { offset: next } })}>
+        <Button
+          variant="text"
+          onClick={() =>
+            void fetchMore({
+              variables: { offset: next },
+              // The next page goes after the rows shown, not in their place.
+              updateQuery: (shown, { fetchMoreResult }) => ({
+                ...fetchMoreResult,
+                billingInvoices: { ...fetchMoreResult.billingInvoices, rows: [...shown.billingInvoices.rows, ...fetchMoreResult.billingInvoices.rows] },
+              }),
+            })
+          }
+        >
           {t('billing.charges.more')}
         </Button>
       )}
