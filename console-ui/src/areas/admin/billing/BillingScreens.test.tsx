@@ -6,7 +6,15 @@ import { adminOrganizationAnswer, graphqlData as answer, staffServer, variablesO
 import { renderConsole } from '../../../test-support/render';
 
 const billingDevice = {
-  ...anAdminDevice({ organizationHashId: 'o7', organization: { __typename: 'Organization', hashId: 'o7', name: 'Harbour Energy BV' } }),
+  ...anAdminDevice({
+    organizationHashId: 'o7',
+    organization: {
+      __typename: 'Organization',
+      hashId: 'o7',
+      name: 'Harbour Energy BV',
+      subscriptionDefaults: { __typename: 'SubscriptionDefaults', chargePeriod: 3, runtime: 24 },
+    },
+  }),
   subscription: { usage: true, chargePeriod: 1, runtime: 12, afterExpiration: null, startAt: '2026-01-01T00:00:00.000Z' },
   subscriptionChargedUntil: '2026-12-01T00:00:00.000Z',
   invoiceCustomerReference: null,

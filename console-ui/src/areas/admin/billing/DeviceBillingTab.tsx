@@ -143,7 +143,7 @@ function SubscriptionPanel({ device }: { device: Device }) {
       {editing && (
         <FormDialog<SubscriptionDraft>
           title={t('billing.subscription.edit')}
-          initialValues={subscriptionDraftOf(device.subscription)}
+          initialValues={subscriptionDraftOf(device.subscription, device.organization?.subscriptionDefaults ?? null)}
           validationSchema={subscriptionDraftSchema}
           onClose={() => setEditing(false)}
           onSubmit={async (values) => save({ subscription: subscriptionOfDraft(values) })}

@@ -137,4 +137,12 @@ describe('the subscription form', () => {
     };
     expect(subscriptionOfDraft(subscriptionDraftOf(subscription))).toEqual(subscription);
   });
+
+  it("starts a device without a subscription from its organisation's subscription defaults, and a device with one from its own terms", () => {
+    const defaults = { chargePeriod: 3, runtime: 24 };
+    expect(subscriptionDraftOf(null, defaults)).toMatchObject({ usage: true, chargePeriod: '3', runtime: '24' });
+    expect(subscriptionDraftOf(null, null)).toMatchObject({ chargePeriod: '1', runtime: '12' });
+    const own = { usage: false, chargePeriod: 6, runtime: 36, afterExpiration: null, startAt: '2026-01-01T00:00:00.000Z' };
+    expect(subscriptionDraftOf(own, defaults)).toMatchObject({ usage: false, chargePeriod: '6', runtime: '36' });
+  });
 });

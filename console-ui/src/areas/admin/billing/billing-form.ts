@@ -297,12 +297,13 @@ interface SubscriptionValue {
   startAt: string;
 }
 
-export function subscriptionDraftOf(subscription: unknown): SubscriptionDraft {
+export function subscriptionDraftOf(subscription: unknown, defaults: { chargePeriod: number; runtime: number } | null = null): SubscriptionDraft {
   const value = subscription as SubscriptionValue | null;
+  // A device without a subscription starts from its organisation's subscriptionDefaults.
   return {
     usage: value?.usage ?? true,
-    chargePeriod: String(value?.chargePeriod ?? 1),
-    runtime: String(value?.runtime ?? 12),
+    chargePeriod: String(value?.chargePeriod ?? defaults?.chargePeriod ?? 1),
+    runtime: String(value?.runtime ?? defaults?.runtime ?? 12),
     hasAfterExpiration: (value?.afterExpiration ?? null) !== null,
     afterUsage: value?.afterExpiration?.usage ?? true,
     afterChargePeriod: String(value?.afterExpiration?.chargePeriod ?? 1),
