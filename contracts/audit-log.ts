@@ -15,6 +15,7 @@ export const auditObjectTypes = [
   'partnerships',
   'billing_legal_entities',
   'billing_charges',
+  'billing_invoices',
 ] as const;
 export type AuditObjectType = (typeof auditObjectTypes)[number];
 

@@ -165,6 +165,7 @@ export type AuditLogUser = {
 export type AuditObjectType =
   | 'API_KEYS'
   | 'BILLING_CHARGES'
+  | 'BILLING_INVOICES'
   | 'BILLING_LEGAL_ENTITIES'
   | 'CONTACTS'
   | 'DEVICES'

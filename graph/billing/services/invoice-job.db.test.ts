@@ -114,6 +114,22 @@ describe('invoicing job', () => {
       device: { hashId: hashIds.encode('device', device) },
     });
 
+    // Each invoice made is in the audit log, made by the job.
+    const audited = (await database
+      .db('audit_log')
+      .where({ object_type: 'billing_invoices', change_type: 'controllerCreate' })
+      .whereIn('object_id', [firstId, hashIds.decode('billingInvoice', second?.hashId ?? '')] as number[])
+      .orderBy('object_id')
+      .select('actor_name', 'diff', 'transaction_identifier')) as {
+      actor_name: string;
+      diff: { name: string; newValue: unknown }[];
+      transaction_identifier: string;
+    }[];
+    expect(audited).toHaveLength(2);
+    expect(audited[0]?.actor_name).toBe('invoicing job');
+    expect(audited[0]?.diff).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'publicId', newValue: first?.publicId })]));
+    expect(audited[0]?.transaction_identifier).toBe(audited[1]?.transaction_identifier);
+
     // A second run finds nothing; next month the later charge goes on its own invoice.
     expect((await services.invoicing.runForOrganization(organization.id)).invoices).toEqual([]);
     now = new Date('2026-04-01T00:00:00Z');

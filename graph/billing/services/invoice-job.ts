@@ -4,7 +4,10 @@ import { invoicePublicId, type LedgerAccount } from '../../../contracts/billing'
 import type { HeldBackChargeView, HeldBackReason, InvoiceRunView } from '../../../contracts/billing-invoice';
 import { GridportError } from '../../../contracts/errors';
 import type { InvoiceFrequency } from '../../../contracts/organization';
+import { systemActor, type Actor } from '../../common/context';
+import { diffObjects, type FieldTypes } from '../../common/diff';
 import type { HashIds } from '../../common/hash-ids';
+import { write } from '../../common/write';
 import { BillingInvoiceModel } from '../models/billing-invoice.model';
 import { emptyTotals, type BillingInvoiceService } from './invoice.service';
 
@@ -114,9 +117,10 @@ export class InvoiceJob {
   }
 
   /** Invoices one organisation at `at`. */
-  async runForOrganization(organizationId: number, at: Date = this.clock()): Promise<InvoiceRunView> {
+  async runForOrganization(organizationId: number, at: Date = this.clock(), actor: Actor = systemActor('invoicing job')): Promise<InvoiceRunView> {
     const organizationHashId = this.hashIds.encode('organization', organizationId);
-    const { made, heldBack, periodEnd } = await this.db.transaction(async (trx) => {
+    const { made, heldBack, periodEnd } = await write(this.db, actor, async (w) => {
+      const { trx } = w;
       // The lock every run of this organisation takes first: a second run waits here, then finds the charges invoiced.
       const organization = (await trx('organizations')
         .where('id', organizationId)
@@ -144,7 +148,15 @@ export class InvoiceJob {
       const { groups, heldBack } = await this.group(trx, organization, charges);
       const made: BillingInvoiceModel[] = [];
       for (const group of groups) {
-        made.push(await this.makeInvoice(trx, organizationId, group, end, at));
+        const invoice = await this.makeInvoice(trx, organizationId, group, end, at);
+        await w.audit({
+          objectType: 'billing_invoices',
+          objectId: invoice.id,
+          organizationId,
+          changeType: 'controllerCreate',
+          diff: diffObjects(invoiceAuditedFields, null, invoice),
+        });
+        made.push(invoice);
       }
       return { made, heldBack, periodEnd: end };
     });
@@ -260,6 +272,18 @@ export class InvoiceJob {
     return invoice;
   }
 }
+
+/** What the audit log records of a new invoice. */
+const invoiceAuditedFields: FieldTypes<BillingInvoiceModel> = {
+  publicId: 'string',
+  organizationId: 'number',
+  billingLegalEntityId: 'number',
+  customerReference: 'string',
+  periodEnd: 'date',
+  chargeCents: 'number',
+  totals: 'json',
+  chargeCount: 'number',
+};
 
 /**
  * Runs the invoicing job on this node every `intervalSeconds` (BILLING_INVOICE_INTERVAL_SECONDS)

@@ -21,6 +21,7 @@ const entityOfObjectType: Record<AuditObjectType, EntityType> = {
   contacts: 'contact',
   billing_legal_entities: 'billingLegalEntity',
   billing_charges: 'billingCharge',
+  billing_invoices: 'billingInvoice',
 };
 
 export class AuditLogService {

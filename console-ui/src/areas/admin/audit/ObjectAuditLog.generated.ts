@@ -22,6 +22,7 @@ export type AuditChangeType =
 export type AuditObjectType =
   | 'API_KEYS'
   | 'BILLING_CHARGES'
+  | 'BILLING_INVOICES'
   | 'BILLING_LEGAL_ENTITIES'
   | 'CONTACTS'
   | 'DEVICES'
