@@ -1,13 +1,12 @@
-import { useMutation } from '@apollo/client/react';
 import { ledgerAccounts } from '../../../../../contracts/billing';
 import { FormDialog } from '../../../components/FormDialog';
 import { useSnackbar } from '../../../components/Snackbars';
 import { TextField } from '../../../components/TextField';
 import { useApolloErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
-import { AddBillingChargeDocument, BillingChargesDocument } from './BillingChargeList.generated';
 import { SelectField } from './BillingParts';
 import { chargeDraftSchema, chargeInputOf, emptyChargeDraft, type ChargeDraft } from './billing-form';
+import { useAddBillingCharge } from './useAddBillingCharge';
 
 /** The add-charge dialog: a manual charge in euro (sent in cents) of an organisation, of one of its devices when given. */
 export function AddChargeDialog({
@@ -22,7 +21,7 @@ export function AddChargeDialog({
   const t = useMessages();
   const snackbar = useSnackbar();
   const showError = useApolloErrorSnackbar();
-  const [add] = useMutation(AddBillingChargeDocument, { refetchQueries: [BillingChargesDocument] });
+  const add = useAddBillingCharge();
   return (
     <FormDialog<ChargeDraft>
       title={t('billing.add.title')}
@@ -32,7 +31,7 @@ export function AddChargeDialog({
       onClose={onClose}
       onSubmit={async (values) => {
         try {
-          await add({ variables: { input: chargeInputOf(values, organizationHashId, deviceHashId) } });
+          await add(chargeInputOf(values, organizationHashId, deviceHashId));
           snackbar.show({ tone: 'success', message: t('billing.add.added') });
         } catch (failure) {
           showError(failure);

@@ -5,24 +5,6 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type * as Types from '../../../graphql/schema-types';
 
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
-export type BillingChargeCreateInput = {
-  billableAt?: string | null | undefined;
-  /** Euro cents; negative credits. */
-  charge: number;
-  description: string;
-  deviceHashId?: string | null | undefined;
-  ledgerAccount: LedgerAccount;
-  organizationHashId: string;
-  /** manual (the default) or shipment. */
-  source?: string | null | undefined;
-};
-
-export type BillingChargeRefundInput = {
-  /** Euro cents to refund; all that is left without it. */
-  charge?: number | null | undefined;
-  description?: string | null | undefined;
-};
-
 /** Why a charge was made (docs/billing.md, "Charges"). */
 export type ChargeReason =
   | 'CONFIG_CHANGE'
@@ -57,30 +39,5 @@ export type BillingChargesQueryVariables = Exact<{
 
 export type BillingChargesQuery = { billingCharges: { nextPageOffset: string | null, rows: Array<{ hashId: string, source: Types.ChargeSource, reason: Types.ChargeReason, description: string, billableAt: string, from: string | null, to: string | null, charge: number, ledgerAccount: Types.LedgerAccount, invoiceHashId: string | null, invoicePublicId: string | null, refunded: boolean, refundOfHashId: string | null, device: { hashId: string, name: string } | null }> } };
 
-export type AddBillingChargeMutationVariables = Exact<{
-  input: Types.BillingChargeCreateInput;
-}>;
-
-
-export type AddBillingChargeMutation = { addBillingCharge: { billingChargeHashId: string } };
-
-export type RemoveBillingChargeMutationVariables = Exact<{
-  hashId: string;
-}>;
-
-
-export type RemoveBillingChargeMutation = { removeBillingCharge: boolean };
-
-export type RefundBillingChargeMutationVariables = Exact<{
-  hashId: string;
-  input?: Types.BillingChargeRefundInput | null | undefined;
-}>;
-
-
-export type RefundBillingChargeMutation = { refundBillingCharge: { billingChargeHashId: string } };
-
 export const BillingChargeList_ChargeFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BillingChargeList_charge"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"BillingCharge"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hashId"}},{"kind":"Field","name":{"kind":"Name","value":"device"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hashId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"source"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"billableAt"}},{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"to"}},{"kind":"Field","name":{"kind":"Name","value":"charge"}},{"kind":"Field","name":{"kind":"Name","value":"ledgerAccount"}},{"kind":"Field","name":{"kind":"Name","value":"invoiceHashId"}},{"kind":"Field","name":{"kind":"Name","value":"invoicePublicId"}},{"kind":"Field","name":{"kind":"Name","value":"refunded"}},{"kind":"Field","name":{"kind":"Name","value":"refundOfHashId"}}]}}]} as unknown as DocumentNode<BillingChargeList_ChargeFragment, unknown>;
 export const BillingChargesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"BillingCharges"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"organizationHashId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"deviceHashId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"offset"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"rowsPerPage"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"billingCharges"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"organizationHashId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"organizationHashId"}}},{"kind":"Argument","name":{"kind":"Name","value":"deviceHashId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"deviceHashId"}}},{"kind":"Argument","name":{"kind":"Name","value":"offset"},"value":{"kind":"Variable","name":{"kind":"Name","value":"offset"}}},{"kind":"Argument","name":{"kind":"Name","value":"rowsPerPage"},"value":{"kind":"Variable","name":{"kind":"Name","value":"rowsPerPage"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"rows"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"BillingChargeList_charge"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nextPageOffset"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"BillingChargeList_charge"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"BillingCharge"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hashId"}},{"kind":"Field","name":{"kind":"Name","value":"device"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hashId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"source"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"billableAt"}},{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"to"}},{"kind":"Field","name":{"kind":"Name","value":"charge"}},{"kind":"Field","name":{"kind":"Name","value":"ledgerAccount"}},{"kind":"Field","name":{"kind":"Name","value":"invoiceHashId"}},{"kind":"Field","name":{"kind":"Name","value":"invoicePublicId"}},{"kind":"Field","name":{"kind":"Name","value":"refunded"}},{"kind":"Field","name":{"kind":"Name","value":"refundOfHashId"}}]}}]} as unknown as DocumentNode<BillingChargesQuery, BillingChargesQueryVariables>;
-export const AddBillingChargeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AddBillingCharge"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"BillingChargeCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"addBillingCharge"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"billingChargeHashId"}}]}}]}}]} as unknown as DocumentNode<AddBillingChargeMutation, AddBillingChargeMutationVariables>;
-export const RemoveBillingChargeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RemoveBillingCharge"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"hashId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"removeBillingCharge"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"hashId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"hashId"}}}]}]}}]} as unknown as DocumentNode<RemoveBillingChargeMutation, RemoveBillingChargeMutationVariables>;
-export const RefundBillingChargeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RefundBillingCharge"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"hashId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"BillingChargeRefundInput"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"refundBillingCharge"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"hashId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"hashId"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"billingChargeHashId"}}]}}]}}]} as unknown as DocumentNode<RefundBillingChargeMutation, RefundBillingChargeMutationVariables>;

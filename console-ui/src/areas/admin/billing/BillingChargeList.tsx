@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useQuery } from '@apollo/client/react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import * as yup from 'yup';
@@ -10,14 +10,11 @@ import { TextField } from '../../../components/TextField';
 import { useApolloErrorSnackbar, useQueryErrorSnackbar } from '../../../components/useErrorSnackbar';
 import { useMessages, type MessageKey } from '../../../i18n/messages';
 import { usePermissions } from '../../../session/usePermissions';
-import {
-  BillingChargesDocument,
-  RefundBillingChargeDocument,
-  RemoveBillingChargeDocument,
-  type BillingChargeList_ChargeFragment,
-} from './BillingChargeList.generated';
+import { BillingChargesDocument, type BillingChargeList_ChargeFragment } from './BillingChargeList.generated';
 import { Actions, Table, when } from './BillingParts';
 import { centsOfEuro, formatEuro } from './billing-form';
+import { useRefundBillingCharge } from './useRefundBillingCharge';
+import { useRemoveBillingCharge } from './useRemoveBillingCharge';
 
 type Charge = BillingChargeList_ChargeFragment;
 
@@ -46,8 +43,8 @@ export function BillingChargeList({ organizationHashId, deviceHashId }: { organi
   const variables = { organizationHashId: deviceHashId === undefined ? organizationHashId : null, deviceHashId: deviceHashId ?? null, rowsPerPage: 100 };
   const { data, error, refetch, fetchMore } = useQuery(BillingChargesDocument, { variables, fetchPolicy: 'cache-and-network' });
   useQueryErrorSnackbar(error);
-  const [remove] = useMutation(RemoveBillingChargeDocument);
-  const [refund] = useMutation(RefundBillingChargeDocument);
+  const remove = useRemoveBillingCharge();
+  const refund = useRefundBillingCharge();
   const [refunding, setRefunding] = useState<Charge | null>(null);
 
   const rows = data?.billingCharges.rows;
@@ -65,7 +62,7 @@ export function BillingChargeList({ organizationHashId, deviceHashId }: { organi
       waitForConfirm: true,
       onConfirm: async () => {
         try {
-          await remove({ variables: { hashId: charge.hashId } });
+          await remove(charge.hashId);
           snackbar.show({ tone: 'success', message: t('billing.charges.removed') });
           await refetch();
         } catch (failure) {
@@ -169,11 +166,9 @@ export function BillingChargeList({ organizationHashId, deviceHashId }: { organi
             try {
               const amount = values.amount.trim();
               const description = values.description.trim();
-              await refund({
-                variables: {
-                  hashId: refunding.hashId,
-                  input: { charge: amount === '' ? null : centsOfEuro(amount), description: description === '' ? null : description },
-                },
+              await refund(refunding.hashId, {
+                charge: amount === '' ? null : centsOfEuro(amount),
+                description: description === '' ? null : description,
               });
               snackbar.show({ tone: 'success', message: t('billing.charges.refundedNotice') });
               await refetch();

@@ -84,6 +84,25 @@ describe('the device billing tab', () => {
     ]);
   });
 
+  it('removes the subscription only once confirmed', async () => {
+    const withRemoval = staffServer(['gridport.ops'], (operationName, variables, call) => {
+      if (operationName === 'UpdateDeviceInvoiceDetails') {
+        return answer({ updateDeviceInvoiceDetails: { ...billingDevice, subscription: null } });
+      }
+      return server(['gridport.ops'])(call);
+    });
+    const harness = renderConsole('/admin/devices/d7/billing/subscription', withRemoval);
+    await userEvent.click(await screen.findByRole('button', { name: 'Remove subscription' }, { timeout: 10_000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove the subscription?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(variablesOf(harness.calls, 'UpdateDeviceInvoiceDetails')).toEqual([]);
+    await userEvent.click(screen.getByRole('button', { name: 'Remove subscription' }));
+    const again = await screen.findByRole('dialog', { name: 'Remove the subscription?' });
+    await userEvent.click(within(again).getByRole('button', { name: 'Remove subscription' }));
+    await screen.findByText('Saved.');
+    expect(variablesOf(harness.calls, 'UpdateDeviceInvoiceDetails')).toEqual([{ hashId: 'd7', input: { subscription: null } }]);
+  });
+
   it('adds the next page of charges after the rows shown', async () => {
     const charge = (hashId: string, description: string) => ({
       __typename: 'BillingCharge',

@@ -1,7 +1,8 @@
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useQuery } from '@apollo/client/react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '../../../components/Button';
+import { useConfirm } from '../../../components/ConfirmDialog';
 import { Panel } from '../../../components/ObjectFrame';
 import { FormDialog } from '../../../components/FormDialog';
 import { useSnackbar } from '../../../components/Snackbars';
@@ -13,10 +14,11 @@ import { AddChargeDialog } from './AddChargeDialog';
 import { BillingChargeList } from './BillingChargeList';
 import { Actions, Facts, SelectField, SubTabs, Table, euro, when } from './BillingParts';
 import type { DeviceInvoiceDetailsInput } from '../../../graphql/schema-types';
-import { AdminDeviceBillingDocument, UpdateDeviceInvoiceDetailsDocument, type DeviceBillingTab_DeviceFragment } from './DeviceBillingTab.generated';
+import { AdminDeviceBillingDocument, type DeviceBillingTab_DeviceFragment } from './DeviceBillingTab.generated';
 import { BillingLegalEntitiesDocument } from './LegalEntitiesTab.generated';
 import type { DeviceBillingSection } from './sections';
 import { subscriptionDraftOf, subscriptionDraftSchema, subscriptionOfDraft, type SubscriptionDraft } from './billing-form';
+import { useUpdateDeviceInvoiceDetails } from './useUpdateDeviceInvoiceDetails';
 
 type Device = DeviceBillingTab_DeviceFragment;
 
@@ -84,14 +86,15 @@ function ChargeButton({ device, onAdd }: { device: Device; onAdd: () => void }) 
   );
 }
 
+/** Saves the device's invoice details or subscription and says so, or shows the refusal (and throws it for the caller). */
 function useSaveInvoiceDetails(hashId: string) {
-  const [mutate] = useMutation(UpdateDeviceInvoiceDetailsDocument);
+  const update = useUpdateDeviceInvoiceDetails();
   const snackbar = useSnackbar();
   const showError = useApolloErrorSnackbar();
   const t = useMessages();
   return async (input: DeviceInvoiceDetailsInput) => {
     try {
-      await mutate({ variables: { hashId, input } });
+      await update(hashId, input);
       snackbar.show({ tone: 'success', message: t('billing.saved') });
     } catch (failure) {
       showError(failure);
@@ -103,11 +106,22 @@ function useSaveInvoiceDetails(hashId: string) {
 function SubscriptionPanel({ device }: { device: Device }) {
   const t = useMessages();
   const { may } = usePermissions();
+  const confirm = useConfirm();
   const [editing, setEditing] = useState(false);
   const save = useSaveInvoiceDetails(device.hashId);
   const subscription = device.subscription as Subscription | null;
   const yesNo = (value: boolean) => (value ? t('billing.yes') : t('billing.no'));
   const canEdit = may('device.updateInvoiceDetails');
+  // Removing the subscription stops the automatic charges: it asks first, and stays open to try again if refused.
+  const onRemove = () =>
+    confirm({
+      type: 'danger',
+      title: t('billing.subscription.removeTitle'),
+      message: t('billing.subscription.removeMessage'),
+      confirmText: t('billing.subscription.remove'),
+      waitForConfirm: true,
+      onConfirm: async () => save({ subscription: null }),
+    });
   return (
     <Panel>
       <h2>{t('billing.subscription.title')}</h2>
@@ -135,7 +149,7 @@ function SubscriptionPanel({ device }: { device: Device }) {
           {t('billing.subscription.edit')}
         </Button>
         {subscription !== null && (
-          <Button variant="text" permitted={canEdit} onClick={() => void save({ subscription: null }).catch(() => undefined)}>
+          <Button variant="text" permitted={canEdit} onClick={() => void onRemove()}>
             {t('billing.subscription.remove')}
           </Button>
         )}

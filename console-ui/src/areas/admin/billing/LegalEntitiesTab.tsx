@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useQuery } from '@apollo/client/react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Button } from '../../../components/Button';
@@ -9,8 +9,9 @@ import { useMessages } from '../../../i18n/messages';
 import { usePermissions } from '../../../session/usePermissions';
 import { Table } from './BillingParts';
 import { emptyLegalEntityDraft, legalEntityInputOf } from './billing-form';
-import { BillingLegalEntitiesDocument, CreateBillingLegalEntityDocument } from './LegalEntitiesTab.generated';
+import { BillingLegalEntitiesDocument } from './LegalEntitiesTab.generated';
 import { LegalEntityFormDialog } from './LegalEntityFormDialog';
+import { useCreateBillingLegalEntity } from './useCreateBillingLegalEntity';
 
 /** An organisation's legal entities (/admin/organizations/{hashId}/billing/legal-entities); each opens its detail. */
 export function LegalEntitiesTab() {
@@ -22,7 +23,7 @@ export function LegalEntitiesTab() {
   const showError = useApolloErrorSnackbar();
   const { data, error } = useQuery(BillingLegalEntitiesDocument, { variables: { organizationHashId: hashId }, fetchPolicy: 'cache-and-network' });
   useQueryErrorSnackbar(error);
-  const [create] = useMutation(CreateBillingLegalEntityDocument, { refetchQueries: [BillingLegalEntitiesDocument] });
+  const create = useCreateBillingLegalEntity();
   const [creating, setCreating] = useState(false);
   const rows = data?.billingLegalEntities.rows;
   return (
@@ -66,8 +67,7 @@ export function LegalEntitiesTab() {
           onClose={() => setCreating(false)}
           onSubmit={async (values) => {
             try {
-              const answer = await create({ variables: { input: { organizationHashId: hashId, ...legalEntityInputOf(values) } } });
-              const entity = answer.data?.createBillingLegalEntity;
+              const entity = await create({ organizationHashId: hashId, ...legalEntityInputOf(values) });
               if (entity !== undefined) {
                 snackbar.show({ tone: 'success', message: t('billing.legal.created', { name: entity.companyName }) });
                 navigate(`/admin/organizations/${hashId}/billing/legal-entities/${entity.hashId}`);

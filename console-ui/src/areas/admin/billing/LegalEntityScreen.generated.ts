@@ -5,22 +5,6 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type * as Types from '../../../graphql/schema-types';
 
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
-/** Only the fields given change; null clears a field that may be empty. */
-export type BillingLegalEntityUpdateInput = {
-  /** A Moneybird contact id: its details fill in first; null unlinks the contact. */
-  accountingContactId?: string | null | undefined;
-  address1?: string | null | undefined;
-  address2?: string | null | undefined;
-  chamberOfCommerce?: string | null | undefined;
-  city?: string | null | undefined;
-  companyName?: string | null | undefined;
-  country?: string | null | undefined;
-  emails?: Array<string> | null | undefined;
-  isOrganizationDefault?: boolean | null | undefined;
-  taxNumber?: string | null | undefined;
-  zipcode?: string | null | undefined;
-};
-
 export type LegalEntityScreen_EntityFragment = { hashId: string, companyName: string, address1: string | null, address2: string | null, zipcode: string | null, city: string | null, country: string, emails: Array<string>, chamberOfCommerce: string | null, taxNumber: string | null, accountingContactId: string | null, isOrganizationDefault: boolean, createdAt: string };
 
 export type BillingLegalEntityQueryVariables = Exact<{
@@ -30,22 +14,5 @@ export type BillingLegalEntityQueryVariables = Exact<{
 
 export type BillingLegalEntityQuery = { billingLegalEntity: { hashId: string, companyName: string, address1: string | null, address2: string | null, zipcode: string | null, city: string | null, country: string, emails: Array<string>, chamberOfCommerce: string | null, taxNumber: string | null, accountingContactId: string | null, isOrganizationDefault: boolean, createdAt: string } };
 
-export type UpdateBillingLegalEntityMutationVariables = Exact<{
-  hashId: string;
-  input: Types.BillingLegalEntityUpdateInput;
-}>;
-
-
-export type UpdateBillingLegalEntityMutation = { updateBillingLegalEntity: { hashId: string, companyName: string, address1: string | null, address2: string | null, zipcode: string | null, city: string | null, country: string, emails: Array<string>, chamberOfCommerce: string | null, taxNumber: string | null, accountingContactId: string | null, isOrganizationDefault: boolean, createdAt: string } };
-
-export type DeleteBillingLegalEntityMutationVariables = Exact<{
-  hashId: string;
-}>;
-
-
-export type DeleteBillingLegalEntityMutation = { deleteBillingLegalEntity: boolean };
-
 export const LegalEntityScreen_EntityFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LegalEntityScreen_entity"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"BillingLegalEntity"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hashId"}},{"kind":"Field","name":{"kind":"Name","value":"companyName"}},{"kind":"Field","name":{"kind":"Name","value":"address1"}},{"kind":"Field","name":{"kind":"Name","value":"address2"}},{"kind":"Field","name":{"kind":"Name","value":"zipcode"}},{"kind":"Field","name":{"kind":"Name","value":"city"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"emails"}},{"kind":"Field","name":{"kind":"Name","value":"chamberOfCommerce"}},{"kind":"Field","name":{"kind":"Name","value":"taxNumber"}},{"kind":"Field","name":{"kind":"Name","value":"accountingContactId"}},{"kind":"Field","name":{"kind":"Name","value":"isOrganizationDefault"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]} as unknown as DocumentNode<LegalEntityScreen_EntityFragment, unknown>;
 export const BillingLegalEntityDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"BillingLegalEntity"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"hashId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"billingLegalEntity"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"hashId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"hashId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LegalEntityScreen_entity"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LegalEntityScreen_entity"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"BillingLegalEntity"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hashId"}},{"kind":"Field","name":{"kind":"Name","value":"companyName"}},{"kind":"Field","name":{"kind":"Name","value":"address1"}},{"kind":"Field","name":{"kind":"Name","value":"address2"}},{"kind":"Field","name":{"kind":"Name","value":"zipcode"}},{"kind":"Field","name":{"kind":"Name","value":"city"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"emails"}},{"kind":"Field","name":{"kind":"Name","value":"chamberOfCommerce"}},{"kind":"Field","name":{"kind":"Name","value":"taxNumber"}},{"kind":"Field","name":{"kind":"Name","value":"accountingContactId"}},{"kind":"Field","name":{"kind":"Name","value":"isOrganizationDefault"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]} as unknown as DocumentNode<BillingLegalEntityQuery, BillingLegalEntityQueryVariables>;
-export const UpdateBillingLegalEntityDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateBillingLegalEntity"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"hashId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"BillingLegalEntityUpdateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateBillingLegalEntity"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"hashId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"hashId"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"LegalEntityScreen_entity"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"LegalEntityScreen_entity"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"BillingLegalEntity"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hashId"}},{"kind":"Field","name":{"kind":"Name","value":"companyName"}},{"kind":"Field","name":{"kind":"Name","value":"address1"}},{"kind":"Field","name":{"kind":"Name","value":"address2"}},{"kind":"Field","name":{"kind":"Name","value":"zipcode"}},{"kind":"Field","name":{"kind":"Name","value":"city"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"emails"}},{"kind":"Field","name":{"kind":"Name","value":"chamberOfCommerce"}},{"kind":"Field","name":{"kind":"Name","value":"taxNumber"}},{"kind":"Field","name":{"kind":"Name","value":"accountingContactId"}},{"kind":"Field","name":{"kind":"Name","value":"isOrganizationDefault"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]} as unknown as DocumentNode<UpdateBillingLegalEntityMutation, UpdateBillingLegalEntityMutationVariables>;
-export const DeleteBillingLegalEntityDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteBillingLegalEntity"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"hashId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteBillingLegalEntity"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"hashId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"hashId"}}}]}]}}]} as unknown as DocumentNode<DeleteBillingLegalEntityMutation, DeleteBillingLegalEntityMutationVariables>;

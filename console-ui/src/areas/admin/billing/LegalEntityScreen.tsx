@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useQuery } from '@apollo/client/react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Button } from '../../../components/Button';
@@ -10,13 +10,10 @@ import { useMessages } from '../../../i18n/messages';
 import { usePermissions } from '../../../session/usePermissions';
 import { Actions, Facts } from './BillingParts';
 import { legalEntityInputOf, type LegalEntityDraft } from './billing-form';
-import {
-  BillingLegalEntityDocument,
-  DeleteBillingLegalEntityDocument,
-  UpdateBillingLegalEntityDocument,
-  type LegalEntityScreen_EntityFragment,
-} from './LegalEntityScreen.generated';
+import { BillingLegalEntityDocument, type LegalEntityScreen_EntityFragment } from './LegalEntityScreen.generated';
 import { LegalEntityFormDialog } from './LegalEntityFormDialog';
+import { useDeleteBillingLegalEntity } from './useDeleteBillingLegalEntity';
+import { useUpdateBillingLegalEntity } from './useUpdateBillingLegalEntity';
 
 function draftOf(entity: LegalEntityScreen_EntityFragment): LegalEntityDraft {
   return {
@@ -45,8 +42,8 @@ export function LegalEntityScreen() {
   const showError = useApolloErrorSnackbar();
   const { data, error } = useQuery(BillingLegalEntityDocument, { variables: { hashId: billingLegalEntityHashId } });
   useQueryErrorSnackbar(error);
-  const [update] = useMutation(UpdateBillingLegalEntityDocument, { refetchQueries: ['BillingLegalEntities'] });
-  const [remove] = useMutation(DeleteBillingLegalEntityDocument, { refetchQueries: ['BillingLegalEntities'] });
+  const update = useUpdateBillingLegalEntity();
+  const remove = useDeleteBillingLegalEntity();
   const [editing, setEditing] = useState(false);
   const list = `/admin/organizations/${hashId}/billing/legal-entities`;
   const entity = data?.billingLegalEntity;
@@ -67,7 +64,7 @@ export function LegalEntityScreen() {
       waitForConfirm: true,
       onConfirm: async () => {
         try {
-          await remove({ variables: { hashId: entity.hashId } });
+          await remove(entity.hashId);
           snackbar.show({ tone: 'success', message: t('billing.legal.deleted') });
           navigate(list);
         } catch (failure) {
@@ -111,7 +108,7 @@ export function LegalEntityScreen() {
               // An unchanged contact id is not sent again: it would fill the details in from Moneybird over the edits.
               const { accountingContactId, ...details } = input;
               const contactChanged = accountingContactId !== entity.accountingContactId;
-              await update({ variables: { hashId: entity.hashId, input: contactChanged ? input : details } });
+              await update(entity.hashId, contactChanged ? input : details);
               snackbar.show({ tone: 'success', message: t('billing.saved') });
             } catch (failure) {
               showError(failure);

@@ -29,6 +29,8 @@ export const billingMessages = {
   'billing.subscription.chargedUntil': 'Charged until',
   'billing.subscription.edit': 'Edit subscription',
   'billing.subscription.remove': 'Remove subscription',
+  'billing.subscription.removeTitle': 'Remove the subscription?',
+  'billing.subscription.removeMessage': 'Without a subscription the device is not charged automatically.',
   'billing.invoicing.title': 'Invoicing',
   'billing.invoicing.customerReference': 'Customer reference',
   'billing.invoicing.legalEntity': 'Legal entity',
