@@ -57,7 +57,8 @@ export class BatteryPeakShaver extends LoopBase<'batteryPeakShaver'> {
 
     this.planBatteries(batteries.flex, others, limits.consumption, keep, range);
     const window = deliveryWindow(meter.value, delivered, limits, keep);
-    const { setpoints } = allocate([batteries.flex, evs.flex], window.low, window.high);
+    const { setpoints, direction } = allocate([batteries.flex, evs.flex], window.low, window.high);
+    this.lead(site, setpoints, [...batteries.flex, ...evs.flex], direction);
     // Batteries at their plan (not moved by the limits) are held there, not released.
     for (const flex of batteries.flex) {
       if (setpoints.get(flex.index) === null) {

@@ -66,13 +66,19 @@ export interface Flex {
  * Setpoints that bring the total of the assets into [low, high] while moving them as little as
  * possible: groups in order (primary, then secondary), within a group in proportion to how far
  * each can move. Assets left alone are released (null). `unmet` is what no asset could take, W
- * (positive: still too high, negative: still too low).
+ * (positive: still too high, negative: still too low). `direction` is the way the limits moved the
+ * assets: -1 towards less delivery (the total was above `high`), 1 towards more, 0 not at all.
  */
-export function allocate(groups: readonly (readonly Flex[])[], low: number, high: number): { setpoints: Map<number, number | null>; unmet: number } {
+export function allocate(
+  groups: readonly (readonly Flex[])[],
+  low: number,
+  high: number,
+): { setpoints: Map<number, number | null>; unmet: number; direction: -1 | 0 | 1 } {
   const setpoints = new Map<number, number | null>();
   const all = groups.flat();
   const total = all.reduce((sum, flex) => sum + flex.free, 0);
   let change = total > high ? high - total : total < low ? low - total : 0;
+  const direction = change < 0 ? -1 : change > 0 ? 1 : 0;
   for (const group of groups) {
     const room = group.reduce((sum, flex) => sum + Math.max(0, change < 0 ? flex.free - flex.min : flex.max - flex.free), 0);
     if (change === 0 || room <= 0) {
@@ -88,7 +94,49 @@ export function allocate(groups: readonly (readonly Flex[])[], low: number, high
     }
     change -= taken;
   }
-  return { setpoints, unmet: -change };
+  return { setpoints, unmet: change === 0 ? 0 : -change, direction };
+}
+
+/**
+ * The share of the way an asset with a first-order response of `responseMs` moves towards its
+ * setpoint within `stepMs` (1 for an asset that responds within the step).
+ */
+export function responseShare(stepMs: number, responseMs: number): number {
+  return responseMs <= 0 ? 1 : 1 - Math.exp(-stepMs / responseMs);
+}
+
+/**
+ * Ramp-aware setpoints: an asset follows a setpoint with its `powerResponseMs` lag, covering only
+ * `responseShare` of the gap in one control step, so a setpoint that is where the asset should be
+ * leaves the site past its limit for about that response time. Asked instead for its power now plus
+ * the gap divided by that share (within its Flex range), it is where the loop wants it by the next
+ * step. Only for assets moved in `direction` (the way the limits asked, allocate's `direction`):
+ * an asset faster than its powerResponseMs says then goes too far only to the safe side, and the
+ * next step asks it back without lead. Changes `setpoints` in place.
+ */
+export function leadSetpoints(
+  setpoints: Map<number, number | null>,
+  flex: readonly Flex[],
+  direction: -1 | 0 | 1,
+  powerOf: (index: number) => number | null,
+  shareOf: (index: number) => number,
+): void {
+  if (direction === 0) {
+    return;
+  }
+  for (const entry of flex) {
+    const target = setpoints.get(entry.index);
+    const power = powerOf(entry.index);
+    if (target === null || target === undefined || power === null) {
+      continue;
+    }
+    const gap = target - power;
+    const share = shareOf(entry.index);
+    if (gap * direction <= 0 || share <= 0 || share >= 1) {
+      continue;
+    }
+    setpoints.set(entry.index, Math.min(entry.max, Math.max(entry.min, power + gap / share)));
+  }
 }
 
 /** The limits a loop enforces now: its own, its limit schedule, and what the cloud scheduled for it, the most restrictive per direction. */
@@ -300,6 +348,18 @@ export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInter
       () => `assets ${unlimitable.join(', ') || 'none'} could not be limited`,
       undefined,
       unreadableRule,
+    );
+  }
+
+  /** Applies leadSetpoints with each asset's measured power and its powerResponseMs at this loop's step. */
+  protected lead(site: SiteSnapshot, setpoints: Map<number, number | null>, flex: readonly Flex[], direction: -1 | 0 | 1): void {
+    const stepMs = this.sleepSeconds * 1000;
+    leadSetpoints(
+      setpoints,
+      flex,
+      direction,
+      (index) => assetPower(site.assets[index]),
+      (index) => responseShare(stepMs, this.asset(index)?.powerResponseMs ?? 0),
     );
   }
 

@@ -33,7 +33,8 @@ export class PowerLimiter extends LoopBase<'powerLimiter'> {
     const delivered = primary.delivered + secondary.delivered;
     this.headroom.observe(meter.value + delivered);
     const window = deliveryWindow(meter.value, delivered, limits, config.deadband + this.headroom.margin);
-    const { setpoints } = allocate([primary.flex, secondary.flex], window.low, window.high);
+    const { setpoints, direction } = allocate([primary.flex, secondary.flex], window.low, window.high);
+    this.lead(site, setpoints, [...primary.flex, ...secondary.flex], direction);
 
     this.status.monitoredPower = meter.value;
     this.status.consumptionLimit = limits.consumption;
