@@ -53,8 +53,9 @@ export const defaultOptimizerBenchOptions: OptimizerBenchOptions = {
   sizes: [10, 100, 1000],
   solvers: ['choose', 'simplex', 'ipm'],
   vias: ['arrays', 'text'],
-  repeats: (assets) => (assets <= 10 ? 200 : assets <= 100 ? 100 : 30),
-  warmups: 3,
+  repeats: (assets) => (assets <= 100 ? 200 : 100),
+  // WebAssembly code is compiled further while it runs: the first solves of a size are slower.
+  warmups: 10,
 };
 
 function percentile(sorted: number[], p: number): number {

@@ -45,12 +45,12 @@ export const optimizerWeights = { curtailment: 10, deviation: 1, stateOfCharge: 
 /** A node limit broken by more than this (W) makes the site infeasible. */
 export const violationToleranceW = 1;
 
-/** A steerable asset and its column. */
+/** A steerable asset and its columns: its setpoint is `offset + Σ coefficient × column`, per unit. */
 export interface SteeredAsset {
   asset: number;
-  /** The column's name (LP text) and its position in the program. */
-  column: string;
-  columnIndex: number;
+  terms: Term[];
+  /** Per unit. */
+  offset: number;
   min: number;
   max: number;
   /** The setpoint the objective pulls the asset towards, W. */
@@ -115,7 +115,7 @@ export interface OptimizerModel {
   rows: number;
 }
 
-type Term = [coefficient: number, column: number];
+export type Term = [coefficient: number, column: number];
 
 /** A number as LP text (no negative zero; exponents as JavaScript writes them, which the LP reader accepts). */
 function lpNumber(value: number): string {
@@ -345,32 +345,24 @@ export function buildOptimizerModel(config: OptimizerConfig, site: OptimizerSite
     }
     const target = targetOf(asset, state, range, site.cloudSetpoints?.get(assetIndex));
     const weight = weightsOf(asset, state);
-    const name = `p${assetIndex}`;
-    // The deviation is linear where the target is a bound of the range; elsewhere p = target + above − below.
-    let columnIndex: number;
+    // The deviation is linear where the target is a bound of the range (one column, the setpoint); elsewhere the setpoint is
+    // target + above − below, with a column for each side bounded by how far the range goes that way (no row needed).
+    let terms: Term[];
+    let offset = 0;
     if (target >= range.max) {
-      columnIndex = column(name, -weight.below, pu(range.min), pu(range.max));
+      terms = [[1, column(`p${assetIndex}`, -weight.below, pu(range.min), pu(range.max))]];
       program.offset += weight.below * pu(target);
     } else if (target <= range.min) {
-      columnIndex = column(name, weight.above, pu(range.min), pu(range.max));
+      terms = [[1, column(`p${assetIndex}`, weight.above, pu(range.min), pu(range.max))]];
       program.offset -= weight.above * pu(target);
     } else {
-      columnIndex = column(name, 0, pu(range.min), pu(range.max));
-      const above = column(`da${assetIndex}`, weight.above, 0, Infinity);
-      const below = column(`db${assetIndex}`, weight.below, 0, Infinity);
-      const value = pu(target);
-      row(
-        `d${assetIndex}`,
-        [
-          [1, columnIndex],
-          [-1, above],
-          [1, below],
-        ],
-        value,
-        value,
-      );
+      offset = pu(target);
+      terms = [
+        [1, column(`da${assetIndex}`, weight.above, 0, pu(range.max - target))],
+        [-1, column(`db${assetIndex}`, weight.below, 0, pu(target - range.min))],
+      ];
     }
-    const entry: SteeredAsset = { asset: assetIndex, column: name, columnIndex, min: range.min, max: range.max, target, renewable: isRenewable(asset) };
+    const entry: SteeredAsset = { asset: assetIndex, terms, offset, min: range.min, max: range.max, target, renewable: isRenewable(asset) };
     steered.push(entry);
     steeredByAsset.set(assetIndex, entry);
     return entry;
@@ -396,6 +388,7 @@ export function buildOptimizerModel(config: OptimizerConfig, site: OptimizerSite
     // flow + Σ own setpoints − Σ child flows = constant, the constant holding what is not steered.
     const terms: Term[] = [[1, flowColumn]];
     let steeredPowerNow = 0;
+    let steeredOffset = 0;
     let fixedFlow = 0;
     for (const assetIndex of new Set(node.assets.controllable)) {
       if (controllable.owner.get(assetIndex) !== node) {
@@ -408,7 +401,8 @@ export function buildOptimizerModel(config: OptimizerConfig, site: OptimizerSite
         fixedFlow -= power;
         continue;
       }
-      terms.push([1, asset.columnIndex]);
+      terms.push(...asset.terms);
+      steeredOffset += asset.offset;
       entry.steered.push(assetIndex);
       steeredPowerNow += power;
     }
@@ -439,7 +433,7 @@ export function buildOptimizerModel(config: OptimizerConfig, site: OptimizerSite
     // A net meter measures the whole node, children included; the setpoints change it by how far they move.
     const summedFlowNow = fixedFlow - steeredPowerNow + childFlowNow;
     entry.flowNow = netFlow ?? summedFlowNow;
-    const constant = pu(entry.flowNow + steeredPowerNow - childFlowNow);
+    const constant = pu(entry.flowNow + steeredPowerNow - childFlowNow) - steeredOffset;
     row(`n${position}`, terms, constant, constant);
 
     if (entry.consumptionLimit !== null) {
@@ -483,7 +477,8 @@ export function buildOptimizerModel(config: OptimizerConfig, site: OptimizerSite
     sharingColumn = share;
     for (const [position, group] of groups.entries()) {
       const target = pu(group.reduce((sum, asset) => sum + asset.target, 0));
-      row(`s${position}`, [...group.map((asset): Term => [1, asset.columnIndex]), [target, share]], target, Infinity);
+      const offset = group.reduce((sum, asset) => sum + asset.offset, 0);
+      row(`s${position}`, [...group.flatMap((asset) => asset.terms), [target, share]], target - offset, Infinity);
     }
   }
   return {

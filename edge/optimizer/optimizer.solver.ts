@@ -260,7 +260,8 @@ export function solveOptimizer(config: OptimizerConfig, site: OptimizerSite, sol
   const setpoints = new Map<number, number>();
   for (const asset of model.steered) {
     // Back from per-unit, and into the range HiGHS kept only to its tolerance.
-    setpoints.set(asset.asset, Math.min(asset.max, Math.max(asset.min, result.values(asset.columnIndex) * base)));
+    const value = asset.terms.reduce((sum, [coefficient, column]) => sum + coefficient * result.values(column), asset.offset);
+    setpoints.set(asset.asset, Math.min(asset.max, Math.max(asset.min, value * base)));
   }
   shareCurtailment(model, setpoints);
   const nodes = model.nodes.map((node) => ({
