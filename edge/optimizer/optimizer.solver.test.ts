@@ -2,7 +2,7 @@ import type { Highs } from 'highs';
 import type { AssetState } from '../drivers/driver';
 import { demoAssets, fixtureNow, optimizerSite, states, syntheticSite } from './optimizer.fixtures';
 import { buildOptimizerModel, lpText } from './optimizer.model';
-import { highsOptions, loadSolver, solveOptimizer, type HighsOptions, type OptimizerSolution } from './optimizer.solver';
+import { highsOptions, loadSolver, shareCurtailment, solveOptimizer, type HighsOptions, type OptimizerSolution } from './optimizer.solver';
 
 let highs: Highs;
 
@@ -361,6 +361,34 @@ describe('the optimizer model solved with HiGHS', () => {
     expect(solution.objective).toBeCloseTo(2, 6);
   });
 
+  it('evens out a vertex that curtails some inverters of a node and not others, keeping the node’s total', () => {
+    const assets = [demoAssets.meter(), demoAssets.solar(30000), demoAssets.solar(30000), demoAssets.solar(30000), demoAssets.battery(10000)];
+    const topology = {
+      name: 'site',
+      constraint: { consumption: null, feedIn: 30000 },
+      assets: { controllable: [1, 2, 3, 4], powerMeterable: [{ assetIndex: 0, meter: 'net' }] },
+    };
+    const site = optimizerSite(assets, { topology });
+    const model = buildOptimizerModel(site.loop, {
+      now: fixtureNow,
+      assets: site.device.assets,
+      states: [states.meter(-50000), states.solar(20000), states.solar(10000), states.solar(30000), states.battery(10000, 10000)],
+    });
+    // A vertex: inverter 2 cut to nothing, inverter 3 by 10 kW, inverter 1 not at all (20 kW in all); the battery is no renewable.
+    const setpoints = new Map([
+      [1, 20000],
+      [2, 0],
+      [3, 20000],
+      [4, -5000],
+    ]);
+    shareCurtailment(model, setpoints);
+
+    expect(setpoints.get(1)).toBeCloseTo(20000 * (2 / 3), 6);
+    expect(setpoints.get(2)).toBeCloseTo(10000 * (2 / 3), 6);
+    expect(setpoints.get(3)).toBeCloseTo(30000 * (2 / 3), 6);
+    expect(setpoints.get(4)).toBe(-5000);
+  });
+
   it('spreads curtailment over nodes that can take it when only their parent’s limit binds', () => {
     const assets = [demoAssets.meter(), demoAssets.solar(30000), demoAssets.solar(30000)];
     const topology = {
@@ -394,10 +422,6 @@ describe('the optimizer model solved with HiGHS', () => {
     const once = solve(assets, { topology: topology(false) }, assetStates);
     const twice = solve(assets, { topology: topology(true) }, assetStates);
 
-    expect(twice.model.listedTwice).toEqual([2]);
-    expect(once.model.listedTwice).toEqual([]);
-    expect(twice.model.steered.map((asset) => asset.asset)).toEqual([1, 2]);
-    expect(twice.model.nodes.map((node) => node.steered)).toEqual([[], [1, 2]]);
     // The battery charges 2 kW: the yard feeds in 18 kW, the site 15 kW with the 3 kW household load. Counted twice it would charge 1 kW (each kW counted as 2).
     for (const solution of [once, twice]) {
       expect(solution.status).toBe('optimal');
@@ -406,6 +430,10 @@ describe('the optimizer model solved with HiGHS', () => {
       expect(flowOf(solution, 'yard')).toBeCloseTo(-18000, 3);
       expect(flowOf(solution, 'site')).toBeCloseTo(-15000, 3);
     }
+    expect(twice.model.listedTwice).toEqual([2]);
+    expect(once.model.listedTwice).toEqual([]);
+    expect(twice.model.steered.map((asset) => asset.asset)).toEqual([1, 2]);
+    expect(twice.model.nodes.map((node) => node.steered)).toEqual([[], [1, 2]]);
     expect(twice.objective).toBeCloseTo(once.objective ?? NaN, 9);
   });
 
