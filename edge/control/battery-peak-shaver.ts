@@ -51,6 +51,7 @@ export class BatteryPeakShaver extends LoopBase<'batteryPeakShaver'> {
       : { flex: [], delivered: 0, unlimitable: [] };
     const delivered = batteries.delivered + evs.delivered;
     const others = meter.value + delivered;
+    this.headroom.responseSteps = this.learnResponses(site, [...config.batteryAssetIndices, ...config.evAssetIndices]);
     this.headroom.observe(others);
     // The batteryPeakShaver config has no deadband: only the learned headroom is kept.
     const keep = this.headroom.margin;

@@ -11,7 +11,7 @@ import type { AssetState } from '../drivers/driver';
 import type { ControlLoop, LoopStep, SiteSnapshot } from './loop';
 import { exceededRule, StepMonitor, unreadableRule, controlAlarmCodes, type ControlAlarmCode, type MonitorRule } from './monitor';
 import { fallbackOf } from './setpoints';
-import { assetPower, mostRestrictive, rangeOf, steeringKindOf, windowAt, type GridLimits } from './site';
+import { assetPower, mostRestrictive, rangeOf, steeringKindOf, windowAt, type GridLimits, type SteeringKind } from './site';
 
 export type LoopConfigOf<T extends ControlLoopType> = Extract<ControlLoopConfig, { type: T }>;
 type BaseStatus = { -readonly [K in keyof Shape<typeof controlLoopStatusFields>]: Shape<typeof controlLoopStatusFields>[K] };
@@ -31,7 +31,8 @@ export class Headroom {
   /** How fast the spread is learned: the weight of a new step (about the last 1000 steps). */
   static readonly weight = 0.001;
 
-  constructor(private readonly responseSteps: number) {}
+  /** How many control steps the steered assets take to answer (their response time over the step); the loop may update it as it learns. */
+  constructor(public responseSteps: number) {}
 
   observe(value: number): void {
     if (this.last !== null) {
@@ -50,6 +51,56 @@ export class Headroom {
 
   reset(): void {
     this.last = null;
+  }
+}
+
+/**
+ * How far an asset moves towards a setpoint in one control step, learned from what it does: after
+ * a step in which the loop asked it for `s` while it delivered `p`, it delivers `p'`, so it covered
+ * `(p' − p) / (s − p)` of the gap. Taken in only when the gap was at least `minimumGapW` and in a
+ * direction the asset always follows (a producer capped down, a consumer's floor towards 0, a
+ * battery either way), and when the asset moved towards the setpoint; weighted exponentially (about
+ * the last ten such steps). Until it has seen one it gives the share its powerResponseMs says.
+ */
+export class ResponseLearner {
+  static readonly weight = 0.1;
+  private learned: number | null = null;
+  private lastPower: number | null = null;
+
+  constructor(
+    readonly declaredShare: number,
+    private readonly minimumGapW: number,
+    private readonly kind: SteeringKind,
+  ) {}
+
+  /** `power`: what the asset delivers now; `asked`: what the loop asked it for at the step before (null or undefined: nothing). */
+  observe(power: number | null, asked: number | null | undefined): void {
+    const before = this.lastPower;
+    this.lastPower = power;
+    if (before === null || power === null || asked === null || asked === undefined) {
+      return;
+    }
+    const gap = asked - before;
+    if (Math.abs(gap) < this.minimumGapW || (this.kind === 'producer' && gap > 0) || (this.kind === 'consumer' && gap < 0)) {
+      return;
+    }
+    const share = (power - before) / gap;
+    if (!(share > 0)) {
+      return;
+    }
+    const taken = Math.min(1, share);
+    this.learned = this.learned === null ? taken : this.learned + ResponseLearner.weight * (taken - this.learned);
+  }
+
+  /** The share of the gap the asset covers in one step (learned, else declared), 0 to 1. */
+  get share(): number {
+    return this.learned ?? this.declaredShare;
+  }
+
+  /** The same as control steps of a first-order response (0 for an asset that answers within the step). */
+  get steps(): number {
+    const share = this.share;
+    return share >= 1 ? 0 : -1 / Math.log(1 - share);
   }
 }
 
@@ -157,6 +208,7 @@ export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInter
   private readonly pending: DeviceReport[] = [];
   private readonly monitors = new Map<ControlAlarmCode, Map<number, StepMonitor>>();
   private unreadableSince: number | null = null;
+  private readonly responses = new Map<number, ResponseLearner>();
 
   constructor(
     readonly index: number,
@@ -351,16 +403,42 @@ export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInter
     );
   }
 
-  /** Applies leadSetpoints with each asset's measured power and its powerResponseMs at this loop's step. */
+  /**
+   * Learns each asset's response from this step's power and what the loop asked the step before
+   * (ResponseLearner); returns the slowest, in control steps, never less than the powerResponseMs
+   * of the config says (for the headroom).
+   */
+  protected learnResponses(site: SiteSnapshot, indices: readonly number[]): number {
+    let slowest = 0;
+    for (const index of indices) {
+      const learner = this.responseOf(index);
+      learner?.observe(assetPower(site.assets[index]), this.held.get(index));
+      slowest = Math.max(slowest, learner?.steps ?? 0);
+    }
+    return Math.max(slowest, this.responseSteps(indices));
+  }
+
+  /** Applies leadSetpoints with each asset's measured power and the share of a gap it covers in a step (learned, else from its powerResponseMs). */
   protected lead(site: SiteSnapshot, setpoints: Map<number, number | null>, flex: readonly Flex[], direction: -1 | 0 | 1): void {
-    const stepMs = this.sleepSeconds * 1000;
     leadSetpoints(
       setpoints,
       flex,
       direction,
       (index) => assetPower(site.assets[index]),
-      (index) => responseShare(stepMs, this.asset(index)?.powerResponseMs ?? 0),
+      (index) => this.responseOf(index)?.share ?? 1,
     );
+  }
+
+  private responseOf(index: number): ResponseLearner | undefined {
+    let learner = this.responses.get(index);
+    const asset = this.asset(index);
+    if (learner === undefined && asset !== undefined) {
+      // A gap smaller than 5 % of the asset's power (at least 1 kW) says too little: the arbiter's write deadband and noise weigh on it.
+      const minimumGapW = Math.max(1_000, 0.05 * (asset.nominalActivePower ?? 0));
+      learner = new ResponseLearner(responseShare(this.sleepSeconds * 1000, asset.powerResponseMs ?? 0), minimumGapW, steeringKindOf(asset));
+      this.responses.set(index, learner);
+    }
+    return learner;
   }
 
   /** The largest powerResponseMs of the assets, in control steps: how long a setpoint takes to act. */

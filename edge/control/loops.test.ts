@@ -1,7 +1,7 @@
 import { validateReport, type DeviceReport } from '../../contracts/hub/reports';
 import { createControlLoop } from './index';
 import type { ControlLoop, LoopStep } from './loop';
-import { allocate, Headroom, leadSetpoints, responseShare } from './loop-base';
+import { allocate, Headroom, leadSetpoints, ResponseLearner, responseShare } from './loop-base';
 import { deviceConfig, readable, snapshot, unreadable } from './test-support';
 import type { AssetState } from '../drivers/driver';
 
@@ -417,6 +417,35 @@ describe('ramp-aware setpoints', () => {
       () => 1,
     );
     expect(untouched).toEqual(new Map([[1, 59_000]]));
+  });
+});
+
+describe('ResponseLearner', () => {
+  it('gives the declared share until it has seen the asset answer a large enough gap, then what it saw', () => {
+    const learner = new ResponseLearner(0.5, 1_000, 'producer');
+    expect(learner.share).toBe(0.5);
+    learner.observe(60_000, null);
+    // Asked 50 kW at 60 kW (a 10 kW gap down), it went to 59 kW: a tenth of the gap.
+    learner.observe(59_000, 50_000);
+    expect(learner.share).toBeCloseTo(0.1, 12);
+    expect(learner.steps).toBeCloseTo(-1 / Math.log(0.9), 12);
+    // Then a fifth: weighted 0.1, 0.1 + 0.1 × (0.2 − 0.1).
+    learner.observe(57_000, 49_000);
+    expect(learner.share).toBeCloseTo(0.11, 12);
+  });
+
+  it('leaves out small gaps, a producer’s cap above its power, and moves away from the setpoint', () => {
+    const learner = new ResponseLearner(0.5, 1_000, 'producer');
+    learner.observe(60_000, null);
+    learner.observe(59_900, 59_500);
+    learner.observe(60_900, 70_000);
+    learner.observe(61_000, 50_000);
+    expect(learner.share).toBe(0.5);
+    const battery = new ResponseLearner(1, 1_000, 'battery');
+    battery.observe(0, null);
+    battery.observe(3_000, 10_000);
+    expect(battery.share).toBeCloseTo(0.3, 12);
+    expect(new ResponseLearner(1, 1_000, 'battery').steps).toBe(0);
   });
 });
 
