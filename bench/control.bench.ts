@@ -10,30 +10,46 @@ import { feedInScenario, LimitTally, peakShavingScenario, summerDay, type Simula
 const stepSeconds = 0.1;
 const daySteps = (24 * 3600) / stepSeconds;
 
-type Scenario = { gateway: SimulatedGateway; limitW: number; excess: (gateway: SimulatedGateway) => number };
+type Scenario = { gateway: SimulatedGateway; limitW: number; excess: (gateway: SimulatedGateway) => number; loadW: () => number };
 
 function feedIn(seed: number): Scenario & { stepLoad: (watts: number) => void } {
   const { gateway, limitW, load } = feedInScenario(seed);
-  return { gateway, limitW, excess: (g) => -g.site.meter.activePower - limitW, stepLoad: (watts) => (load.base += watts) };
+  return { gateway, limitW, excess: (g) => -g.site.meter.activePower - limitW, stepLoad: (watts) => (load.base += watts), loadW: () => load.consumption };
 }
 
 function peakShaving(seed: number): Scenario & { stepLoad: (watts: number) => void } {
   const { gateway, limitW, load } = peakShavingScenario(seed);
-  return { gateway, limitW, excess: (g) => g.site.meter.activePower - limitW, stepLoad: (watts) => (load.base += watts) };
+  return { gateway, limitW, excess: (g) => g.site.meter.activePower - limitW, stepLoad: (watts) => (load.base += watts), loadW: () => load.consumption };
 }
 
+/**
+ * A simulated day: the share of steps within the limit and the worst overshoot; apart, the worst
+ * overshoot of the step a load jumps in (by more than 5 % of the limit: no asset can have answered
+ * yet) and of the step after it, and the worst of every other step (what the loop is answerable for).
+ */
 async function day(name: string, scenario: Scenario): Promise<void> {
   const tally = new LimitTally();
+  const [jumpStep, nextStep, otherSteps] = [new LimitTally(), new LimitTally(), new LimitTally()];
+  let load = scenario.loadW();
+  let sinceJump = Infinity;
   const started = process.hrtime.bigint();
   for (let step = 0; step < daySteps; step += 1) {
     await scenario.gateway.step(stepSeconds);
-    tally.record(scenario.excess(scenario.gateway));
+    const excess = scenario.excess(scenario.gateway);
+    tally.record(excess);
+    sinceJump = Math.abs(scenario.loadW() - load) > 0.05 * scenario.limitW ? 0 : sinceJump + 1;
+    load = scenario.loadW();
+    (sinceJump === 0 ? jumpStep : sinceJump === 1 ? nextStep : otherSteps).record(excess);
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   await scenario.gateway.close();
   process.stdout.write(
-    `${name}: ${tally.steps} steps, within limit ${(tally.share * 100).toFixed(3)} % (${tally.steps - tally.within} steps over), worst overshoot ${Math.round(tally.worstOvershootW)} W; a simulated day took ${seconds.toFixed(1)} s\n`,
+    `${name}: ${tally.steps} steps, within limit ${(tally.share * 100).toFixed(3)} % (${tally.steps - tally.within} steps over), worst overshoot ${Math.round(tally.worstOvershootW)} W (${percent(tally.worstOvershootW, scenario.limitW)} of the limit; in the step a load jumps in ${Math.round(jumpStep.worstOvershootW)} W, ${jumpStep.steps - jumpStep.within} of ${jumpStep.steps} such steps over; the step after ${Math.round(nextStep.worstOvershootW)} W; any other step ${Math.round(otherSteps.worstOvershootW)} W); a simulated day took ${seconds.toFixed(1)} s\n`,
   );
+}
+
+function percent(watts: number, limitW: number): string {
+  return `${((100 * watts) / limitW).toFixed(1)} %`;
 }
 
 /** Runs to 11:50 local, steps the load by `watts` at 12:00 and gives the time until the meter is back within the limit for good (within 60 s). */

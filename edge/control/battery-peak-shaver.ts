@@ -51,13 +51,15 @@ export class BatteryPeakShaver extends LoopBase<'batteryPeakShaver'> {
       : { flex: [], delivered: 0, unlimitable: [] };
     const delivered = batteries.delivered + evs.delivered;
     const others = meter.value + delivered;
+    this.headroom.responseSteps = this.learnResponses(site, [...config.batteryAssetIndices, ...config.evAssetIndices]);
     this.headroom.observe(others);
     // The batteryPeakShaver config has no deadband: only the learned headroom is kept.
     const keep = this.headroom.margin;
 
     this.planBatteries(batteries.flex, others, limits.consumption, keep, range);
     const window = deliveryWindow(meter.value, delivered, limits, keep);
-    const { setpoints } = allocate([batteries.flex, evs.flex], window.low, window.high);
+    const { setpoints, direction } = allocate([batteries.flex, evs.flex], window.low, window.high);
+    this.lead(site, setpoints, [...batteries.flex, ...evs.flex], direction);
     // Batteries at their plan (not moved by the limits) are held there, not released.
     for (const flex of batteries.flex) {
       if (setpoints.get(flex.index) === null) {

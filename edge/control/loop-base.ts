@@ -11,7 +11,7 @@ import type { AssetState } from '../drivers/driver';
 import type { ControlLoop, LoopStep, SiteSnapshot } from './loop';
 import { exceededRule, StepMonitor, unreadableRule, controlAlarmCodes, type ControlAlarmCode, type MonitorRule } from './monitor';
 import { fallbackOf } from './setpoints';
-import { assetPower, mostRestrictive, rangeOf, steeringKindOf, windowAt, type GridLimits } from './site';
+import { assetPower, mostRestrictive, rangeOf, steeringKindOf, windowAt, type GridLimits, type SteeringKind } from './site';
 
 export type LoopConfigOf<T extends ControlLoopType> = Extract<ControlLoopConfig, { type: T }>;
 type BaseStatus = { -readonly [K in keyof Shape<typeof controlLoopStatusFields>]: Shape<typeof controlLoopStatusFields>[K] };
@@ -31,7 +31,8 @@ export class Headroom {
   /** How fast the spread is learned: the weight of a new step (about the last 1000 steps). */
   static readonly weight = 0.001;
 
-  constructor(private readonly responseSteps: number) {}
+  /** How many control steps the steered assets take to answer (their response time over the step); the loop may update it as it learns. */
+  constructor(public responseSteps: number) {}
 
   observe(value: number): void {
     if (this.last !== null) {
@@ -53,6 +54,56 @@ export class Headroom {
   }
 }
 
+/**
+ * How far an asset moves towards a setpoint in one control step, learned from what it does: after
+ * a step in which the loop asked it for `s` while it delivered `p`, it delivers `p'`, so it covered
+ * `(p' − p) / (s − p)` of the gap. Taken in only when the gap was at least `minimumGapW` and in a
+ * direction the asset always follows (a producer capped down, a consumer's floor towards 0, a
+ * battery either way), and when the asset moved towards the setpoint; weighted exponentially (about
+ * the last ten such steps). Until it has seen one it gives the share its powerResponseMs says.
+ */
+export class ResponseLearner {
+  static readonly weight = 0.1;
+  private learned: number | null = null;
+  private lastPower: number | null = null;
+
+  constructor(
+    readonly declaredShare: number,
+    private readonly minimumGapW: number,
+    private readonly kind: SteeringKind,
+  ) {}
+
+  /** `power`: what the asset delivers now; `asked`: what the loop asked it for at the step before (null or undefined: nothing). */
+  observe(power: number | null, asked: number | null | undefined): void {
+    const before = this.lastPower;
+    this.lastPower = power;
+    if (before === null || power === null || asked === null || asked === undefined) {
+      return;
+    }
+    const gap = asked - before;
+    if (Math.abs(gap) < this.minimumGapW || (this.kind === 'producer' && gap > 0) || (this.kind === 'consumer' && gap < 0)) {
+      return;
+    }
+    const share = (power - before) / gap;
+    if (!(share > 0)) {
+      return;
+    }
+    const taken = Math.min(1, share);
+    this.learned = this.learned === null ? taken : this.learned + ResponseLearner.weight * (taken - this.learned);
+  }
+
+  /** The share of the gap the asset covers in one step (learned, else declared), 0 to 1. */
+  get share(): number {
+    return this.learned ?? this.declaredShare;
+  }
+
+  /** The same as control steps of a first-order response (0 for an asset that answers within the step). */
+  get steps(): number {
+    const share = this.share;
+    return share >= 1 ? 0 : -1 / Math.log(1 - share);
+  }
+}
+
 /** One asset a loop may move: where it is free, and how far it may go. */
 export interface Flex {
   index: number;
@@ -66,13 +117,19 @@ export interface Flex {
  * Setpoints that bring the total of the assets into [low, high] while moving them as little as
  * possible: groups in order (primary, then secondary), within a group in proportion to how far
  * each can move. Assets left alone are released (null). `unmet` is what no asset could take, W
- * (positive: still too high, negative: still too low).
+ * (positive: still too high, negative: still too low). `direction` is the way the limits moved the
+ * assets: -1 towards less delivery (the total was above `high`), 1 towards more, 0 not at all.
  */
-export function allocate(groups: readonly (readonly Flex[])[], low: number, high: number): { setpoints: Map<number, number | null>; unmet: number } {
+export function allocate(
+  groups: readonly (readonly Flex[])[],
+  low: number,
+  high: number,
+): { setpoints: Map<number, number | null>; unmet: number; direction: -1 | 0 | 1 } {
   const setpoints = new Map<number, number | null>();
   const all = groups.flat();
   const total = all.reduce((sum, flex) => sum + flex.free, 0);
   let change = total > high ? high - total : total < low ? low - total : 0;
+  const direction = change < 0 ? -1 : change > 0 ? 1 : 0;
   for (const group of groups) {
     const room = group.reduce((sum, flex) => sum + Math.max(0, change < 0 ? flex.free - flex.min : flex.max - flex.free), 0);
     if (change === 0 || room <= 0) {
@@ -88,7 +145,49 @@ export function allocate(groups: readonly (readonly Flex[])[], low: number, high
     }
     change -= taken;
   }
-  return { setpoints, unmet: -change };
+  return { setpoints, unmet: change === 0 ? 0 : -change, direction };
+}
+
+/**
+ * The share of the way an asset with a first-order response of `responseMs` moves towards its
+ * setpoint within `stepMs` (1 for an asset that responds within the step).
+ */
+export function responseShare(stepMs: number, responseMs: number): number {
+  return responseMs <= 0 ? 1 : 1 - Math.exp(-stepMs / responseMs);
+}
+
+/**
+ * Ramp-aware setpoints: an asset follows a setpoint with its `powerResponseMs` lag, covering only
+ * `responseShare` of the gap in one control step, so a setpoint that is where the asset should be
+ * leaves the site past its limit for about that response time. Asked instead for its power now plus
+ * the gap divided by that share (within its Flex range), it is where the loop wants it by the next
+ * step. Only for assets moved in `direction` (the way the limits asked, allocate's `direction`):
+ * an asset faster than its powerResponseMs says then goes too far only to the safe side, and the
+ * next step asks it back without lead. Changes `setpoints` in place.
+ */
+export function leadSetpoints(
+  setpoints: Map<number, number | null>,
+  flex: readonly Flex[],
+  direction: -1 | 0 | 1,
+  powerOf: (index: number) => number | null,
+  shareOf: (index: number) => number,
+): void {
+  if (direction === 0) {
+    return;
+  }
+  for (const entry of flex) {
+    const target = setpoints.get(entry.index);
+    const power = powerOf(entry.index);
+    if (target === null || target === undefined || power === null) {
+      continue;
+    }
+    const gap = target - power;
+    const share = shareOf(entry.index);
+    if (gap * direction <= 0 || share <= 0 || share >= 1) {
+      continue;
+    }
+    setpoints.set(entry.index, Math.min(entry.max, Math.max(entry.min, power + gap / share)));
+  }
 }
 
 /** The limits a loop enforces now: its own, its limit schedule, and what the cloud scheduled for it, the most restrictive per direction. */
@@ -109,6 +208,7 @@ export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInter
   private readonly pending: DeviceReport[] = [];
   private readonly monitors = new Map<ControlAlarmCode, Map<number, StepMonitor>>();
   private unreadableSince: number | null = null;
+  private readonly responses = new Map<number, ResponseLearner>();
 
   constructor(
     readonly index: number,
@@ -301,6 +401,44 @@ export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInter
       undefined,
       unreadableRule,
     );
+  }
+
+  /**
+   * Learns each asset's response from this step's power and what the loop asked the step before
+   * (ResponseLearner); returns the slowest, in control steps, never less than the powerResponseMs
+   * of the config says (for the headroom).
+   */
+  protected learnResponses(site: SiteSnapshot, indices: readonly number[]): number {
+    let slowest = 0;
+    for (const index of indices) {
+      const learner = this.responseOf(index);
+      learner?.observe(assetPower(site.assets[index]), this.held.get(index));
+      slowest = Math.max(slowest, learner?.steps ?? 0);
+    }
+    return Math.max(slowest, this.responseSteps(indices));
+  }
+
+  /** Applies leadSetpoints with each asset's measured power and the share of a gap it covers in a step (learned, else from its powerResponseMs). */
+  protected lead(site: SiteSnapshot, setpoints: Map<number, number | null>, flex: readonly Flex[], direction: -1 | 0 | 1): void {
+    leadSetpoints(
+      setpoints,
+      flex,
+      direction,
+      (index) => assetPower(site.assets[index]),
+      (index) => this.responseOf(index)?.share ?? 1,
+    );
+  }
+
+  private responseOf(index: number): ResponseLearner | undefined {
+    let learner = this.responses.get(index);
+    const asset = this.asset(index);
+    if (learner === undefined && asset !== undefined) {
+      // A gap smaller than 5 % of the asset's power (at least 1 kW) says too little: the arbiter's write deadband and noise weigh on it.
+      const minimumGapW = Math.max(1_000, 0.05 * (asset.nominalActivePower ?? 0));
+      learner = new ResponseLearner(responseShare(this.sleepSeconds * 1000, asset.powerResponseMs ?? 0), minimumGapW, steeringKindOf(asset));
+      this.responses.set(index, learner);
+    }
+    return learner;
   }
 
   /** The largest powerResponseMs of the assets, in control steps: how long a setpoint takes to act. */

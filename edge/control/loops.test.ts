@@ -1,7 +1,7 @@
 import { validateReport, type DeviceReport } from '../../contracts/hub/reports';
 import { createControlLoop } from './index';
 import type { ControlLoop, LoopStep } from './loop';
-import { Headroom } from './loop-base';
+import { allocate, Headroom, leadSetpoints, ResponseLearner, responseShare } from './loop-base';
 import { deviceConfig, readable, snapshot, unreadable } from './test-support';
 import type { AssetState } from '../drivers/driver';
 
@@ -349,6 +349,103 @@ describe('Headroom', () => {
     }
     expect(quick.margin).toBeCloseTo(350, 3);
     expect(slow.margin).toBeCloseTo(350 * Math.sqrt(10), 3);
+  });
+});
+
+describe('ramp-aware setpoints', () => {
+  it('gives the way the limits moved the assets', () => {
+    const flex = [{ index: 1, free: 60_000, min: 0, max: 100_000 }];
+    expect(allocate([flex], -Infinity, 50_000)).toEqual({ setpoints: new Map([[1, 50_000]]), unmet: 0, direction: -1 });
+    expect(allocate([flex], 70_000, Infinity)).toEqual({ setpoints: new Map([[1, 70_000]]), unmet: 0, direction: 1 });
+    expect(allocate([flex], 0, 70_000)).toEqual({ setpoints: new Map([[1, null]]), unmet: 0, direction: 0 });
+  });
+
+  it('asks an asset that lags for its power plus the gap over the share it covers in a step, in the way the limits asked only', () => {
+    // A 1 s response covers 1 - e^-0.1 of the gap in a 0.1 s step.
+    expect(responseShare(100, 1_000)).toBeCloseTo(0.095163, 6);
+    expect(responseShare(100, 0)).toBe(1);
+    const flex = [
+      { index: 1, free: 60_000, min: 0, max: 100_000 },
+      { index: 2, free: 60_000, min: 0, max: 100_000 },
+      { index: 3, free: 60_000, min: 0, max: 100_000 },
+    ];
+    const power = new Map([
+      [1, 60_000],
+      [2, 40_000],
+      [3, 60_000],
+    ]);
+    const setpoints = new Map<number, number | null>([
+      [1, 59_000],
+      [2, 45_000],
+      [3, 40_000],
+    ]);
+    leadSetpoints(
+      setpoints,
+      flex,
+      -1,
+      (index) => power.get(index) ?? null,
+      () => 0.1,
+    );
+    // 1: 60 kW less 1 kW / 0.1; 2: below its cap already, not led; 3: 60 kW less 200 kW, held at its range.
+    expect(setpoints).toEqual(
+      new Map([
+        [1, 50_000],
+        [2, 45_000],
+        [3, 0],
+      ]),
+    );
+    const untouched = new Map<number, number | null>([[1, 59_000]]);
+    leadSetpoints(
+      untouched,
+      flex,
+      0,
+      () => 60_000,
+      () => 0.1,
+    );
+    leadSetpoints(
+      untouched,
+      flex,
+      1,
+      () => 60_000,
+      () => 0.1,
+    );
+    leadSetpoints(
+      untouched,
+      flex,
+      -1,
+      () => 60_000,
+      () => 1,
+    );
+    expect(untouched).toEqual(new Map([[1, 59_000]]));
+  });
+});
+
+describe('ResponseLearner', () => {
+  it('gives the declared share until it has seen the asset answer a large enough gap, then what it saw', () => {
+    const learner = new ResponseLearner(0.5, 1_000, 'producer');
+    expect(learner.share).toBe(0.5);
+    learner.observe(60_000, null);
+    // Asked 50 kW at 60 kW (a 10 kW gap down), it went to 59 kW: a tenth of the gap.
+    learner.observe(59_000, 50_000);
+    expect(learner.share).toBeCloseTo(0.1, 12);
+    expect(learner.steps).toBeCloseTo(-1 / Math.log(0.9), 12);
+    // Then a fifth: weighted 0.1, 0.1 + 0.1 × (0.2 − 0.1).
+    learner.observe(57_000, 49_000);
+    expect(learner.share).toBeCloseTo(0.11, 12);
+  });
+
+  it('leaves out small gaps, a producer’s cap above its power, and moves away from the setpoint', () => {
+    const learner = new ResponseLearner(0.5, 1_000, 'producer');
+    learner.observe(60_000, null);
+    learner.observe(59_900, 59_500);
+    learner.observe(60_900, 70_000);
+    learner.observe(61_000, 50_000);
+    expect(learner.share).toBe(0.5);
+    const battery = new ResponseLearner(1, 1_000, 'battery');
+    battery.observe(0, null);
+    battery.observe(3_000, 10_000);
+    expect(battery.share).toBeCloseTo(0.3, 12);
+    expect(new ResponseLearner(1, 1_000, 'battery').steps).toBe(0);
   });
 });
 

@@ -31,9 +31,11 @@ export class PowerLimiter extends LoopBase<'powerLimiter'> {
     const primary = this.flexOf(site, config.primaryLimitableAssetIndices, (index, asset, state) => this.freeOf(site, index, asset, state));
     const secondary = this.flexOf(site, config.secondaryLimitableAssetIndices, (index, asset, state) => this.freeOf(site, index, asset, state));
     const delivered = primary.delivered + secondary.delivered;
+    this.headroom.responseSteps = this.learnResponses(site, this.steered);
     this.headroom.observe(meter.value + delivered);
     const window = deliveryWindow(meter.value, delivered, limits, config.deadband + this.headroom.margin);
-    const { setpoints } = allocate([primary.flex, secondary.flex], window.low, window.high);
+    const { setpoints, direction } = allocate([primary.flex, secondary.flex], window.low, window.high);
+    this.lead(site, setpoints, [...primary.flex, ...secondary.flex], direction);
 
     this.status.monitoredPower = meter.value;
     this.status.consumptionLimit = limits.consumption;

@@ -1,7 +1,8 @@
 import type { Highs } from 'highs';
 import type { AssetState } from '../drivers/driver';
 import { demoAssets, fixtureNow, optimizerSite, states, syntheticSite } from './optimizer.fixtures';
-import { highsOptions, loadSolver, solveOptimizer, type HighsOptions, type OptimizerSolution } from './optimizer.solver';
+import { buildOptimizerModel, lpText } from './optimizer.model';
+import { highsOptions, loadSolver, shareCurtailment, solveOptimizer, type HighsOptions, type OptimizerSolution } from './optimizer.solver';
 
 let highs: Highs;
 
@@ -283,6 +284,7 @@ describe('the optimizer model solved with HiGHS', () => {
   it('maps the default solver options, raising a tolerance below HiGHS’s floor to 1e-10', () => {
     expect(highsOptions({ solver: 'choose', timeLimit: 10, tolerance: 1e-7 })).toEqual({
       solver: 'choose',
+      presolve: 'off',
       time_limit: 10,
       dual_feasibility_tolerance: 1e-7,
       ipm_optimality_tolerance: 1e-7,
@@ -338,5 +340,127 @@ describe('the optimizer model solved with HiGHS', () => {
     }
     // The root feed-in limit (500 W an asset) binds.
     expect(flowOf(solution, 'site')).toBeCloseTo(-500000, 2);
+  });
+
+  it('shares curtailment among the inverters of a node in proportion to what each could give', () => {
+    // 20 + 10 + 30 kW available, 10 kW used, feed-in limit 30 kW: 20 kW (a third of 60) to curtail.
+    const assets = [demoAssets.meter(), demoAssets.solar(30000), demoAssets.solar(30000), demoAssets.solar(30000)];
+    const topology = {
+      name: 'site',
+      constraint: { consumption: null, feedIn: 30000 },
+      assets: { controllable: [1, 2, 3], powerMeterable: [{ assetIndex: 0, meter: 'net' }] },
+    };
+    const solution = solve(assets, { topology }, [states.meter(-50000), states.solar(20000), states.solar(10000), states.solar(30000)]);
+
+    expect(solution.status).toBe('optimal');
+    expect(setpoint(solution, 1)).toBeCloseTo(20000 * (2 / 3), 3);
+    expect(setpoint(solution, 2)).toBeCloseTo(10000 * (2 / 3), 3);
+    expect(setpoint(solution, 3)).toBeCloseTo(30000 * (2 / 3), 3);
+    expect(flowOf(solution, 'site')).toBeCloseTo(-30000, 3);
+    // The objective is the curtailment's alone (20 kW at weight 10 per 100 kW), without the sharing term.
+    expect(solution.objective).toBeCloseTo(2, 6);
+  });
+
+  it('evens out a vertex that curtails some inverters of a node and not others, keeping the node’s total', () => {
+    const assets = [demoAssets.meter(), demoAssets.solar(30000), demoAssets.solar(30000), demoAssets.solar(30000), demoAssets.battery(10000)];
+    const topology = {
+      name: 'site',
+      constraint: { consumption: null, feedIn: 30000 },
+      assets: { controllable: [1, 2, 3, 4], powerMeterable: [{ assetIndex: 0, meter: 'net' }] },
+    };
+    const site = optimizerSite(assets, { topology });
+    const model = buildOptimizerModel(site.loop, {
+      now: fixtureNow,
+      assets: site.device.assets,
+      states: [states.meter(-50000), states.solar(20000), states.solar(10000), states.solar(30000), states.battery(10000, 10000)],
+    });
+    // A vertex: inverter 2 cut to nothing, inverter 3 by 10 kW, inverter 1 not at all (20 kW in all); the battery is no renewable.
+    const setpoints = new Map([
+      [1, 20000],
+      [2, 0],
+      [3, 20000],
+      [4, -5000],
+    ]);
+    shareCurtailment(model, setpoints);
+
+    expect(setpoints.get(1)).toBeCloseTo(20000 * (2 / 3), 6);
+    expect(setpoints.get(2)).toBeCloseTo(10000 * (2 / 3), 6);
+    expect(setpoints.get(3)).toBeCloseTo(30000 * (2 / 3), 6);
+    expect(setpoints.get(4)).toBe(-5000);
+  });
+
+  it('spreads curtailment over nodes that can take it when only their parent’s limit binds', () => {
+    const assets = [demoAssets.meter(), demoAssets.solar(30000), demoAssets.solar(30000)];
+    const topology = {
+      name: 'site',
+      constraint: { consumption: null, feedIn: 24000 },
+      assets: { powerMeterable: [{ assetIndex: 0, meter: 'net' }] },
+      children: [
+        { name: 'east', constraint: { consumption: null, feedIn: 25000 }, assets: { controllable: [1] } },
+        { name: 'west', assets: { controllable: [2] } },
+      ],
+    };
+    // 10 + 20 kW available, all fed in: 6 kW to curtail, a fifth of each.
+    const solution = solve(assets, { topology }, [states.meter(-30000), states.solar(10000), states.solar(20000)]);
+
+    expect(solution.status).toBe('optimal');
+    expect(setpoint(solution, 1)).toBeCloseTo(8000, 3);
+    expect(setpoint(solution, 2)).toBeCloseTo(16000, 3);
+    expect(solution.objective).toBeCloseTo(0.6, 6);
+  });
+
+  it('counts an asset listed in two nodes once, in the deepest', () => {
+    // The site lists the battery of its child node again: 20 kW fed in by the solar, a feed-in limit of 15 kW.
+    const assets = [demoAssets.meter(), demoAssets.solar(30000), demoAssets.battery(10000), demoAssets.meter()];
+    const topology = (listedTwice: boolean): Record<string, unknown> => ({
+      name: 'site',
+      constraint: { consumption: null, feedIn: 15000 },
+      assets: { controllable: listedTwice ? [2] : [], powerMeterable: [{ assetIndex: 3, meter: 'individual' }] },
+      children: [{ name: 'yard', assets: { controllable: [1, 2] } }],
+    });
+    const assetStates = [states.meter(-17000), states.solar(20000), states.battery(10000, 10000, 0), states.meter(3000)];
+    const once = solve(assets, { topology: topology(false) }, assetStates);
+    const twice = solve(assets, { topology: topology(true) }, assetStates);
+
+    // The battery charges 2 kW: the yard feeds in 18 kW, the site 15 kW with the 3 kW household load. Counted twice it would charge 1 kW (each kW counted as 2).
+    for (const solution of [once, twice]) {
+      expect(solution.status).toBe('optimal');
+      expect(setpoint(solution, 1)).toBeCloseTo(20000, 3);
+      expect(setpoint(solution, 2)).toBeCloseTo(-2000, 3);
+      expect(flowOf(solution, 'yard')).toBeCloseTo(-18000, 3);
+      expect(flowOf(solution, 'site')).toBeCloseTo(-15000, 3);
+    }
+    expect(twice.model.listedTwice).toEqual([2]);
+    expect(once.model.listedTwice).toEqual([]);
+    expect(twice.model.steered.map((asset) => asset.asset)).toEqual([1, 2]);
+    expect(twice.model.nodes.map((node) => node.steered)).toEqual([[], [1, 2]]);
+    expect(twice.objective).toBeCloseTo(once.objective ?? NaN, 9);
+  });
+
+  it('solves the same model handed over as arrays and as LP text', () => {
+    const site = syntheticSite(100);
+    const arrays = solveOptimizer(site.loop, site.input, highs, 'arrays');
+    const text = solveOptimizer(site.loop, site.input, highs, 'text');
+
+    expect(arrays.status).toBe('optimal');
+    expect(text.status).toBe('optimal');
+    expect(arrays.objective).toBeCloseTo(text.objective ?? NaN, 6);
+    expect(arrays.nodes[0]?.flow).toBeCloseTo(-50000, 2);
+    expect(text.nodes[0]?.flow).toBeCloseTo(-50000, 2);
+  });
+
+  it('writes the model as CPLEX LP text', () => {
+    const site = optimizerSite([demoAssets.meter(), demoAssets.solar(30000)], {
+      topology: {
+        name: 'site',
+        constraint: { consumption: null, feedIn: 10000 },
+        assets: { controllable: [1], powerMeterable: [{ assetIndex: 0, meter: 'net' }] },
+      },
+    });
+    const model = buildOptimizerModel(site.loop, { now: fixtureNow, assets: site.device.assets, states: [states.meter(-15000), states.solar(20000)] });
+
+    expect(lpText(model.program)).toBe(
+      'Minimize\n obj: - 10 p1 + 1000 vf0 + 2\nSubject To\n n0: + 1 f0 + 1 p1 = 0.05\n lf0: + 1 f0 + 1 vf0 >= -0.1\nBounds\n f0 free\n 0 <= p1 <= 0.2\n vf0 >= 0\nEnd\n',
+    );
   });
 });
