@@ -275,6 +275,9 @@ export const realTimeInterfaceSchema = yup
       .default(controlLoopDefaults.realTimeInterfaceReportingInterval),
     meterAssetIndex: index.required(),
     assetIndices: indices.default([]),
+    /** The Modbus TCP port and unit the grid operator's client reaches the interface on (ours: the interface cannot listen without them; defaults as modbusServer). */
+    port: integer().min(1).max(65535).default(502),
+    unitId: integer().min(0).max(255).default(1),
   })
   .exact();
 
