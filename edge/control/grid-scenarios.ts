@@ -108,6 +108,9 @@ export function realTimeInterfaceScenario(seed: number, port: number): { gateway
  * the day; the grid frequency wanders around 50 Hz (seeded, 40 mHz deviation, 30 s correlation)
  * with a 49.8 Hz dip each hour. The test moves site.meter.frequency with `frequencyAt`.
  */
+/** How long the hourly frequency dip of the FCR scenario lasts, ms. */
+export const fcrDipMs = 20_000;
+
 export function fcrScenario(
   seed: number,
   hours: number,
@@ -125,12 +128,15 @@ export function fcrScenario(
   ]);
   const random = new SeededRandom(seed + 1);
   let wander = 0;
+  let smoothed = 50;
   const frequency = (dtSeconds: number, now: number): number => {
-    // An Ornstein-Uhlenbeck wander of 40 mHz deviation and 30 s correlation, and a dip to 49.8 Hz for the first 20 s of every hour.
+    // An Ornstein-Uhlenbeck wander of 40 mHz deviation and 30 s correlation, and a dip to 49.8 Hz for the first 20 s of every
+    // hour, through the grid's inertia (a 2 s lag: the frequency moves at a finite rate).
     const decay = Math.exp(-dtSeconds / 30);
     wander = wander * decay + 0.04 * Math.sqrt(1 - decay * decay) * random.normal();
-    const dip = (now - summerDay) % hourMs < 20_000 ? -0.2 : 0;
-    return 50 + wander + dip;
+    const dip = (now - summerDay) % hourMs < fcrDipMs ? -0.2 : 0;
+    smoothed += (50 + wander + dip - smoothed) * (1 - Math.exp(-dtSeconds / 2));
+    return smoothed;
   };
   return { gateway, battery, frequency };
 }
