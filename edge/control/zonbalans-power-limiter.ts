@@ -63,7 +63,14 @@ export class ZonbalansPowerLimiter extends LoopBase<'zonbalansPowerLimiter'> {
     this.status.consumptionLimit = limits.consumption;
     this.status.feedInLimit = limits.feedIn;
     this.noteUnlimitable(site.now, assets.unlimitable);
-    this.monitorLimits(site.now, meter.value, { ...config.contractualLimit, feedIn: null }, undefined);
+    // Consumption is judged at every step (as monitorLimits does); feed-in on the quarter hour's mean (closePeriod).
+    const { consumption, monitored } = config.contractualLimit;
+    this.monitor(
+      controlAlarmCodes.consumptionTooHighContractual,
+      site.now,
+      monitored && consumption !== null && meter.value > consumption,
+      () => 'consumption above the contractual limit',
+    );
     return this.settle({ setpoints });
   }
 
