@@ -40,10 +40,6 @@ describe('afrrLimiter over a simulated day (controlLoopSleep 0.1 s, driven clock
           .length ?? 0;
     }
     await gateway.close();
-    // eslint-disable-next-line no-console -- the figures of docs/control-loops.md
-    console.info(
-      `afrr: ${tally.steps - tally.within} of ${tally.steps} over, worst ${Math.round(tally.worstOvershootW)} W (${(worstShare * 100).toFixed(2)} %); tracking ${tracking.steps - tracking.within} of ${tracking.steps} off; unallocated steps ${unallocatedSteps}; alarms ${alarms}`,
-    );
     expect(tally.share).toBeGreaterThanOrEqual(0.999);
     expect(worstShare).toBeLessThan(0.05);
     expect(tracking.share).toBeGreaterThanOrEqual(0.999);

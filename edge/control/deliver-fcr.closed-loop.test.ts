@@ -40,10 +40,6 @@ describe('setBatteryOperation deliverFCR over six simulated hours (controlLoopSl
       highest = Math.max(highest, battery.activePower);
     }
     await gateway.close();
-    // eslint-disable-next-line no-console -- the figures of docs/control-loops.md
-    console.info(
-      `fcr: ${tally.steps - tally.within} of ${tally.steps} off by more than 2 kW, worst ${Math.round(tally.worstOvershootW + 0.05 * band)} W; power ${Math.round(lowest)}..${Math.round(highest)} W; setpoints off ${setpoints.steps - setpoints.within}; near the dip edges ${edges.steps - edges.within} of ${edges.steps} off, worst ${Math.round(edges.worstOvershootW + 0.05 * band)} W`,
-    );
     expect(tally.share).toBeGreaterThanOrEqual(0.999);
     expect(setpoints.share).toBeGreaterThanOrEqual(0.999);
     // The hourly dips to 49.8 Hz call (nearly) the full band: the battery reached 49.5 kW.

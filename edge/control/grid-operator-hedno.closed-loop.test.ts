@@ -37,10 +37,6 @@ describe('gridOperatorHedno over a simulated day (controlLoopSleep 0.1 s, driven
       }
     }
     await gateway.close();
-    // eslint-disable-next-line no-console -- the figures of docs/control-loops.md
-    console.info(
-      `hedno: ${tally.steps - tally.within} of ${tally.steps} over, worst ${Math.round(tally.worstOvershootW)} W (${(worstShare * 100).toFixed(2)} %), limited ${limitedSteps}; after a limit step: worst ${Math.round(afterStep.worstOvershootW)} W, within after ${settleMs} ms`,
-    );
     // The limits bind for hours around noon: the test measures control, not an idle loop.
     expect(limitedSteps).toBeGreaterThan(daySteps / 6);
     expect(tally.steps + afterStep.steps).toBe(daySteps);

@@ -92,10 +92,6 @@ describe('realTimeInterface over a simulated day with a Modbus client as the gri
     const report = loop.statusReport(new Date(gateway.site.now));
     client.close(() => undefined);
     await gateway.close();
-    // eslint-disable-next-line no-console -- the figures of docs/control-loops.md
-    console.info(
-      `rti: ${tally.steps - tally.within} of ${tally.steps} over, worst ${Math.round(tally.worstOvershootW)} W (${(worstShare * 100).toFixed(2)} %); after a limit step worst ${Math.round(afterStep.worstOvershootW)} W; limited ${limitedSteps}`,
-    );
     expect(readMismatches).toBe(0);
     expect(limitedSteps).toBeGreaterThan(steps / 6);
     expect(tally.share).toBeGreaterThanOrEqual(0.999);

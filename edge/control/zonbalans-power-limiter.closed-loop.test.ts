@@ -39,15 +39,13 @@ describe('zonbalansPowerLimiter over a simulated day (controlLoopSleep 0.1 s, dr
       }
     }
     await gateway.close();
-    // eslint-disable-next-line no-console -- the figures of docs/control-loops.md
-    console.info(
-      `zonbalans: ${periods.steps - periods.within} of ${periods.steps} quarter hours over, highest mean ${Math.round(highestMean)} W, worst ${Math.round(periods.worstOvershootW)} W (${(worstPeriodShare * 100).toFixed(3)} %); instants over 2x ${instants.steps - instants.within}, worst ${Math.round(instants.worstOvershootW)} W; curtailed ${curtailed}; above the mean limit ${burst}`,
-    );
     expect(curtailed).toBeGreaterThan(daySteps / 4);
     expect(periods.steps).toBe(96);
     expect(periods.within).toBe(96);
     // The budget is used: the sunny quarter hours end within 1 % under the limit.
     expect(highestMean).toBeGreaterThan(0.99 * limitW);
+    // Quiet minutes' budget is spent later in the quarter hour: feed-in goes above the mean limit at times.
+    expect(burst).toBeGreaterThan(0);
     expect(instants.share).toBeGreaterThanOrEqual(0.999);
     expect(instants.worstOvershootW).toBeLessThan(0.05 * 2 * limitW);
   });
