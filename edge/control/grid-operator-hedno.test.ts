@@ -70,7 +70,7 @@ describe('gridOperatorHedno', () => {
     ]);
     expect(loop.drainReports(new Date(9 * minute))).toEqual([]);
     loop.step(snapshot(config, 10 * minute, states()));
-    expect(loop.drainReports(new Date(10 * minute))).toMatchObject([{ observations: { code: 'gridOperatorHedno.routerRestartHint', active: true } }]);
+    expect(loop.drainReports(new Date(10 * minute))).toMatchObject([{ observations: { code: 'activeControl.gridOperatorRouterRestartHint', active: true } }]);
     // 45 minutes: the fallback (40 % of 50 kW for asset 1; asset 2 held where the loop had it).
     const fallback = loop.step(snapshot(config, 45 * minute, states()));
     expect(rounded(fallback.setpoints)).toEqual([[1, 20_000]]);
@@ -79,7 +79,7 @@ describe('gridOperatorHedno', () => {
         type: 'alarm',
         at: new Date(45 * minute).toISOString(),
         observations: {
-          code: 'gridOperatorHedno.gridOperatorLost',
+          code: 'activeControl.gridOperatorLost',
           level: 'warning',
           active: true,
           description: 'control loop 0: no grid operator limit for the grace period of 45 min: assets at their fallback',
@@ -90,8 +90,8 @@ describe('gridOperatorHedno', () => {
     // HEDNO is back.
     loop.step(snapshot(config, 46 * minute, states(), { scheduledLimit: { consumption: null, feedIn: 25_000 } }));
     expect(loop.drainReports(new Date(46 * minute))).toMatchObject([
-      { observations: { code: 'gridOperatorHedno.routerRestartHint', active: false } },
-      { observations: { code: 'gridOperatorHedno.gridOperatorLost', active: false } },
+      { observations: { code: 'activeControl.gridOperatorRouterRestartHint', active: false } },
+      { observations: { code: 'activeControl.gridOperatorLost', active: false } },
     ]);
     expect(loop.statusReport(new Date(46 * minute))).toMatchObject({ observations: { state: 'active', gridOperatorLimit: 25_000 } });
   });

@@ -9,9 +9,9 @@
  * - Remote mode (localMode false): the cloud keeps a limit in force while HEDNO is reachable. When
  *   none is, the last limit is kept for `gracePeriod` minutes (30 to 180); after
  *   `routerRestartTimeout` minutes without a limit the router restart hint is raised
- *   (gridOperatorHedno.routerRestartHint: restart the operator's router at the site); once the grace
+ *   (activeControl.gridOperatorRouterRestartHint: restart the operator's router at the site); once the grace
  *   has run out the assets take their fallback (fallbackSetpoint, fallbackLimit; producers without
- *   one are held where they were), the state says fallback and gridOperatorHedno.gridOperatorLost
+ *   one are held where they were), the state says fallback and activeControl.gridOperatorLost
  *   is raised. A new limit clears both.
  * - Local mode (localMode true, from the config or the hedno parameters of setAssetParameters,
  *   which hold until the next config): HEDNO has handed the site to local operation; its limits

@@ -18,8 +18,8 @@ export const controlAlarmCodes = {
   consumptionCurrentTooHigh: 'activeControl.currentConsumptionTooHigh.contractual',
   modbusServerHeartbeatLost: 'activeControl.modbusServerHeartbeatLost',
   afrrDeltaNotAllocated: 'activeControl.afrrDeltaNotAllocated',
-  gridOperatorRouterRestart: 'gridOperatorHedno.routerRestartHint',
-  gridOperatorLost: 'gridOperatorHedno.gridOperatorLost',
+  gridOperatorRouterRestart: 'activeControl.gridOperatorRouterRestartHint',
+  gridOperatorLost: 'activeControl.gridOperatorLost',
   stateOfChargeLow: 'batteryPeakShaver.stateOfChargeLow',
   stateOfChargeHigh: 'batteryPeakShaver.stateOfChargeHigh',
 } as const;
