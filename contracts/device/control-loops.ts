@@ -43,6 +43,9 @@ export const controlLoopDefaults = {
   hednoGraceMax: 180,
 } as const;
 
+/** Message of the rule that loops serving Modbus TCP (modbusServer, realTimeInterface) listen on different ports (ours: two cannot share one). */
+export const modbusPortsUniqueMessage = 'Loops serving Modbus must listen on different ports';
+
 /** Message of the primary/secondary rule (device-model.md section 5; the spec gives the rule, not a text). */
 export const primarySecondaryOverlapMessage = 'Primary and secondary limitable asset indices must not overlap';
 
