@@ -21,9 +21,9 @@ import type { AssetConfig } from '../../contracts/device/assets';
 import type { DeviceConfig } from '../../contracts/device/config';
 import type { AssetState } from '../drivers/driver';
 import type { LoopStep, SiteSnapshot } from './loop';
-import { Headroom, limitsNow, LoopBase, type LoopConfigOf } from './loop-base';
+import { deliveryWindow, Headroom, limitsNow, LoopBase, type LoopConfigOf } from './loop-base';
 import { controlAlarmCodes } from './monitor';
-import { assetPower, meterPower, rangeOf, steeringKindOf, type GridLimits } from './site';
+import { assetPower, meterPower, rangeOf, steeringKindOf } from './site';
 
 /** The unallocated part of a delta that counts as "not allocated": this share of the delta, at least `afrrUnmetFloorW`. */
 export const afrrUnmetShare = 0.01;
@@ -92,10 +92,9 @@ export class AfrrLimiter extends LoopBase<'afrrLimiter'> {
     let low = -Infinity;
     let high = Infinity;
     if (meter.value !== null) {
-      // The meter without the delta the assets deliver now; the delta must keep it within the limits less the headroom.
-      const free = meter.value + delivering;
-      this.headroom.observe(free);
-      ({ low, high } = deltaWindow(free, limits, this.headroom.margin));
+      // The meter without the delta the assets deliver now: the delta must keep it within the limits less the headroom.
+      this.headroom.observe(meter.value + delivering);
+      ({ low, high } = deliveryWindow(meter.value, delivering, limits, this.headroom.margin));
     }
     const wanted = requested ?? 0;
     const allowed = Math.min(Math.max(wanted, Math.min(low, 0)), Math.max(high, 0));
@@ -212,15 +211,6 @@ export class AfrrLimiter extends LoopBase<'afrrLimiter'> {
       () => `aFRR delta ${Math.round(requested ?? 0)} W: ${Math.round(unmet)} W could not be allocated`,
     );
   }
-}
-
-/** The range the site's delta may take so the meter (import positive) stays within the limits less the headroom, with `free` the meter without the delta. */
-export function deltaWindow(free: number, limits: GridLimits, headroom: number): { low: number; high: number } {
-  return {
-    // More delivery lowers the meter: feed-in bounds how much more, consumption how much less.
-    low: limits.consumption === null ? -Infinity : free - (limits.consumption - headroom),
-    high: limits.feedIn === null ? Infinity : free + (limits.feedIn - headroom),
-  };
 }
 
 /** Spreads a delta over groups in order (batteries, then limitable assets), within a group in proportion to each one's room that way. */
