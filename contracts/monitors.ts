@@ -83,6 +83,13 @@ export const monitorKinds = {
   'activeControl.currentConsumptionTooHigh.contractual': { group: 'activeControl', subject: 'controller', title: 'Consumption current above the limit' },
   'activeControl.modbusServerHeartbeatLost': { group: 'activeControl', subject: 'controller', title: 'Modbus server heartbeat lost' },
   'activeControl.afrrDeltaNotAllocated': { group: 'activeControl', subject: 'controller', title: 'aFRR delta not allocated' },
+  /** gridOperatorHedno (docs/control-loops.md): no limit from the grid operator for routerRestartTimeout, and for the grace period. */
+  'activeControl.gridOperatorRouterRestartHint': {
+    group: 'activeControl',
+    subject: 'controller',
+    title: "Grid operator silent: restart the operator's router",
+  },
+  'activeControl.gridOperatorLost': { group: 'activeControl', subject: 'controller', title: 'Grid operator lost: assets at their fallback' },
   'activeControl.optimizerUnsolvable': { group: 'activeControl', subject: 'controller', title: 'Optimizer cannot solve' },
   /** Forwarding (docs/forwarding.md, "Monitoring"): the destination failed long enough to be paused. */
   'destination.paused': { group: 'destination', subject: 'destination', title: 'Message destination paused' },

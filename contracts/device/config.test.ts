@@ -1,7 +1,7 @@
 import * as yup from 'yup';
 import { assetCategories, categoryOfType } from './asset-types';
 import { configIssues, parseDeviceConfig } from './config';
-import { controlLoopTypes } from './control-loops';
+import { controlLoopTypes, modbusPortsUniqueMessage } from './control-loops';
 import { exampleDeviceConfig } from './examples';
 import { validationMessages } from './time-window';
 
@@ -214,6 +214,18 @@ describe('cross-field rules of the config (device-model.md section 5)', () => {
       },
       'activeControl[1].identifier',
       validationMessages.idsUnique,
+    ],
+    [
+      'a real-time interface on the Modbus server port (both default 502)',
+      {
+        assets: [meter, solar],
+        activeControl: [
+          { type: 'modbusServer', assetIndices: [0] },
+          { type: 'realTimeInterface', meterAssetIndex: 0 },
+        ],
+      },
+      'activeControl[1].port',
+      modbusPortsUniqueMessage,
     ],
     [
       'a loop naming a missing meter',

@@ -4,7 +4,7 @@ import { categoryOfType, type AssetCategory } from './asset-types';
 import { assetSchema } from './assets';
 import { cloudToDeviceCommandSchemas } from './commands';
 import { ipv4Schema, portSchema } from './connection';
-import { controlLoopSchema } from './control-loops';
+import { controlLoopSchema, modbusPortsUniqueMessage } from './control-loops';
 import { fieldOf, joinPath, validationMessages, taggedUnion, timeWindowSchema, uniqueBy } from './time-window';
 import { issuesOf } from '../validation';
 
@@ -227,7 +227,12 @@ export const deviceConfigSchema = yup
     assets: uniqueBy(yup.array(assetSchema).required(), validationMessages.idsUnique, fieldOf('identifier'), 'identifier'),
     reportingIntervalInSec: quantity().min(configLimits.reportingIntervalMinSec).max(numberLimits.durationSecondsMax).required(),
     cloudKeepAliveIntervalInSec: quantity().min(configLimits.cloudKeepAliveMinSec).max(configLimits.cloudKeepAliveMaxSec).optional(),
-    activeControl: uniqueBy(yup.array(controlLoopSchema).default([]), validationMessages.idsUnique, fieldOf('identifier'), 'identifier'),
+    activeControl: uniqueBy(
+      uniqueBy(yup.array(controlLoopSchema).default([]), validationMessages.idsUnique, fieldOf('identifier'), 'identifier'),
+      modbusPortsUniqueMessage,
+      fieldOf('port'),
+      'port',
+    ),
     maintenanceWindow: timeWindowSchema.default(undefined),
     vpn: vpnSchema,
   })

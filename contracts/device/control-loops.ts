@@ -43,6 +43,9 @@ export const controlLoopDefaults = {
   hednoGraceMax: 180,
 } as const;
 
+/** Message of the rule that loops serving Modbus TCP (modbusServer, realTimeInterface) listen on different ports (ours: two cannot share one). */
+export const modbusPortsUniqueMessage = 'Loops serving Modbus must listen on different ports';
+
 /** Message of the primary/secondary rule (device-model.md section 5; the spec gives the rule, not a text). */
 export const primarySecondaryOverlapMessage = 'Primary and secondary limitable asset indices must not overlap';
 
@@ -275,6 +278,9 @@ export const realTimeInterfaceSchema = yup
       .default(controlLoopDefaults.realTimeInterfaceReportingInterval),
     meterAssetIndex: index.required(),
     assetIndices: indices.default([]),
+    /** The Modbus TCP port and unit the grid operator's client reaches the interface on (ours: the interface cannot listen without them; defaults as modbusServer). */
+    port: integer().min(1).max(65535).default(502),
+    unitId: integer().min(0).max(255).default(1),
   })
   .exact();
 

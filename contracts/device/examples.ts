@@ -236,7 +236,7 @@ export const exampleDeviceConfig = {
         { temperature: 95, activePowerPercentage: 0 },
       ],
     },
-    { type: 'realTimeInterface', identifier: 'rti', meterAssetIndex: 2, assetIndices: [0, 1, 3] },
+    { type: 'realTimeInterface', identifier: 'rti', meterAssetIndex: 2, assetIndices: [0, 1, 3], port: 1502 },
     { type: 'afrrLimiter', identifier: 'afrr', meterAssetIndex: 2, batteryAssetIndices: [3] },
     {
       type: 'zonbalansPowerLimiter',

@@ -95,6 +95,7 @@ async function stepLoop(runtime: Runtime, loop: ControlLoop, index: number, now:
     }
   });
   const scheduledLimit = runtime.schedule.scheduledLimit(index);
+  const scheduledAfrrDelta = runtime.schedule.scheduledAfrrDelta(index);
   const step = await loop.step({
     now,
     config: runtime.config,
@@ -102,6 +103,7 @@ async function stepLoop(runtime: Runtime, loop: ControlLoop, index: number, now:
     cloudSetpoints,
     baseline: runtime.arbiter.baselines(now, assets),
     ...(scheduledLimit === undefined ? {} : { scheduledLimit }),
+    ...(scheduledAfrrDelta === undefined ? {} : { scheduledAfrrDelta }),
   });
   runtime.arbiter.applyLoopStep(index, step);
   for (const [assetIndex, command] of step.commands ?? []) {

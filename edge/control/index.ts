@@ -4,14 +4,18 @@
  * type not built yet (the agent reports it as unsupported and runs the others).
  */
 import type { ControlLoopFactory } from './loop';
+import { AfrrLimiter } from './afrr-limiter';
 import { BatteryPeakShaver } from './battery-peak-shaver';
 import { BatteryPowerLimiter } from './battery-power-limiter';
 import { BatteryCurrentLimiter, CurrentLimiter } from './current-limiter';
 import { GeneratorBatteryCharger } from './generator-battery-charger';
+import { GridOperatorHedno } from './grid-operator-hedno';
 import { createOptimizerLoop } from '../optimizer/optimizer.loop';
 import { ModbusServerLoop } from './modbus-server';
 import { PowerLimiter } from './power-limiter';
 import { ProportionalPeakShaver } from './proportional-peak-shaver';
+import { RealTimeInterface } from './real-time-interface';
+import { ZonbalansPowerLimiter } from './zonbalans-power-limiter';
 
 export const createControlLoop: ControlLoopFactory = (index, config, device) => {
   switch (config.type) {
@@ -31,6 +35,14 @@ export const createControlLoop: ControlLoopFactory = (index, config, device) => 
       return new GeneratorBatteryCharger(index, config, device);
     case 'modbusServer':
       return new ModbusServerLoop(index, config, device);
+    case 'afrrLimiter':
+      return new AfrrLimiter(index, config, device);
+    case 'realTimeInterface':
+      return new RealTimeInterface(index, config, device);
+    case 'zonbalansPowerLimiter':
+      return new ZonbalansPowerLimiter(index, config, device);
+    case 'gridOperatorHedno':
+      return new GridOperatorHedno(index, config, device);
     case 'optimizer':
       return createOptimizerLoop(index, config, device);
     default:

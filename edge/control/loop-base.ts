@@ -199,7 +199,7 @@ export function limitsNow(
   return mostRestrictive(...own, windowAt(schedule, site.now), site.scheduledLimit);
 }
 
-export abstract class LoopBase<T extends Exclude<ControlLoopType, 'realTimeInterface'>> implements ControlLoop {
+export abstract class LoopBase<T extends ControlLoopType> implements ControlLoop {
   readonly sleepSeconds: number;
   protected status: BaseStatus = { state: 'idle' };
   /** What the loop asked each asset for last (null: released). */

@@ -20,6 +20,8 @@ export interface SiteSnapshot {
   assets: readonly (AssetState | undefined)[];
   /** Limits the cloud's schedule sets now (schedule items of section 3.7 addressed to this loop, or limitPower items), W; null: none. */
   scheduledLimit?: { consumption: number | null; feedIn: number | null };
+  /** The aFRR delta the cloud's schedule asks of this loop now (applyAfrrDeltaSetpoint items addressed to an afrrLimiter), W, positive delivering; absent: none. */
+  scheduledAfrrDelta?: number;
   /** Setpoints the cloud asks for now (the desired setpoint of source cloud, section 3.9), W in the asset's convention, by asset index; the optimizer keeps assets as close to them as its constraints allow. */
   cloudSetpoints?: ReadonlyMap<number, number>;
   /**

@@ -460,6 +460,19 @@ describe('createControlLoop', () => {
     await loop?.close();
   });
 
+  it.each([
+    ['afrrLimiter', { type: 'afrrLimiter', meterAssetIndex: 0, batteryAssetIndices: [3] }],
+    ['zonbalansPowerLimiter', { type: 'zonbalansPowerLimiter', meterAssetIndex: 0, limitableAssetIndices: [1], contractualLimit: { feedIn: 10_000 } }],
+    ['gridOperatorHedno', { type: 'gridOperatorHedno', meterAssetIndex: 0, limitableAssetIndices: [1, 2] }],
+  ])('makes the %s loop', async (type, loopConfig) => {
+    const config = deviceConfig(assets, [loopConfig]);
+    const [parsed] = config.activeControl;
+    const loop = parsed === undefined ? null : createControlLoop(0, parsed, config);
+    expect(loop?.type).toBe(type);
+    expect(valid(loop?.statusReport(new Date(0)) ?? ({} as DeviceReport))).toMatchObject({ type: `${type}Status`, observations: { state: 'idle' } });
+    await loop?.close();
+  });
+
   it('makes no loop for a type not built here', () => {
     const config = deviceConfig(assets, [
       {

@@ -54,7 +54,7 @@ const writableOffsets: ReadonlySet<number> = new Set([
   modbusServerRegisters.asset.setpointEnabled,
 ]);
 
-class ModbusException extends Error {
+export class ModbusException extends Error {
   constructor(
     message: string,
     readonly modbusErrorCode: number,
@@ -62,15 +62,15 @@ class ModbusException extends Error {
     super(message);
   }
 }
-const illegalAddress = (address: number): ModbusException => new ModbusException(`illegal data address ${address}`, 0x02);
+export const illegalAddress = (address: number): ModbusException => new ModbusException(`illegal data address ${address}`, 0x02);
 
-function int32Words(value: number | null | undefined): [number, number] {
+export function int32Words(value: number | null | undefined): [number, number] {
   const int = typeof value === 'number' && Number.isFinite(value) ? Math.max(-0x7fffffff, Math.min(0x7fffffff, Math.round(value))) : notAvailableInt32;
   const unsigned = int >>> 0;
   return [unsigned >>> 16, unsigned & 0xffff];
 }
 
-function wordsInt32(high: number, low: number): number {
+export function wordsInt32(high: number, low: number): number {
   return ((high << 16) | low) >> 0;
 }
 

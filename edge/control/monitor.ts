@@ -17,6 +17,9 @@ export const controlAlarmCodes = {
   feedInCurrentTooHigh: 'activeControl.currentFeedInTooHigh.contractual',
   consumptionCurrentTooHigh: 'activeControl.currentConsumptionTooHigh.contractual',
   modbusServerHeartbeatLost: 'activeControl.modbusServerHeartbeatLost',
+  afrrDeltaNotAllocated: 'activeControl.afrrDeltaNotAllocated',
+  gridOperatorRouterRestart: 'activeControl.gridOperatorRouterRestartHint',
+  gridOperatorLost: 'activeControl.gridOperatorLost',
   stateOfChargeLow: 'batteryPeakShaver.stateOfChargeLow',
   stateOfChargeHigh: 'batteryPeakShaver.stateOfChargeHigh',
 } as const;

@@ -146,7 +146,7 @@ describe('ScheduleRunner', () => {
           messageId: 'message-4',
           messageType: 'setAssetSchedule',
           code: 'unsupported_command',
-          message: 'a control loop takes limitPower items only, not limitProductionPower',
+          message: 'a control loop takes limitPower items only (and an afrrLimiter applyAfrrDeltaSetpoint), not limitProductionPower',
         },
       },
     ]);

@@ -50,6 +50,47 @@ interface TargetSchedule {
   releases: Map<DriverCommand['kind'], DriverCommand>;
 }
 
+/**
+ * Frequency containment (setBatteryOperation deliverFCR, docs/control-loops.md): a linear droop on
+ * the grid frequency's deviation from nominal, full activation at ±200 mHz (ENTSO-E FCR), within
+ * the band the battery can move both ways around its dispatch.
+ */
+export const fcrDroop = { nominalHz: 50, fullActivationHz: 0.2 } as const;
+
+/**
+ * The grid frequency deliverFCR droops on, Hz: the battery's own meter (powerMeterAssetIndex) when it
+ * reads one, else the first readable asset of the config that reads a frequency; null when none does.
+ */
+export function gridFrequency(config: DeviceConfig, meterIndex: number | undefined, states: readonly (AssetState | undefined)[]): number | null {
+  const of = (state: AssetState | undefined): number | null =>
+    state?.readable === true && typeof state.frequency === 'number' && Number.isFinite(state.frequency) ? state.frequency : null;
+  const own = meterIndex === undefined ? null : of(states[meterIndex]);
+  if (own !== null) {
+    return own;
+  }
+  for (let index = 0; index < config.assets.length; index += 1) {
+    const frequency = of(states[index]);
+    if (frequency !== null) {
+      return frequency;
+    }
+  }
+  return null;
+}
+
+/**
+ * The FCR change to a battery's dispatch, W (positive discharges): the symmetric band the battery
+ * has around its dispatch (the smaller of its room up and down) times the frequency deviation over
+ * 200 mHz, capped at the band; 0 without a frequency or a range.
+ */
+export function fcrDelta(dispatch: number, range: PowerRange | null, frequency: number | null): number {
+  if (frequency === null || range === null) {
+    return 0;
+  }
+  const band = Math.max(0, Math.min(range.max - dispatch, dispatch - range.min));
+  const activation = Math.max(-1, Math.min(1, (fcrDroop.nominalHz - frequency) / fcrDroop.fullActivationHz));
+  return band * activation;
+}
+
 /** How close to chargeToState a battery counts as there, percentage points. */
 const chargeToStateBand = 0.5;
 
@@ -79,6 +120,7 @@ export class ScheduleRunner {
   private config: DeviceConfig;
   private readonly schedules = new Map<string, TargetSchedule>();
   private readonly limits = new Map<number, GridLimits>();
+  private readonly afrrDeltas = new Map<number, number>();
   private readonly pending: DeviceReport[] = [];
   private readonly clock: () => number;
 
@@ -99,6 +141,7 @@ export class ScheduleRunner {
         this.schedules.delete(key);
         if (controlLoopIndex !== undefined) {
           this.limits.delete(controlLoopIndex);
+          this.afrrDeltas.delete(controlLoopIndex);
         }
       }
     }
@@ -128,6 +171,11 @@ export class ScheduleRunner {
       items.push({ item, startAt, endAt, messageId, started: false });
     }
     this.schedules.set(key, { target, items, releases: previous?.releases ?? new Map() });
+  }
+
+  /** The aFRR delta the schedule asks of an afrrLimiter loop now (SiteSnapshot.scheduledAfrrDelta), W; undefined: none. */
+  scheduledAfrrDelta(controlLoopIndex: number): number | undefined {
+    return this.afrrDeltas.get(controlLoopIndex);
   }
 
   /** The limit the schedule sets on a control loop now (SiteSnapshot.scheduledLimit); undefined: none. */
@@ -175,7 +223,13 @@ export class ScheduleRunner {
       if (this.config.activeControl[target.controlLoopIndex] === undefined) {
         return `no control loop ${target.controlLoopIndex}`;
       }
-      return command.type === 'limitPower' ? undefined : `a control loop takes limitPower items only, not ${command.type}`;
+      if (command.type === 'limitPower') {
+        return undefined;
+      }
+      if (command.type === 'applyAfrrDeltaSetpoint' && this.config.activeControl[target.controlLoopIndex]?.type === 'afrrLimiter') {
+        return undefined;
+      }
+      return `a control loop takes limitPower items only (and an afrrLimiter applyAfrrDeltaSetpoint), not ${command.type}`;
     }
     const asset = this.config.assets[target.assetIndex];
     if (asset === undefined) {
@@ -246,13 +300,11 @@ export class ScheduleRunner {
     let setpoint: number | null = null;
     let bound: PowerRange | null = null;
     if (power !== undefined) {
-      ({ setpoint, bound } = this.powerOf(
-        power,
-        asset.nominalActivePower,
-        'nominalPhaseVoltage' in asset ? asset.nominalPhaseVoltage : 230,
-        rangeOf(asset, state),
-        state,
-      ));
+      const range = rangeOf(asset, state);
+      ({ setpoint, bound } = this.powerOf(power, asset.nominalActivePower, 'nominalPhaseVoltage' in asset ? asset.nominalPhaseVoltage : 230, range, state));
+      if (power.type === 'setBatteryOperation' && power.deliverFCR && setpoint !== null) {
+        setpoint += fcrDelta(setpoint, range, gridFrequency(this.config, asset.powerMeterAssetIndex, states));
+      }
     }
     arbiter.desire(index, 'cloud', setpoint);
     arbiter.limit(index, 'cloud', bound);
@@ -330,6 +382,14 @@ export class ScheduleRunner {
       this.limits.set(index, { consumption: command.consume, feedIn: command.feedIn });
     } else {
       this.limits.delete(index);
+    }
+    const afrr = active
+      .filter((entry) => entry.item.command.type === 'applyAfrrDeltaSetpoint')
+      .reduce<ScheduledItem | undefined>((last, entry) => (last === undefined || entry.startAt >= last.startAt ? entry : last), undefined)?.item.command;
+    if (afrr?.type === 'applyAfrrDeltaSetpoint') {
+      this.afrrDeltas.set(index, afrr.deltaSetpoint);
+    } else {
+      this.afrrDeltas.delete(index);
     }
   }
 

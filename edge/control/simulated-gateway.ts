@@ -53,7 +53,15 @@ export class SimulatedGateway {
     await this.schedule.step(states, now);
     const baseline = this.needsBaseline ? this.arbiter.baselines(now, states) : undefined;
     for (const loop of this.loops) {
-      const step = await loop.step({ now, config: this.config, assets: states, baseline, scheduledLimit: this.schedule.scheduledLimit(loop.index) });
+      const afrr = this.schedule.scheduledAfrrDelta(loop.index);
+      const step = await loop.step({
+        now,
+        config: this.config,
+        assets: states,
+        baseline,
+        scheduledLimit: this.schedule.scheduledLimit(loop.index),
+        ...(afrr === undefined ? {} : { scheduledAfrrDelta: afrr }),
+      });
       this.arbiter.applyLoopStep(loop.index, step);
       for (const [index, command] of step.commands ?? []) {
         await this.drivers[index]?.execute(command);

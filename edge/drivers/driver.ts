@@ -44,6 +44,8 @@ export interface AssetState {
   confirmedSetpoint?: number | null;
   /** Named temperatures, °C (temperature sensors; heat storage as `storage`). */
   temperatures?: Record<string, number | null>;
+  /** Grid frequency, Hz (meters that read it): what deliverFCR droops on. */
+  frequency?: number | null;
   /** Relay channel states (relays). */
   relayChannels?: ('on' | 'off' | null)[];
 }

@@ -63,7 +63,7 @@ describe('plant drivers', () => {
     expect(driver?.state.activePower).toBe(1000);
     link.down = true;
     const state = await driver?.poll();
-    expect(state).toEqual({ readable: false, at: noon, activePower: null, phaseCurrent: { l1: null, l2: null, l3: null } });
+    expect(state).toEqual({ readable: false, at: noon, activePower: null, phaseCurrent: { l1: null, l2: null, l3: null }, frequency: null });
     const report = driver?.buildReport(new Date(noon), undefined, false);
     expect(validateReport(report)).toMatchObject({ ok: true });
     expect(report).toMatchObject({ observations: { activePower: null, energyImport: null, connectionStatistics: { success: 1, timeout: 1 } } });

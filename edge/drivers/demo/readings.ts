@@ -162,7 +162,7 @@ export function stateOf<K extends DemoKind>(kind: K, value: DemoReadings[K], at:
     }
     case 'meter': {
       const r = value as MeterReading;
-      return { readable: true, at, activePower: r.activePower, phaseCurrent: phases(r.phaseCurrent) };
+      return { readable: true, at, activePower: r.activePower, phaseCurrent: phases(r.phaseCurrent), frequency: r.frequency };
     }
     case 'ev': {
       const r = value as EvReading;

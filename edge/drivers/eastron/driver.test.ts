@@ -77,7 +77,14 @@ describeWithPeers(['pymodbus'], __filename)('Eastron SDM630 driver against pymod
   it('reads the SDM630 in two requests and reports meterPower, positive importing', async () => {
     const driver = driverOf(1);
     const state = await driver.poll();
-    expect(state).toEqual({ readable: true, at: at.getTime(), activePower: 3450.25, reactivePower: -1200.5, phaseCurrent: { l1: 10.5, l2: 8.25, l3: -3.1 } });
+    expect(state).toEqual({
+      readable: true,
+      at: at.getTime(),
+      activePower: 3450.25,
+      reactivePower: -1200.5,
+      phaseCurrent: { l1: 10.5, l2: 8.25, l3: -3.1 },
+      frequency: 50.02,
+    });
     expect(driver.statistics).toEqual({ ...zero, success: 2 });
     const report = driver.buildReport(at, undefined, false);
     expect(report).toEqual({

@@ -129,7 +129,14 @@ export class EastronDriver extends PolledAssetDriver {
     const block = await this.unit.readBlocks('input', sdm630Ranges);
     const value = decodeSdm630(block, this.meter.invertCurrent === true);
     this.lastReading = value;
-    return { readable: true, at: now, activePower: value.activePower, reactivePower: value.reactivePower, phaseCurrent: value.phaseCurrent };
+    return {
+      readable: true,
+      at: now,
+      activePower: value.activePower,
+      reactivePower: value.reactivePower,
+      phaseCurrent: value.phaseCurrent,
+      frequency: value.frequency,
+    };
   }
 
   protected report(at: Date, _setpoints: SetpointObservations | undefined, connectionStatistics: ConnectionStatistics): DeviceReport | null {
