@@ -193,8 +193,11 @@ export class MapDriver extends PolledAssetDriver {
     const setpoint = this.map.setpoint;
     if (setpoint !== undefined && setpoint.readBack && !this.config.readOnly) {
       ranges.holding.push({ address: setpoint.address, length: registerCount(setpoint) });
-      for (const write of [...setpoint.enable.slice(0, 1), ...(setpoint.direction === undefined ? [] : [setpoint.direction])]) {
-        ranges.holding.push({ address: write.address, length: 1 });
+      for (const write of setpoint.enable.slice(0, 1)) {
+        ranges.holding.push({ address: write.address, length: write.type === 'u32' ? 2 : 1 });
+      }
+      if (setpoint.direction !== undefined) {
+        ranges.holding.push({ address: setpoint.direction.address, length: 1 });
       }
     }
     if (this.map.relays !== undefined && this.channels > 0) {
@@ -353,8 +356,11 @@ export class MapDriver extends PolledAssetDriver {
       return null;
     }
     const enable = spec.enable[0];
-    if (enable !== undefined && block.get(enable.address) !== enable.value) {
-      return null;
+    if (enable !== undefined) {
+      const registers = block.slice(enable.address, enable.type === 'u32' ? 2 : 1);
+      if (registers === undefined || decodeRaw(registers, enable.type, 'big') !== enable.value) {
+        return null;
+      }
     }
     const registers = block.slice(spec.address, registerCount(spec));
     if (registers === undefined) {
@@ -376,7 +382,7 @@ export class MapDriver extends PolledAssetDriver {
     }
     if (watts === null && spec.release.length > 0) {
       for (const write of spec.release) {
-        await this.unit.writeRegister(write.address, write.value);
+        await this.writeValue(write);
       }
       return;
     }
@@ -384,7 +390,7 @@ export class MapDriver extends PolledAssetDriver {
     const range = this.setpointLimits();
     const target = watts ?? (spec.kind === 'percent' ? (this.nominal() ?? 0) : this.map.report === 'evPower' ? (range?.min ?? 0) : (range?.max ?? 0));
     for (const write of spec.enable) {
-      await this.unit.writeRegister(write.address, write.value);
+      await this.writeValue(write);
     }
     let quantity = this.quantityOf(spec, target);
     if (spec.direction !== undefined) {
@@ -401,6 +407,15 @@ export class MapDriver extends PolledAssetDriver {
     } else {
       await this.unit.writeRegisters(spec.address, registers);
     }
+  }
+
+  /** An enable or release write: one register, or a u32 in two in one request. */
+  private async writeValue(write: SetpointSpec['enable'][number]): Promise<void> {
+    if (write.type === 'u32') {
+      await this.unit.writeRegisters(write.address, encodeRaw(write.value, 'u32', 'big'));
+      return;
+    }
+    await this.unit.writeRegister(write.address, write.value);
   }
 
   protected override async carryOut(command: DriverCommand): Promise<boolean> {

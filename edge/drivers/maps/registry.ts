@@ -4,10 +4,28 @@
  * agent at start with the map and point named, never at a poll.
  */
 import type { AssetType } from '../../../contracts/device/asset-types';
+import { alfenNg9xxMap } from './families/alfen';
 import { eastronSdm630Map } from './families/eastron';
+import { huaweiEssMap, huaweiInverterMap } from './families/huawei';
+import { janitzaUmgMap } from './families/janitza';
+import { smaSunnyIslandMap } from './families/sma';
+import { sungrowStringInverterMap } from './families/sungrow';
+import { testAssetMap, testModbusInverterMap } from './families/test-types';
+import { waveshareRelayMap } from './families/waveshare';
 import { parseRegisterMap, type RegisterMap, type RegisterMapInput } from './schema';
 
-const sources: readonly RegisterMapInput[] = [eastronSdm630Map];
+const sources: readonly RegisterMapInput[] = [
+  eastronSdm630Map,
+  janitzaUmgMap,
+  huaweiInverterMap,
+  huaweiEssMap,
+  sungrowStringInverterMap,
+  smaSunnyIslandMap,
+  alfenNg9xxMap,
+  waveshareRelayMap,
+  testModbusInverterMap,
+  testAssetMap,
+];
 
 /** The built-in maps by asset type. */
 export const builtInMaps: ReadonlyMap<AssetType, RegisterMap> = new Map(

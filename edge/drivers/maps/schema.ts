@@ -51,7 +51,18 @@ const name = () =>
     .required();
 
 /** A register value a write puts (enable flags, modes): a 16-bit register. */
-const registerWriteSchema = yup.object({ address: address().required(), value: yup.number().integer().min(0).max(0xffff).required() }).exact();
+const registerWriteSchema = yup
+  .object({
+    address: address().required(),
+    value: yup.number().integer().min(0).max(0xffff_ffff).required(),
+    /** u32: the value takes two registers, written in one request (big word order). */
+    type: yup
+      .string()
+      .oneOf(['u16', 'u32'] as const)
+      .default('u16'),
+  })
+  .exact()
+  .test('fits', '${path} value must fit its type', (write) => write.type === 'u32' || write.value <= 0xffff);
 
 const pointSchema = yup
   .object({
