@@ -176,9 +176,9 @@ describe('gridport edge --register-maps', () => {
   it('refuses to start on a bad register map, naming the file and the point, before it provisions', async () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'gridport-maps-'));
     writeFileSync(
-      path.join(folder, 'socomec.json'),
+      path.join(folder, 'carlo-gavazzi.json'),
       JSON.stringify({
-        type: 'socomec',
+        type: 'carlo-gavazzi',
         source: 'a test map',
         report: 'meterPower',
         points: [{ name: 'power', address: 10, type: 's32', field: 'activePowr' }],
@@ -186,6 +186,6 @@ describe('gridport edge --register-maps', () => {
     );
     const io = captured();
     await expect(runCli(['edge', '--hub', 'http://127.0.0.1:9', '--state', freshDataDir(), '--register-maps', folder], {}, io)).resolves.toBe(1);
-    expect(io.errors).toEqual(['gridport: invalid_config: register map: socomec.json.points.power: meterPower has no field activePowr']);
+    expect(io.errors).toEqual(['gridport: invalid_config: register map: carlo-gavazzi.json.points.power: meterPower has no field activePowr']);
   });
 });

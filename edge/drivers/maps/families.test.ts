@@ -85,6 +85,27 @@ const units: MapUnit[] = [
   { slaveId: 7, map: builtInMap('waveshare-relay'), values: {} },
   { slaveId: 8, map: builtInMap('test-modbus-inverter'), values: { activePower: 4000, availablePower: 5200, energyProduced: 7777, nominalPower: 10000 } },
   {
+    slaveId: 10,
+    map: builtInMap('socomec'),
+    values: {
+      voltageL1: 230.12,
+      voltageL2: 231.05,
+      voltageL3: 229.99,
+      frequency: 50.02,
+      currentL1: 5.123,
+      currentL2: 4.5,
+      currentL3: 0.25,
+      activePower: -2340,
+      reactivePower: 120,
+      apparentPower: 2400,
+      activePowerL1: -1000,
+      activePowerL2: -900,
+      activePowerL3: -440,
+      energyImported: 1234560,
+      energyExported: 98760,
+    },
+  },
+  {
     slaveId: 9,
     map: builtInMap('test-asset'),
     values: { activePower: -1500, currentL1: -2.17, currentL2: -2.2, currentL3: -2.15, frequency: 50.01, energyImport: 100, energyExport: 2000 },
@@ -274,6 +295,35 @@ describe('register-map families against the map simulator', () => {
     expect(await driver.writeSetpoint(2500)).toBe(true);
     expect(await driver.poll()).toMatchObject({ confirmedSetpoint: 2500 });
     expect(reportOf(driver)).toMatchObject({ observations: { activePowerLimitPercentage: 25, energyProduced: 7777 } });
+  });
+
+  it('socomec: reads the common table (kW/100, mA, V/100) and reports meterPower', async () => {
+    const driver = driverOf('socomec', 10);
+    expect(simulator.register(10, 'holding', 0xc569)).toBe(0x10000 - 234);
+    expect(await driver.poll()).toEqual({
+      readable: true,
+      at: expect.any(Number),
+      activePower: -2340,
+      reactivePower: 120,
+      phaseCurrent: { l1: 5.123, l2: 4.5, l3: 0.25 },
+    });
+    expect(reportOf(driver)).toEqual({
+      type: 'meterPower',
+      at: at.toISOString(),
+      asset: 0,
+      observations: {
+        activePower: -2340,
+        reactivePower: 120,
+        apparentPower: 2400,
+        frequency: 50.02,
+        phaseVoltage: { l1: 230.12, l2: 231.05, l3: 229.99 },
+        phaseCurrent: { l1: 5.123, l2: 4.5, l3: 0.25 },
+        phaseActivePower: { l1: -1000, l2: -900, l3: -440 },
+        energyImport: 1234560,
+        energyExport: 98760,
+        connectionStatistics: { ...zero, success: 2 },
+      },
+    });
   });
 
   it('test-asset: a meter of input registers', async () => {

@@ -9,6 +9,7 @@ import { eastronSdm630Map } from './families/eastron';
 import { huaweiEssMap, huaweiInverterMap } from './families/huawei';
 import { janitzaUmgMap } from './families/janitza';
 import { smaSunnyIslandMap } from './families/sma';
+import { socomecCountisMap } from './families/socomec';
 import { sungrowStringInverterMap } from './families/sungrow';
 import { testAssetMap, testModbusInverterMap } from './families/test-types';
 import { waveshareRelayMap } from './families/waveshare';
@@ -17,6 +18,7 @@ import { parseRegisterMap, type RegisterMap, type RegisterMapInput } from './sch
 const sources: readonly RegisterMapInput[] = [
   eastronSdm630Map,
   janitzaUmgMap,
+  socomecCountisMap,
   huaweiInverterMap,
   huaweiEssMap,
   sungrowStringInverterMap,

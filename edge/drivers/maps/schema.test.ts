@@ -13,7 +13,7 @@ import { parseRegisterMap } from './schema';
 
 /** A small valid map: a Socomec-like meter of ours, for the schema's rules. */
 const meter = {
-  type: 'socomec',
+  type: 'carlo-gavazzi',
   source: 'a test map',
   report: 'meterPower',
   points: [
@@ -51,6 +51,7 @@ describe('register map schema', () => {
       'huawei-inverter',
       'janitza',
       'sma-sunny-island',
+      'socomec',
       'sungrow-string-inverter',
       'test-asset',
       'test-modbus-inverter',
@@ -84,7 +85,7 @@ describe('register map schema', () => {
     [{ ...meter, points: [{ name: 'bit', address: 1, type: 'bit' }] }, 'test.json.points.bit', 'type bit is for coils'],
     [{ ...meter, points: [{ name: 'text', address: 1, type: 'string', field: 'activePower', length: 2 }] }, 'test.json.points.text', 'a string cannot fill it'],
     [{ ...meter, type: 'no-such-type' }, 'test.json.type', 'no-such-type is not an asset type'],
-    [{ ...meter, report: 'batteryPower' }, 'test.json.report', 'socomec (meter) makes meterPower, not batteryPower'],
+    [{ ...meter, report: 'batteryPower' }, 'test.json.report', 'carlo-gavazzi (meter) makes meterPower, not batteryPower'],
     [{ ...meter, setpoint: { kind: 'current', address: 1, type: 'u16' } }, 'test.json.setpoint.kind', 'a current setpoint is for EV chargers'],
     [{ ...meter, setpoint: { kind: 'watts', address: 1, type: 'u16', magnitude: true } }, 'test.json.setpoint.direction', 'needs its direction register'],
     [{ ...meter, setpoint: { kind: 'watts', address: 1, type: 'u16', max: 'maxDischargePower' } }, 'test.json.setpoint.max', 'maxDischargePower is no field'],
@@ -120,18 +121,18 @@ describe('operator-loaded register maps', () => {
   });
 
   it('loads a map for a type without a driver, and the agent runs it', async () => {
-    await writeFile(path.join(folder, 'socomec.json'), JSON.stringify(meter));
+    await writeFile(path.join(folder, 'carlo-gavazzi.json'), JSON.stringify(meter));
     await writeFile(path.join(folder, 'README.txt'), 'not a map');
     const maps = await loadRegisterMaps(folder, hasDriver);
-    expect([...maps.keys()]).toEqual(['socomec']);
-    const map = maps.get('socomec');
+    expect([...maps.keys()]).toEqual(['carlo-gavazzi']);
+    const map = maps.get('carlo-gavazzi');
     if (map === undefined) {
       throw new Error('no map');
     }
     const simulator = await startMapSimulator({ units: [{ slaveId: 1, map, values: { power: -2500, currentL1: 3.5 } }] });
     const pool = new ModbusLinkPool();
     try {
-      const config = assetSchema.validateSync({ type: 'socomec', communication: simulator.connection() }) as AssetConfig;
+      const config = assetSchema.validateSync({ type: 'carlo-gavazzi', communication: simulator.connection() }) as AssetConfig;
       expect(createDriver(0, config, { links: pool, log: () => undefined })).toBeNull();
       const driver = driverFactoryWith(maps)(0, config, { links: pool, log: () => undefined });
       expect(driver).toBeInstanceOf(MapDriver);
