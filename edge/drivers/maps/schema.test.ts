@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -94,6 +95,15 @@ describe('register map schema', () => {
     expect(refused.key).toBe('invalid_config');
     expect(refused.details).toEqual([{ path: where, message: expect.stringContaining(message) }]);
     expect(refused.message).toContain(where);
+  });
+
+  it('takes the example map of docs/edge.md', () => {
+    const docs = readFileSync(path.join(__dirname, '../../../docs/edge.md'), 'utf8');
+    const example = /### The format\n\n```json\n([\s\S]*?)\n```/.exec(docs)?.[1];
+    expect(example).toBeDefined();
+    const map = parseRegisterMap(JSON.parse(example ?? '{}'), 'docs/edge.md');
+    expect(map.type).toBe('carlo-gavazzi');
+    expect(hasDriver(map.type)).toBe(false);
   });
 
   it('checks a status enumeration against the report', () => {
