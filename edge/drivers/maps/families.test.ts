@@ -1,4 +1,5 @@
 import { assetSchema, type AssetConfig } from '../../../contracts/device/assets';
+import { parseDeviceConfig } from '../../../contracts/device/config';
 import { validateReport } from '../../../contracts/hub/reports';
 import { ModbusLinkPool } from '../../modbus/link-pool';
 import { startMapSimulator, type MapSimulator, type MapUnit } from '../../simulators/map-simulator';
@@ -344,6 +345,45 @@ describe('register-map families against the map simulator', () => {
     const driver = driverOf('janitza', 42, { timeout: 100 });
     expect(await driver.poll()).toEqual({ readable: false, at: expect.any(Number) });
     expect(reportOf(driver)).toMatchObject({ observations: { activePower: null, phaseVoltage: { l1: null, l2: null, l3: null }, energyImport: null } });
+  });
+
+  it('a config with one asset of every map family passes the config schema, and every asset is read and reported', async () => {
+    const families: [string, number, Record<string, unknown>][] = [
+      ['janitza', 1, {}],
+      ['huawei-inverter', 2, {}],
+      ['huawei-ess', 3, {}],
+      ['sungrow-string-inverter', 4, {}],
+      ['sma-sunny-island', 5, { nominalActivePower: 6000 }],
+      ['alfen-ev-ng9xx', 6, { nominalActivePower: 22080 }],
+      ['waveshare-relay', 7, { relays: [{}, {}] }],
+      ['test-modbus-inverter', 8, {}],
+      ['test-asset', 9, {}],
+      ['socomec', 10, {}],
+    ];
+    const config = parseDeviceConfig({
+      network: { eth0: { type: 'dhcp' }, eth1: null },
+      reportingIntervalInSec: 60,
+      assets: families.map(([type, slaveId, extra]) => ({ type, identifier: type, communication: simulator.connection(), slaveId, ...extra })),
+    });
+    const drivers = config.assets.map((asset, index) => createDriver(index, asset, { links: pool, log: () => undefined }));
+    expect(drivers.map((driver) => driver?.constructor.name)).toEqual(families.map(() => 'MapDriver'));
+    for (const driver of drivers) {
+      expect((await driver?.poll())?.readable).toBe(true);
+      const report = driver?.buildReport(at, undefined, false);
+      expect(validateReport(report)).toEqual({ ok: true, report });
+    }
+    expect(drivers.map((driver) => driver?.buildReport(at, undefined, false)?.type)).toEqual([
+      'meterPower',
+      'solarPower',
+      'batteryPower',
+      'solarPower',
+      'batteryPower',
+      'evPower',
+      'relay',
+      'solarPower',
+      'meterPower',
+      'meterPower',
+    ]);
   });
 
   it('the SunSpec-speaking solar types are run by the SunSpec driver', () => {
