@@ -11,13 +11,25 @@
 import { type ServerTCP, type FCallback, type FCallbackVal, type IServiceVector } from 'modbus-serial';
 import { encodeRaw, orderOf, pointValue, rawOf, rawValues } from '../drivers/maps/points';
 import { registerCount, type PointTable, type RegisterMap, type RegisterPoint } from '../drivers/maps/schema';
+import { emptyStatistics } from '../drivers/common/report';
+import { reportOf, stateOf } from '../drivers/demo/readings';
+import { setpointIn } from '../drivers/maps/setpoint';
 import { freePort, listen } from './modbus-simulator';
+import type { Site } from './plant';
+import { applyCommand, applySetpoint, bindingOf, readPlant, type PlantBinding, type PlantTarget } from './plant-drivers';
 
 export interface MapUnit {
   slaveId: number;
   map: RegisterMap;
   /** Values by point name, in the point's unit (W, V, %, the text of a string). */
   values?: Record<string, number | string>;
+  /**
+   * A plant asset the unit serves: each read puts what the plant gives into the points by their
+   * report field, and a setpoint, relay or run write goes into the plant. `nominalActivePower`
+   * is what a % setpoint is of when the map names no nominal point; `phaseVoltage` reckons a
+   * charge current (default 230 V).
+   */
+  plant?: { site: Site; target: PlantTarget; nominalActivePower?: number; phaseVoltage?: number };
 }
 
 export interface MapSimulatorOptions {
@@ -53,13 +65,32 @@ class ModbusException extends Error {
   }
 }
 
+/** Report observations as field paths and their values (`phaseCurrent.l1`, `points.0.status`). */
+function flatten(value: unknown, prefix: string, into: Map<string, number | string>): void {
+  if (typeof value === 'number' || typeof value === 'string') {
+    into.set(prefix, value);
+    return;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, inner] of Object.entries(value)) {
+      flatten(inner, prefix === '' ? key : `${prefix}.${key}`, into);
+    }
+  }
+}
+
 class MapUnitState {
   readonly tables: Record<PointTable, Map<number, number>> = { holding: new Map(), input: new Map(), coil: new Map(), discrete: new Map() };
   readonly spans: Record<PointTable, [number, number] | null> = { holding: null, input: null, coil: null, discrete: null };
   readonly writable: Record<'holding' | 'coil', Set<number>> = { holding: new Set(), coil: new Set() };
   writes = 0;
 
-  constructor(readonly map: RegisterMap) {
+  private readonly binding: PlantBinding | undefined;
+
+  constructor(
+    readonly map: RegisterMap,
+    private readonly plant?: MapUnit['plant'],
+  ) {
+    this.binding = plant === undefined ? undefined : bindingOf(plant.target);
     const widen = (table: PointTable, address: number, length: number): void => {
       const span = this.spans[table];
       this.spans[table] = span === null ? [address, address + length] : [Math.min(span[0], address), Math.max(span[1], address + length)];
@@ -131,7 +162,75 @@ class MapUnitState {
     if (span === null || address < span[0] || address + length > span[1]) {
       throw new ModbusException(illegalDataAddress, `${table} ${address}-${address + length - 1} are not mapped`);
     }
+    this.refresh();
     return this.registers(table, address, length);
+  }
+
+  /** Puts what the plant gives now into the points, by their report field. */
+  private refresh(): void {
+    if (this.binding === undefined || this.plant === undefined) {
+      return;
+    }
+    const { kind } = this.binding;
+    const now = this.plant.site.now;
+    const reading = readPlant(this.binding);
+    const report = reportOf(kind, 0, new Date(now), reading, stateOf(kind, reading, now), undefined, emptyStatistics());
+    const fields = new Map<string, number | string>();
+    flatten(report.observations, '', fields);
+    if (this.binding.kind === 'relay') {
+      this.binding.asset.channels.forEach((state, i) =>
+        this.tables[this.map.relays?.table ?? 'coil'].set((this.map.relays?.address ?? 0) + i, state === 'on' ? 1 : 0),
+      );
+    }
+    for (const point of this.map.points) {
+      const value = point.field === undefined ? undefined : fields.get(point.field);
+      if (value !== undefined) {
+        this.set(point.name, this.rawForEnum(point, value));
+      }
+    }
+  }
+
+  /** An enumeration's raw value for a report value (the first the map lists for it). */
+  private rawForEnum(point: RegisterPoint, value: number | string): number | string {
+    if (point.enum === undefined || typeof value !== 'string') {
+      return value;
+    }
+    const entry = Object.entries(point.enum as Record<string, string>).find(([, mapped]) => mapped === value);
+    if (entry === undefined) {
+      return value;
+    }
+    return point.type === 'string' ? entry[0] : Number(entry[0]);
+  }
+
+  /** Carries a write into the plant: the setpoint the registers now hold, relay channels, a run request. */
+  private toPlant(table: 'holding' | 'coil', address: number, length: number): void {
+    if (this.binding === undefined || this.plant === undefined) {
+      return;
+    }
+    const end = address + length;
+    const touches = (start: number, count: number): boolean => address < start + count && start < end;
+    const { setpoint, relays, run } = this.map;
+    if (setpoint !== undefined && table === 'holding') {
+      const addresses = [
+        { address: setpoint.address, count: registerCount(setpoint) },
+        ...[...setpoint.enable, ...setpoint.release].map((write) => ({ address: write.address, count: write.type === 'u32' ? 2 : 1 })),
+        ...(setpoint.direction === undefined ? [] : [{ address: setpoint.direction.address, count: 1 }]),
+      ];
+      if (addresses.some((entry) => touches(entry.address, entry.count))) {
+        const nominalPoint = setpoint.nominalPoint === undefined ? undefined : this.value(setpoint.nominalPoint);
+        const nominal = typeof nominalPoint === 'number' ? nominalPoint : (this.plant.nominalActivePower ?? null);
+        const block = { slice: (start: number, count: number) => this.registers('holding', start, count) };
+        applySetpoint(this.binding, setpointIn(this.map, setpoint, block, { nominal, phaseVoltage: this.plant.phaseVoltage ?? 230 }));
+      }
+    }
+    if (relays !== undefined && table === relays.table && touches(relays.address, relays.max)) {
+      const channels = this.registers(relays.table, relays.address, relays.max).map((value): 'on' | 'off' => (value === 0 ? 'off' : 'on'));
+      applyCommand(this.binding, { kind: 'relays', channels }, this.plant.site.now);
+    }
+    if (run !== undefined && table === 'holding' && touches(run.address, 1)) {
+      const value = this.tables.holding.get(run.address);
+      applyCommand(this.binding, { kind: 'generator', run: value === run.run ? true : value === run.stop ? false : null }, this.plant.site.now);
+    }
   }
 
   write(table: 'holding' | 'coil', address: number, values: readonly number[]): void {
@@ -140,6 +239,7 @@ class MapUnitState {
       throw new ModbusException(illegalDataAddress, `${table} ${address}-${address + values.length - 1} of ${this.map.type} are not writable`);
     }
     values.forEach((value, i) => this.tables[table].set(address + i, value));
+    this.toPlant(table, address, values.length);
   }
 }
 
@@ -151,7 +251,7 @@ export async function startMapSimulator(options: MapSimulatorOptions): Promise<M
     if (units.has(unit.slaveId)) {
       throw new RangeError(`slave id ${unit.slaveId} is given twice`);
     }
-    const state = new MapUnitState(unit.map);
+    const state = new MapUnitState(unit.map, unit.plant);
     // Scale factors first, so that the values scaled by them are put with them.
     const entries = Object.entries(unit.values ?? {}).sort(([a], [b]) => Number(isFactor(unit.map, b)) - Number(isFactor(unit.map, a)));
     for (const [name, value] of entries) {

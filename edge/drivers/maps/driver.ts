@@ -18,7 +18,8 @@ import type { ModbusUnit, RegisterBlock, RegisterRange } from '../../modbus/link
 import { PolledAssetDriver } from '../common/polled-driver';
 import { setpointObservations } from '../common/report';
 import type { AssetState, DriverCommand, DriverContext, PowerRange } from '../driver';
-import { decodeRaw, encodeRaw, orderOf, pointValue, rawValues, tidy } from './points';
+import { decodeRaw, encodeRaw, orderOf, pointValue, rawValues } from './points';
+import { quantityOf, setpointIn, type SetpointContext } from './setpoint';
 import { registerCount, type RegisterMap, type RegisterPoint, type SetpointSpec } from './schema';
 
 type Observations = Record<string, unknown>;
@@ -256,7 +257,7 @@ export class MapDriver extends PolledAssetDriver {
       });
     }
     this.observations = observations;
-    this.confirmed = this.readBack(blocks.holding, observations);
+    this.confirmed = this.readBack(blocks.holding);
     return this.stateOf(observations, now);
   }
 
@@ -319,60 +320,16 @@ export class MapDriver extends PolledAssetDriver {
     return min === null || max === null || min > max ? null : { min, max };
   }
 
-  /** The register quantity (W, % or A, signed) for a setpoint in W. */
-  private quantityOf(spec: SetpointSpec, watts: number): number {
-    switch (spec.kind) {
-      case 'watts':
-        return watts;
-      case 'percent': {
-        const nominal = this.nominal();
-        if (nominal === null) {
-          throw new RangeError(`${this.config.type}: a % setpoint needs the nominal power (nominalActivePower)`);
-        }
-        return (watts / nominal) * 100;
-      }
-      case 'current':
-        return Math.abs(watts) / (spec.phases * phaseVoltageOf(this.config));
-    }
+  private setpointContext(): SetpointContext {
+    return { nominal: this.nominal(), phaseVoltage: phaseVoltageOf(this.config) };
   }
 
-  /** The setpoint in W a quantity read back stands for. */
-  private wattsOf(spec: SetpointSpec, quantity: number): number | null {
-    switch (spec.kind) {
-      case 'watts':
-        return quantity;
-      case 'percent': {
-        const nominal = this.nominal();
-        return nominal === null ? null : (quantity / 100) * nominal;
-      }
-      case 'current':
-        return -quantity * spec.phases * phaseVoltageOf(this.config);
-    }
-  }
-
-  private readBack(block: RegisterBlock, _observations: Observations): number | null {
+  private readBack(block: RegisterBlock): number | null {
     const spec = this.map.setpoint;
     if (spec === undefined || !spec.readBack || this.config.readOnly) {
       return null;
     }
-    const enable = spec.enable[0];
-    if (enable !== undefined) {
-      const registers = block.slice(enable.address, enable.type === 'u32' ? 2 : 1);
-      if (registers === undefined || decodeRaw(registers, enable.type, 'big') !== enable.value) {
-        return null;
-      }
-    }
-    const registers = block.slice(spec.address, registerCount(spec));
-    if (registers === undefined) {
-      return null;
-    }
-    let raw = Number(decodeRaw(registers, spec.type, orderOf(this.map, spec)));
-    if (spec.magnitude && spec.direction !== undefined) {
-      const direction = block.get(spec.direction.address);
-      raw = direction === spec.direction.negative ? -Math.abs(raw) : Math.abs(raw);
-    }
-    const watts = this.wattsOf(spec, raw * spec.scale);
-    return watts === null || !Number.isFinite(watts) ? null : tidy(watts);
+    return setpointIn(this.map, spec, block, this.setpointContext());
   }
 
   protected override async write(watts: number | null): Promise<void> {
@@ -392,7 +349,7 @@ export class MapDriver extends PolledAssetDriver {
     for (const write of spec.enable) {
       await this.writeValue(write);
     }
-    let quantity = this.quantityOf(spec, target);
+    let quantity = quantityOf(spec, target, this.setpointContext());
     if (spec.direction !== undefined) {
       const { direction } = spec;
       const value = target > 0 ? direction.positive : target < 0 ? direction.negative : (direction.zero ?? direction.positive);
