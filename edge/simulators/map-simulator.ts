@@ -107,6 +107,9 @@ class MapUnitState {
     };
     if (setpoint !== undefined) {
       writable('holding', setpoint.address, registerCount(setpoint));
+      if (setpoint.negativeAddress !== undefined) {
+        writable('holding', setpoint.negativeAddress, registerCount(setpoint));
+      }
       for (const write of [...setpoint.enable, ...setpoint.release]) {
         writable('holding', write.address, write.type === 'u32' ? 2 : 1);
       }
@@ -213,6 +216,7 @@ class MapUnitState {
     if (setpoint !== undefined && table === 'holding') {
       const addresses = [
         { address: setpoint.address, count: registerCount(setpoint) },
+        ...(setpoint.negativeAddress === undefined ? [] : [{ address: setpoint.negativeAddress, count: registerCount(setpoint) }]),
         ...[...setpoint.enable, ...setpoint.release].map((write) => ({ address: write.address, count: write.type === 'u32' ? 2 : 1 })),
         ...(setpoint.direction === undefined ? [] : [{ address: setpoint.direction.address, count: 1 }]),
       ];

@@ -194,6 +194,9 @@ export class MapDriver extends PolledAssetDriver {
     const setpoint = this.map.setpoint;
     if (setpoint !== undefined && setpoint.readBack && !this.config.readOnly) {
       ranges.holding.push({ address: setpoint.address, length: registerCount(setpoint) });
+      if (setpoint.negativeAddress !== undefined) {
+        ranges.holding.push({ address: setpoint.negativeAddress, length: registerCount(setpoint) });
+      }
       for (const write of setpoint.enable.slice(0, 1)) {
         ranges.holding.push({ address: write.address, length: write.type === 'u32' ? 2 : 1 });
       }
@@ -350,19 +353,23 @@ export class MapDriver extends PolledAssetDriver {
       await this.writeValue(write);
     }
     let quantity = quantityOf(spec, target, this.setpointContext());
-    if (spec.direction !== undefined) {
-      const { direction } = spec;
-      const value = target > 0 ? direction.positive : target < 0 ? direction.negative : (direction.zero ?? direction.positive);
-      await this.unit.writeRegister(direction.address, value);
-    }
     if (spec.magnitude) {
       quantity = Math.abs(quantity);
     }
+    const address = target < 0 && spec.negativeAddress !== undefined ? spec.negativeAddress : spec.address;
     const registers = encodeRaw(quantity / spec.scale, spec.type, orderOf(this.map, spec));
     if (registers.length === 1) {
-      await this.unit.writeRegister(spec.address, registers[0] ?? 0);
+      await this.unit.writeRegister(address, registers[0] ?? 0);
     } else {
-      await this.unit.writeRegisters(spec.address, registers);
+      await this.unit.writeRegisters(address, registers);
+    }
+    // The direction last: on devices where it is the command, it starts what the value set up.
+    if (spec.direction !== undefined) {
+      const { direction } = spec;
+      await this.unit.writeRegister(
+        direction.address,
+        target > 0 ? direction.positive : target < 0 ? direction.negative : (direction.zero ?? direction.positive),
+      );
     }
   }
 

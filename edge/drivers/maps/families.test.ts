@@ -201,12 +201,27 @@ describe('register-map families against the map simulator', () => {
     expect(await driver.metadata()).toEqual({ manufacturer: 'Huawei', model: 'SUN2000-50KTL-M3', serialNumber: 'HV2190012345' });
   });
 
-  it('huawei-ess: reads state of charge and power in the battery convention (the LUNA2000 reports charging positive)', async () => {
-    const driver = driverOf('huawei-ess', 3);
+  it('huawei-ess: reads in the battery convention (the LUNA2000 reports charging positive) and steers by forcible charge/discharge', async () => {
+    const driver = driverOf('huawei-ess', 3, { nominalActivePower: 5000 });
     expect(simulator.register(3, 'holding', 37766)).toBe(2500);
-    expect(await driver.poll()).toEqual({ readable: true, at: expect.any(Number), activePower: -2500, stateOfCharge: 56.7 });
+    expect(await driver.poll()).toEqual({
+      readable: true,
+      at: expect.any(Number),
+      activePower: -2500,
+      stateOfCharge: 56.7,
+      controllableRange: { min: -5000, max: 5000 },
+      confirmedSetpoint: null,
+    });
     expect(reportOf(driver)).toMatchObject({ observations: { energyCharged: 400000, energyDischarged: 350000 } });
-    expect(await driver.writeSetpoint(1000)).toBe(false);
+    expect(await driver.writeSetpoint(-3000)).toBe(true);
+    expect([47246, 47083, 47247, 47248, 47100].map((address) => simulator.register(3, 'holding', address))).toEqual([0, 1440, 0, 3000, 1]);
+    expect(await driver.poll()).toMatchObject({ confirmedSetpoint: -3000 });
+    expect(await driver.writeSetpoint(2000)).toBe(true);
+    expect([47250, 47100].map((address) => simulator.register(3, 'holding', address))).toEqual([2000, 2]);
+    expect(await driver.poll()).toMatchObject({ confirmedSetpoint: 2000 });
+    expect(await driver.writeSetpoint(null)).toBe(true);
+    expect(simulator.register(3, 'holding', 47100)).toBe(0);
+    expect(await driver.poll()).toMatchObject({ confirmedSetpoint: null });
   });
 
   it('sungrow-string-inverter: reads word-swapped input registers and limits in 0.1 % with the switch', async () => {
@@ -351,7 +366,7 @@ describe('register-map families against the map simulator', () => {
     const families: [string, number, Record<string, unknown>][] = [
       ['janitza', 1, {}],
       ['huawei-inverter', 2, {}],
-      ['huawei-ess', 3, {}],
+      ['huawei-ess', 3, { nominalActivePower: 5000 }],
       ['sungrow-string-inverter', 4, {}],
       ['sma-sunny-island', 5, { nominalActivePower: 6000 }],
       ['alfen-ev-ng9xx', 6, { nominalActivePower: 22080 }],

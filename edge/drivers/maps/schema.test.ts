@@ -90,6 +90,11 @@ describe('register map schema', () => {
     [{ ...meter, setpoint: { kind: 'current', address: 1, type: 'u16' } }, 'test.json.setpoint.kind', 'a current setpoint is for EV chargers'],
     [{ ...meter, setpoint: { kind: 'watts', address: 1, type: 'u16', magnitude: true } }, 'test.json.setpoint.direction', 'needs its direction register'],
     [{ ...meter, setpoint: { kind: 'watts', address: 1, type: 'u16', max: 'maxDischargePower' } }, 'test.json.setpoint.max', 'maxDischargePower is no field'],
+    [
+      { ...meter, setpoint: { kind: 'watts', address: 1, type: 'u16', negativeAddress: 3 } },
+      'test.json.setpoint.negativeAddress',
+      'a register for negative setpoints needs magnitude',
+    ],
   ])('refuses a bad map with invalid_config naming where (%#)', (input, where, message) => {
     const refused = refusal(input);
     expect(refused.key).toBe('invalid_config');

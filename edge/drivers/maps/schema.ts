@@ -118,6 +118,8 @@ const setpointSchema = yup
       .test('non-zero', '${path} must not be 0', (value) => value !== 0),
     /** The register takes the magnitude; `direction` gives the sign. */
     magnitude: yup.boolean().default(false),
+    /** Where the magnitude of a negative setpoint goes, when charging has a register of its own (magnitude only). */
+    negativeAddress: address().optional(),
     direction: yup
       .object({
         address: address().required(),
@@ -336,6 +338,9 @@ export function parseRegisterMap(input: unknown, where: string): RegisterMap {
     }
     if (setpoint.magnitude && setpoint.direction === undefined) {
       throw issue(`${where}.setpoint.direction`, 'a magnitude setpoint needs its direction register');
+    }
+    if (setpoint.negativeAddress !== undefined && !setpoint.magnitude) {
+      throw issue(`${where}.setpoint.negativeAddress`, 'a register for negative setpoints needs magnitude');
     }
     for (const bound of ['min', 'max'] as const) {
       const value = setpoint[bound];

@@ -50,14 +50,23 @@ export function setpointIn(map: RegisterMap, spec: SetpointSpec, block: Pick<Reg
       return null;
     }
   }
-  const registers = block.slice(spec.address, registerCount(spec));
+  let negative = false;
+  if (spec.direction !== undefined) {
+    const direction = block.slice(spec.direction.address, 1)?.[0];
+    const { positive, zero } = spec.direction;
+    negative = direction === spec.direction.negative;
+    // A direction register holding none of its values (a stop command) is a released setpoint.
+    if (!negative && direction !== positive && direction !== zero) {
+      return null;
+    }
+  }
+  const registers = block.slice(negative && spec.negativeAddress !== undefined ? spec.negativeAddress : spec.address, registerCount(spec));
   if (registers === undefined) {
     return null;
   }
   let raw = Number(decodeRaw(registers, spec.type, orderOf(map, spec)));
-  if (spec.magnitude && spec.direction !== undefined) {
-    const direction = block.slice(spec.direction.address, 1)?.[0];
-    raw = direction === spec.direction.negative ? -Math.abs(raw) : Math.abs(raw);
+  if (spec.magnitude) {
+    raw = negative ? -Math.abs(raw) : Math.abs(raw);
   }
   const watts = wattsOf(spec, raw * spec.scale, context);
   return watts === null || !Number.isFinite(watts) ? null : tidy(watts);

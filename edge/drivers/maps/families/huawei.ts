@@ -6,10 +6,13 @@
  *
  * Holding registers, big word order, default slave 1 (SDongle: 1; SmartLogger: per inverter).
  * huawei-inverter: a setpoint is the active power fixed-value derating (40126, U32, W);
- * releasing writes the rated power (30073) back. huawei-ess: read only here. The LUNA2000 is
- * steered through forcible charge/discharge with a period (47100, 47247, 47249, 47083), a
- * timed command this map format does not express; its charge/discharge power (37765) is
- * positive while charging, so scale -1 gives the report's convention.
+ * releasing writes the rated power (30073) back. huawei-ess: the LUNA2000 is steered by
+ * forcible charge/discharge: setting mode 0 (by duration, 47246) and the period (47083, the
+ * longest, 1440 min), then the power (47249 discharge, 47247 charge, U32 W), then the command
+ * (47100: 2 discharge, 1 charge, 0 stop). Release writes stop. The command ends after its
+ * period without a new one: the agent's setpoint read back (null once stopped) shows it. Its
+ * charge/discharge power (37765) is positive while charging, so scale -1 gives the report's
+ * convention.
  */
 import type { RegisterMapInput } from '../schema';
 
@@ -53,4 +56,17 @@ export const huaweiEssMap = {
     { name: 'totalCharge', address: 37780, type: 'u32', scale: 10, field: 'energyCharged' },
     { name: 'totalDischarge', address: 37782, type: 'u32', scale: 10, field: 'energyDischarged' },
   ],
+  setpoint: {
+    kind: 'watts',
+    address: 47249,
+    negativeAddress: 47247,
+    type: 'u32',
+    magnitude: true,
+    direction: { address: 47100, positive: 2, negative: 1 },
+    enable: [
+      { address: 47246, value: 0 },
+      { address: 47083, value: 1440 },
+    ],
+    release: [{ address: 47100, value: 0 }],
+  },
 } satisfies RegisterMapInput;
