@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HashIds } from '../graph/common/hash-ids';
@@ -169,5 +169,23 @@ describe('the issue and mail commands', () => {
       await socket.close();
       lock.release();
     }
+  });
+});
+
+describe('gridport edge --register-maps', () => {
+  it('refuses to start on a bad register map, naming the file and the point, before it provisions', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'gridport-maps-'));
+    writeFileSync(
+      path.join(folder, 'carlo-gavazzi.json'),
+      JSON.stringify({
+        type: 'carlo-gavazzi',
+        source: 'a test map',
+        report: 'meterPower',
+        points: [{ name: 'power', address: 10, type: 's32', field: 'activePowr' }],
+      }),
+    );
+    const io = captured();
+    await expect(runCli(['edge', '--hub', 'http://127.0.0.1:9', '--state', freshDataDir(), '--register-maps', folder], {}, io)).resolves.toBe(1);
+    expect(io.errors).toEqual(['gridport: invalid_config: register map: carlo-gavazzi.json.points.power: meterPower has no field activePowr']);
   });
 });

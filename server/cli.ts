@@ -6,6 +6,8 @@ import { createServices } from '../graph/services';
 import { ConfigError, loadConfig, type Config } from './config';
 import { migrateLatest, openDatabase } from './database';
 import { runEdgeCommand } from '../edge/agent/run';
+import { driverFactoryWith, hasDriver } from '../edge/drivers';
+import { loadRegisterMaps } from '../edge/drivers/maps/load';
 import { acquireDataFolder, currentHolder, DataFolderInUseError, describeHolder, type DataFolderLock, type LockHolder } from './data-folder-lock';
 import { askServer } from './operator-socket';
 import { nodeVersionProblem } from './node-version';
@@ -62,11 +64,14 @@ async function runEdge(values: CommandValues, io: CliIo): Promise<number> {
     return 2;
   }
   try {
+    // Operator maps are checked before the agent starts: a bad map stops it with the file and point named.
+    const maps = values['register-maps'] === undefined ? undefined : await loadRegisterMaps(path.resolve(values['register-maps']), hasDriver);
     return await runEdgeCommand({
       hub: values.hub,
       token: values.token,
       identifier: values.identifier,
       stateDirectory: path.resolve(values.state),
+      ...(maps === undefined ? {} : { parts: { createDriver: driverFactoryWith(maps) } }),
       log: (level, message, details) => io.err(JSON.stringify({ time: new Date().toISOString(), level, message, ...details })),
     });
   } catch (error) {

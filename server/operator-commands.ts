@@ -52,11 +52,13 @@ Commands:
                                             invoices made and the charges held back
   mail test <to>                            send a test mail the way Gridport sends mail (SMTP_URL,
                                             or kept in the mails table) and print its receipt
-  edge --hub <url> --state <dir> [--token <token>] [--identifier <id>]
+  edge --hub <url> --state <dir> [--token <token>] [--identifier <id>] [--register-maps <dir>]
                                             run the gateway agent (docs/edge.md): provisions with
                                             the token at the first start (the key stays in
                                             <dir>), then connects to the hub and runs until
-                                            SIGTERM or SIGINT; needs no database
+                                            SIGTERM or SIGINT; needs no database. --register-maps:
+                                            a folder of register maps (*.json) for asset types
+                                            without a built-in driver
 
 Options:
   --json    print one JSON object instead of text
@@ -98,6 +100,7 @@ const options = {
   token: { type: 'string' },
   state: { type: 'string' },
   identifier: { type: 'string' },
+  'register-maps': { type: 'string' },
   status: { type: 'string' },
   organization: { type: 'string' },
   at: { type: 'string' },
@@ -118,6 +121,7 @@ export interface CommandValues {
   token?: string;
   state?: string;
   identifier?: string;
+  'register-maps'?: string;
   status?: string;
   organization?: string;
   /** A moment (ISO 8601): what the billing commands reckon up to. */

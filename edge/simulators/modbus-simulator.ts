@@ -143,7 +143,8 @@ class UnitState {
   }
 }
 
-async function freePort(host: string): Promise<number> {
+/** A TCP port free on `host` now (another process may take it before it is bound: retry). */
+export async function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -155,7 +156,8 @@ async function freePort(host: string): Promise<number> {
   });
 }
 
-async function listen(vector: IServiceVector, host: string, port: number): Promise<ServerTCP> {
+/** A modbus-serial ServerTCP listening on host:port, resolved once it listens. */
+export async function listen(vector: IServiceVector, host: string, port: number): Promise<ServerTCP> {
   return new Promise((resolve, reject) => {
     const server = new ServerTCP(vector, { host, port, unitID: 255 });
     server.once('initialized', () => resolve(server));

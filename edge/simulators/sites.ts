@@ -10,6 +10,8 @@
  *   a currentLimiter holding the charger under the connection's 160 A.
  */
 import { parseDeviceConfig, type DeviceConfig } from '../../contracts/device/config';
+import { builtInMap } from '../drivers/maps/registry';
+import { startMapSimulator } from './map-simulator';
 import { startModbusSimulator, type ModbusSimulator, type SimulatedUnit } from './modbus-simulator';
 import { Battery, EvCharger, Load, Relay, Site, SolarPlant, WindTurbine } from './plant';
 
@@ -17,7 +19,8 @@ export interface DemoSite {
   /** Short name (solar-battery, wind, ev-charging). */
   readonly name: string;
   readonly site: Site;
-  readonly simulator: ModbusSimulator;
+  /** The Modbus server the site's assets are on (the demo maps' simulator, or the register-map simulator). */
+  readonly simulator: Pick<ModbusSimulator, 'host' | 'port' | 'connection' | 'close'>;
   /** The config a gateway runs against the simulator (parsed: defaults filled in). */
   readonly config: DeviceConfig;
   /** Stops the real-time runner (if started) and the simulator. */
@@ -71,10 +74,19 @@ async function demoSite(
   name: string,
   site: Site,
   units: readonly SimulatedUnit[],
-  configOf: (simulator: ModbusSimulator) => unknown,
+  configOf: (simulator: DemoSite['simulator']) => unknown,
   options: DemoSiteOptions,
 ): Promise<DemoSite> {
-  const simulator = await startModbusSimulator(site, { units, host: options.host, port: options.port });
+  return siteOn(name, site, await startModbusSimulator(site, { units, host: options.host, port: options.port }), configOf, options);
+}
+
+async function siteOn(
+  name: string,
+  site: Site,
+  simulator: DemoSite['simulator'],
+  configOf: (simulator: DemoSite['simulator']) => unknown,
+  options: DemoSiteOptions,
+): Promise<DemoSite> {
   let config: DeviceConfig;
   try {
     config = parseDeviceConfig(configOf(simulator));
@@ -249,3 +261,53 @@ export const demoSites = {
   wind: startWindSite,
   'ev-charging': startEvChargingSite,
 } as const;
+
+/**
+ * Solar + battery + meter of real device families, on the register-map simulator bound to the
+ * plant: a Janitza UMG meter, a Huawei SUN2000 inverter and an SMA Sunny Island, with the
+ * peak shaver of the solar-battery site. Asset indices: 0 meter, 1 inverter, 2 battery.
+ */
+export async function startRealFamilySite(options: DemoSiteOptions = {}): Promise<DemoSite> {
+  const site = new Site({ seed: options.seed ?? 404, start: options.start ?? Date.now() });
+  site.add(new Load({ base: 6000, noise: 600, peakPower: 6000, peaksPerHour: 3, peakDurationS: [120, 600] }));
+  const solar = site.add(new SolarPlant({ nominalPower: 15_000, powerResponseMs: 1000 }));
+  const battery = site.add(new Battery({ capacityWh: 20_000, stateOfCharge: 60, maxChargePower: 8000, maxDischargePower: 8000, powerResponseMs: 500 }));
+  const simulator = await startMapSimulator({
+    host: options.host,
+    port: options.port,
+    units: [
+      { slaveId: 1, map: builtInMap('janitza'), plant: { site, target: site.meter } },
+      {
+        slaveId: 2,
+        map: builtInMap('huawei-inverter'),
+        values: { ratedPower: 15_000, modelName: 'SUN2000-15KTL-M2', serialNumber: 'SIM-HUAWEI-2' },
+        plant: { site, target: solar },
+      },
+      { slaveId: 3, map: builtInMap('sma-sunny-island'), plant: { site, target: battery, nominalActivePower: 8000 } },
+    ],
+  });
+  return siteOn(
+    'real-families',
+    site,
+    simulator,
+    (server) => ({
+      network,
+      reportingIntervalInSec: 10,
+      assets: [
+        { type: 'janitza', identifier: 'grid-meter', communication: server.connection(), slaveId: 1, enableFlashReport: { reportingInterval: 1 } },
+        { type: 'huawei-inverter', identifier: 'pv-roof', communication: server.connection(), slaveId: 2, nominalActivePower: 15_000, powerMeterAssetIndex: 0 },
+        {
+          type: 'sma-sunny-island',
+          identifier: 'battery',
+          communication: server.connection(),
+          slaveId: 3,
+          nominalActivePower: 8000,
+          stateOfChargeLimits: { min: 10, max: 90 },
+          powerLimits: { charge: 8000, discharge: 8000 },
+        },
+      ],
+      activeControl: [{ type: 'proportionalPeakShaver', identifier: 'peak-shaver', meterAssetIndex: 0, batteryAssetIndices: [2], activePowerLimit: 8000 }],
+    }),
+    options,
+  );
+}

@@ -91,7 +91,7 @@ describe('demo drivers against the Modbus simulator', () => {
     for (const type of demoAssetTypes) {
       expect(driverFor(type)).not.toBeNull();
     }
-    const sunspec = assetSchema.validateSync({ type: 'fronius', communication: main.connection() }) as AssetConfig;
+    const sunspec = assetSchema.validateSync({ type: 'growatt-inverter', communication: main.connection() }) as AssetConfig;
     expect(createDriver(0, sunspec, context)).toBeNull();
   });
 

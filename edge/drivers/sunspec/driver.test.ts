@@ -362,7 +362,7 @@ describeWithPeers(['pymodbus'], __filename)('SunSpec driver against pymodbus', (
   });
 
   it('makes no driver for other types, and is the driver createDriver makes for both series', () => {
-    expect(createSunspecDriver(0, config('fronius', 1), context())).toBeNull();
+    expect(createSunspecDriver(0, config('growatt-inverter', 1), context())).toBeNull();
     expect(createDriver(0, config('sunspec-series100', 1), context())).toBeInstanceOf(SunspecDriver);
     expect(createDriver(0, config('sunspec-series700', 1), context())).toBeInstanceOf(SunspecDriver);
   });

@@ -51,7 +51,23 @@ import {
   type SunspecModel,
 } from './models';
 
-export const sunspecAssetTypes = { 'sunspec-series100': 'series100', 'sunspec-series700': 'series700' } as const;
+/**
+ * The types this driver serves: the two generic SunSpec types and the solar types whose
+ * vendors document SunSpec Modbus (inverter models 101-103/111-113 with 120, 121, 123):
+ * Fronius (Fronius Datamanager / GEN24 "SunSpec Modbus" interface, float or int+SF), SMA
+ * Sunny Tripower and SMA inverters ("SunSpec Modbus profile", unit 126), SolarEdge ("SunSpec
+ * Logging in SolarEdge Inverters" technical note; no model 123, so read only).
+ */
+export const sunspecAssetTypes = {
+  'sunspec-series100': 'series100',
+  'sunspec-series700': 'series700',
+  fronius: 'series100',
+  'sma-sunny-tripower': 'series100',
+  'sma-inverter': 'series100',
+  'solaredge-inverter': 'series100',
+} as const;
+/** The slave id of each type when the config names none (vendor defaults: SMA's SunSpec profile answers at 126). */
+export const sunspecDefaultSlaveIds: Partial<Record<SunspecAssetType, number>> = { 'sma-sunny-tripower': 126, 'sma-inverter': 126 };
 export type SunspecAssetType = keyof typeof sunspecAssetTypes;
 type Series = (typeof sunspecAssetTypes)[SunspecAssetType];
 
@@ -352,12 +368,12 @@ export function isSunspecAssetType(type: string): type is SunspecAssetType {
   return Object.hasOwn(sunspecAssetTypes, type);
 }
 
-/** The SunSpec driver of a sunspec-series100 or sunspec-series700 asset; null for other types (a DriverFactory; `clock` for tests). */
+/** The SunSpec driver of an asset of one of sunspecAssetTypes; null for other types (a DriverFactory; `clock` for tests). */
 export function createSunspecDriver(index: number, config: AssetConfig, context: DriverContext, clock?: () => number): SunspecDriver | null {
   const type: unknown = config.type;
   if (typeof type !== 'string' || !isSunspecAssetType(type)) {
     return null;
   }
-  const unit = context.links.unit(config.communication, config.slaveId ?? sunspecDefaultSlaveId, { timeoutMs: config.timeout });
+  const unit = context.links.unit(config.communication, config.slaveId ?? sunspecDefaultSlaveIds[type] ?? sunspecDefaultSlaveId, { timeoutMs: config.timeout });
   return new SunspecDriver(index, config, sunspecAssetTypes[type], unit, context.log, clock);
 }
