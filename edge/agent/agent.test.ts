@@ -336,7 +336,10 @@ describe('the edge agent against the real hub', () => {
     expect(response.statusCode).toBe(200);
     await eventually(
       () => rows(site.deviceId),
-      (all) => all.some((row) => row.type === 'config' && row.body.observations.source === 'cloud'),
+      // The ack and the config report travel in separate messages: both stored before the test reads on.
+      (all) =>
+        all.some((row) => row.type === 'config' && row.body.observations.source === 'cloud') &&
+        all.some((row) => row.type === 'ack' && row.body.observations.messageType === 'setConfig'),
     );
   }
 
@@ -350,7 +353,12 @@ describe('the edge agent against the real hub', () => {
     expect(first.map((row) => [row.type, row.body.observations.source])).toEqual([['config', 'default']]);
 
     await configure(site);
-    const applied = (await rows(site.deviceId)).filter((row) => row.type !== 'config' || row.body.observations.source !== 'default');
+    const applied = (
+      await eventually(
+        () => rows(site.deviceId),
+        (all) => all.some((row) => row.type === 'error'),
+      )
+    ).filter((row) => row.type !== 'config' || row.body.observations.source !== 'default');
     // All three at the same instant of agent time (stored in type order).
     expect(applied.map((row) => [row.type, row.body.observations.code ?? row.body.observations.source ?? row.body.observations.messageType])).toEqual([
       ['ack', 'setConfig'],
