@@ -10,6 +10,10 @@ import { BatteryCurrentLimiter, CurrentLimiter } from './current-limiter';
 import { GeneratorBatteryCharger } from './generator-battery-charger';
 import { createOptimizerLoop } from '../optimizer/optimizer.loop';
 import { ModbusServerLoop } from './modbus-server';
+import { ApparentPowerLimiter } from './apparent-power-limiter';
+import { CascadeBatteryPowerLimiter } from './cascade-battery-power-limiter';
+import { BatteryPowerReservationLimiter, PowerReservationLimiter } from './reservation-limiters';
+import { TemperaturePowerLimiter } from './temperature-power-limiter';
 import { PowerLimiter } from './power-limiter';
 import { ProportionalPeakShaver } from './proportional-peak-shaver';
 
@@ -31,6 +35,16 @@ export const createControlLoop: ControlLoopFactory = (index, config, device) => 
       return new GeneratorBatteryCharger(index, config, device);
     case 'modbusServer':
       return new ModbusServerLoop(index, config, device);
+    case 'cascadeBatteryPowerLimiter':
+      return new CascadeBatteryPowerLimiter(index, config, device);
+    case 'batteryPowerReservationLimiter':
+      return new BatteryPowerReservationLimiter(index, config, device);
+    case 'powerReservationLimiter':
+      return new PowerReservationLimiter(index, config, device);
+    case 'apparentPowerLimiter':
+      return new ApparentPowerLimiter(index, config, device);
+    case 'temperaturePowerLimiter':
+      return new TemperaturePowerLimiter(index, config, device);
     case 'optimizer':
       return createOptimizerLoop(index, config, device);
     default:

@@ -363,8 +363,18 @@ describe('createControlLoop', () => {
     await loop?.close();
   });
 
-  it('makes no loop for a type not built here', () => {
+  it('makes the cascade, reservation, apparent power and temperature limiters (issue 20)', () => {
     const config = deviceConfig(assets, [
+      {
+        type: 'cascadeBatteryPowerLimiter',
+        meterAssetIndex: 0,
+        primaryBatteryAssetIndices: [3],
+        secondaryBatteryAssetIndices: [6],
+        contractualLimit: { consumption: 1 },
+      },
+      { type: 'batteryPowerReservationLimiter', meterAssetIndex: 0, batteryAssetIndices: [3], reservedPower: { discharge: 1 } },
+      { type: 'powerReservationLimiter', meterAssetIndex: 0, limitableAssetIndices: [1], monitoredCapacity: 1, reservedPower: {} },
+      { type: 'apparentPowerLimiter', meterAssetIndex: 0, limitableAssetIndices: [1], apparentPowerLimit: 1 },
       {
         type: 'temperaturePowerLimiter',
         temperatureSensorAssetIndex: 0,
@@ -373,6 +383,17 @@ describe('createControlLoop', () => {
         derating: [{ temperature: 70, activePowerPercentage: 50 }],
       },
     ]);
+    expect(config.activeControl.map((loop, index) => createControlLoop(index, loop, config)?.type)).toEqual([
+      'cascadeBatteryPowerLimiter',
+      'batteryPowerReservationLimiter',
+      'powerReservationLimiter',
+      'apparentPowerLimiter',
+      'temperaturePowerLimiter',
+    ]);
+  });
+
+  it('makes no loop for a type not built here', () => {
+    const config = deviceConfig(assets, [{ type: 'zonbalansPowerLimiter', meterAssetIndex: 0, limitableAssetIndices: [1], contractualLimit: { feedIn: 1 } }]);
     const [loop] = config.activeControl;
     expect(loop === undefined ? undefined : createControlLoop(0, loop, config)).toBeNull();
   });
