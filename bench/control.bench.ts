@@ -77,11 +77,15 @@ function apparentPower(seed: number): Steppable {
   };
 }
 
-/** The PV's production above the derated cap of the transformer's true temperature (the table read without lead or hysteresis). */
+/**
+ * The PV's production above the derated cap of the transformer's true temperature (the table read
+ * without lead or hysteresis), less 1 W: setpoints are whole watts, and a first-order inverter
+ * only nears a lower cap, so it counts as within once it is less than a watt above it.
+ */
 function temperature(seed: number): Scenario {
   const { gateway, transformer, solar } = temperatureScenario(seed);
   const cap = () => (solar.nominalPower * (deratedShare(transformerDerating, transformer.temperature) ?? 100)) / 100;
-  return { gateway, limitW: solar.nominalPower, excess: () => solar.activePower - cap(), limitNow: cap };
+  return { gateway, limitW: solar.nominalPower, excess: () => solar.activePower - cap() - 1, limitNow: cap };
 }
 
 async function day(name: string, scenario: Scenario): Promise<void> {

@@ -5,7 +5,7 @@
  * nominal power the assets may run at from that temperature up; the highest step reached holds.
  *
  * - The loop acts on the temperature it expects one lead time ahead (its rising trend, weighted over
- *   about 10 s, times 5 response times of the slowest asset, at least 1 s), so a step is in force by
+ *   about 10 s, times 10 response times of the slowest asset, at least 1 s), so a step is in force by
  *   the time the temperature reaches it; it leaves a step only when the temperature is 1 °C below
  *   it (hysteresis, so a temperature at a step does not toggle the assets).
  * - Producers are capped at the share of their nominal power, consumers draw at most it, batteries
@@ -22,8 +22,8 @@ import { assetPower, clamp, rangeOf, steeringKindOf } from './site';
 
 /** How far below a step the temperature must fall before the step is left, °C. */
 export const deratingHysteresisC = 1;
-/** The lead is this many response times of the slowest asset (a first-order asset is within 1 % of a new cap after 5). */
-export const leadResponses = 5;
+/** The lead is this many response times of the slowest asset: a first-order asset moving 20 kW down is within 1 W of its new cap after 10. */
+export const leadResponses = 10;
 /** The shortest lead, ms. */
 export const minimumLeadMs = 1_000;
 /** The time constant of the temperature trend, ms. */
