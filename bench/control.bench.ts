@@ -49,11 +49,12 @@ function cascade(seed: number): Steppable {
   return { gateway, limitW, excess: (g) => g.site.meter.activePower - limitW, stepLoad: (watts) => (load.base += watts) };
 }
 
-function batteryReservation(seed: number): Scenario {
-  const { gateway, consumptionLimitW, feedInLimitW, cloudDispatch } = batteryReservationScenario(seed);
+function batteryReservation(seed: number): Steppable {
+  const { gateway, consumptionLimitW, feedInLimitW, cloudDispatch, load } = batteryReservationScenario(seed);
   return {
     gateway,
     limitW: consumptionLimitW,
+    stepLoad: (watts) => (load.base += watts),
     excess: (g) => {
       // The cloud's dispatch changes on the hour; desiring it every step is what the schedule runner would do.
       g.arbiter.desire(1, 'cloud', cloudDispatch(g.site.now));

@@ -173,13 +173,14 @@ export function batteryReservationScenario(seed: number): {
   feedInLimitW: number;
   reserved: { charge: number; discharge: number };
   battery: Battery;
+  load: Load;
   cloudDispatch: (now: number) => number | null;
 } {
   const consumptionLimitW = 60_000;
   const feedInLimitW = 10_000;
   const reserved = { charge: 10_000, discharge: 20_000 };
   const site = new Site({ seed, start: summerDay });
-  site.add(new Load({ base: 40_000, noise: 3_000, noiseTimeConstantS: 5, peakPower: 5_000, peaksPerHour: 2, peakDurationS: [60, 600] }));
+  const load = site.add(new Load({ base: 40_000, noise: 3_000, noiseTimeConstantS: 5, peakPower: 5_000, peaksPerHour: 2, peakDurationS: [60, 600] }));
   const battery = site.add(new Battery({ capacityWh: 200_000, stateOfCharge: 60, maxChargePower: 50_000, maxDischargePower: 50_000, powerResponseMs: 500 }));
   const config = deviceConfig(
     [{ type: 'demo-meter' }, { type: 'demo-battery', nominalActivePower: 50_000, powerResponseMs: 500 }],
@@ -201,7 +202,7 @@ export function batteryReservationScenario(seed: number): {
     const hour = new Date(now).getUTCHours();
     return hour === 12 ? -45_000 : hour >= 17 && hour < 20 ? 45_000 : null;
   };
-  return { gateway: new SimulatedGateway(site, config, [site.meter, battery]), consumptionLimitW, feedInLimitW, reserved, battery, cloudDispatch };
+  return { gateway: new SimulatedGateway(site, config, [site.meter, battery]), consumptionLimitW, feedInLimitW, reserved, battery, load, cloudDispatch };
 }
 
 /**
