@@ -50,16 +50,12 @@ function cascade(seed: number): Steppable {
 }
 
 function batteryReservation(seed: number): Steppable {
-  const { gateway, consumptionLimitW, feedInLimitW, cloudDispatch, load } = batteryReservationScenario(seed);
+  const { gateway, consumptionLimitW, feedInLimitW, load } = batteryReservationScenario(seed);
   return {
     gateway,
     limitW: consumptionLimitW,
     stepLoad: (watts) => (load.base += watts),
-    excess: (g) => {
-      // The cloud's dispatch changes on the hour; desiring it every step is what the schedule runner would do.
-      g.arbiter.desire(1, 'cloud', cloudDispatch(g.site.now));
-      return Math.max(g.site.meter.activePower - consumptionLimitW, -g.site.meter.activePower - feedInLimitW);
-    },
+    excess: (g) => Math.max(g.site.meter.activePower - consumptionLimitW, -g.site.meter.activePower - feedInLimitW),
   };
 }
 
@@ -160,6 +156,9 @@ async function main(): Promise<void> {
       'batteryPowerReservationLimiter, soft limit 60 kW / 10 kW, 50 kW battery with 20 kW / 10 kW reserved, cloud dispatch beyond it',
       batteryReservation(32),
     ),
+  );
+  await run('batteryPowerReservationLimiter', () =>
+    settling('batteryPowerReservationLimiter settling (charging at the capped cloud dispatch)', batteryReservation(42), 20_000),
   );
   await run('powerReservationLimiter', () =>
     day('powerReservationLimiter, 50 kW capacity, 15 kW feed-in reserved, 100 kW PV, noisy 20 kW load', powerReservation(33)),

@@ -16,7 +16,7 @@ const hour = 3_600_000;
 
 describe('batteryPowerReservationLimiter over a simulated day (controlLoopSleep 0.1 s, driven clock)', () => {
   it('never uses the reserved power, keeps the state-of-charge schedule and the soft limit in at least 99.9 % of steps', async () => {
-    const { gateway, consumptionLimitW, feedInLimitW, reserved, battery, cloudDispatch } = batteryReservationScenario(32);
+    const { gateway, consumptionLimitW, feedInLimitW, reserved, battery } = batteryReservationScenario(32);
     const tally = new LimitTally();
     let worstDischarge = -Infinity;
     let worstCharge = Infinity;
@@ -24,7 +24,6 @@ describe('batteryPowerReservationLimiter over a simulated day (controlLoopSleep 
     const stateOfCharge = new Map<number, number>();
     for (let step = 0; step < daySteps; step += 1) {
       await gateway.step(stepSeconds);
-      gateway.arbiter.desire(1, 'cloud', cloudDispatch(gateway.site.now));
       const meter = gateway.site.meter.activePower;
       tally.record(Math.max(meter - consumptionLimitW, -meter - feedInLimitW));
       worstDischarge = Math.max(worstDischarge, battery.activePower);

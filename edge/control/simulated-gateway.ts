@@ -4,6 +4,7 @@
  * The order of one step is the one the agent follows (docs/control-loops.md). The closed-loop
  * tests and bench/control.bench.ts run the scenarios below through it.
  */
+import type { ScheduleItem } from '../../contracts/device/commands';
 import type { DeviceConfig } from '../../contracts/device/config';
 import type { AssetDriver } from '../drivers/driver';
 import { Battery, Load, Site, SolarPlant } from '../simulators/plant';
@@ -165,7 +166,7 @@ export function cascadeScenario(seed: number): { gateway: SimulatedGateway; limi
  * 50 kW / 200 kWh battery at 60 % keeping 20 kW of discharge and 10 kW of charge power reserved, a
  * soft limit of 60 kW consumption and 10 kW feed-in, the state of charge kept within 70-90 % from
  * midnight to 06:00 and within 40-55 % from 06:00 to 10:00, and a cloud dispatch that asks for more than the unreserved power
- * (`cloudDispatch`: 45 kW charging 12:00-13:00, 45 kW discharging 17:00-20:00 UTC).
+ * (a schedule of setBatteryOperation: 45 kW charging 10:00-13:00, 45 kW discharging 17:00-20:00 UTC).
  */
 export function batteryReservationScenario(seed: number): {
   gateway: SimulatedGateway;
@@ -174,7 +175,6 @@ export function batteryReservationScenario(seed: number): {
   reserved: { charge: number; discharge: number };
   battery: Battery;
   load: Load;
-  cloudDispatch: (now: number) => number | null;
 } {
   const consumptionLimitW = 60_000;
   const feedInLimitW = 10_000;
@@ -198,11 +198,15 @@ export function batteryReservationScenario(seed: number): {
       },
     ],
   );
-  const cloudDispatch = (now: number): number | null => {
-    const hour = new Date(now).getUTCHours();
-    return hour === 12 ? -45_000 : hour >= 17 && hour < 20 ? 45_000 : null;
-  };
-  return { gateway: new SimulatedGateway(site, config, [site.meter, battery]), consumptionLimitW, feedInLimitW, reserved, battery, load, cloudDispatch };
+  const gateway = new SimulatedGateway(site, config, [site.meter, battery]);
+  const dispatch = (fromHour: number, toHour: number, watts: number): ScheduleItem => ({
+    startAt: new Date(summerDay + fromHour * 3_600_000).toISOString(),
+    endAt: new Date(summerDay + toHour * 3_600_000).toISOString(),
+    command: { type: 'setBatteryOperation', dispatchPower: watts, deliverFCR: false, chargeToState: null },
+  });
+  // The cloud's schedule (setAssetSchedule), carried out by the gateway's schedule runner as the agent does.
+  gateway.schedule.setSchedule({ assetIndex: 1 }, [dispatch(10, 13, -45_000), dispatch(17, 20, 45_000)]);
+  return { gateway, consumptionLimitW, feedInLimitW, reserved, battery, load };
 }
 
 /**
