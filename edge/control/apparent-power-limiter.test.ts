@@ -72,6 +72,13 @@ describe('apparentPowerLimiter', () => {
     expect(loop.statusReport(new Date(0)).observations).toMatchObject({ state: 'active', apparentPower: Math.hypot(40_000, 40_000), feedInLimit: 30_000 });
   });
 
+  it('keeps a feed-in limit the cloud scheduled for the loop when it is tighter', () => {
+    const { loop, config } = loopOf();
+    const scheduledLimit = { consumption: null, feedIn: 20_000 };
+    expect(setpoints(loop.step(snapshot(config, 0, [meter(-40_000, 30_000), solar(50_000, 50_000)], { scheduledLimit })))).toEqual([[1, 30_000]]);
+    expect(loop.statusReport(new Date(0)).observations).toMatchObject({ feedInLimit: 20_000, consumptionLimit: 40_000 });
+  });
+
   it('holds the active power at 0 at the meter when the reactive power alone is beyond the limit', () => {
     const { loop, config } = loopOf();
     expect(setpoints(loop.step(snapshot(config, 0, [meter(-40_000, 60_000), solar(50_000, 50_000)])))).toEqual([[1, 10_000]]);

@@ -9,7 +9,7 @@
 import type { DeviceConfig } from '../../contracts/device/config';
 import type { AssetState } from '../drivers/driver';
 import type { LoopStep, SiteSnapshot } from './loop';
-import { allocate, deliveryWindow, Headroom, LoopBase, type LoopConfigOf } from './loop-base';
+import { allocate, deliveryWindow, Headroom, limitsNow, LoopBase, type LoopConfigOf } from './loop-base';
 import { controlAlarmCodes } from './monitor';
 import { meterPower } from './site';
 
@@ -54,14 +54,15 @@ export class ApparentPowerLimiter extends LoopBase<'apparentPowerLimiter'> {
     this.reactiveHeadroom.observe(reactive);
     // Q may grow by its headroom within the assets' response: the active power allowed is worked out for that Q.
     const allowed = activePowerWithin(config.apparentPowerLimit, Math.abs(reactive) + this.reactiveHeadroom.margin);
-    const limits = { consumption: allowed, feedIn: allowed };
+    // A limitPower the cloud scheduled for the loop bounds P as well.
+    const limits = limitsNow([{ consumption: allowed, feedIn: allowed }], undefined, site);
     const window = deliveryWindow(meter.value, assets.delivered, limits, this.activeHeadroom.margin);
     const { setpoints } = allocate([assets.flex], window.low, window.high);
 
     this.apparentPower = Math.hypot(meter.value, reactive);
     this.status.monitoredPower = meter.value;
-    this.status.consumptionLimit = allowed;
-    this.status.feedInLimit = allowed;
+    this.status.consumptionLimit = limits.consumption;
+    this.status.feedInLimit = limits.feedIn;
     this.noteUnlimitable(site.now, assets.unlimitable);
     // The apparent power limit is the connection's rating: beyond it is a physical overload, in the direction P flows.
     const over = this.apparentPower > config.apparentPowerLimit;
