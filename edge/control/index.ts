@@ -12,6 +12,10 @@ import { GeneratorBatteryCharger } from './generator-battery-charger';
 import { GridOperatorHedno } from './grid-operator-hedno';
 import { createOptimizerLoop } from '../optimizer/optimizer.loop';
 import { ModbusServerLoop } from './modbus-server';
+import { ApparentPowerLimiter } from './apparent-power-limiter';
+import { CascadeBatteryPowerLimiter } from './cascade-battery-power-limiter';
+import { BatteryPowerReservationLimiter, PowerReservationLimiter } from './reservation-limiters';
+import { TemperaturePowerLimiter } from './temperature-power-limiter';
 import { PowerLimiter } from './power-limiter';
 import { ProportionalPeakShaver } from './proportional-peak-shaver';
 import { RealTimeInterface } from './real-time-interface';
@@ -43,6 +47,16 @@ export const createControlLoop: ControlLoopFactory = (index, config, device) => 
       return new ZonbalansPowerLimiter(index, config, device);
     case 'gridOperatorHedno':
       return new GridOperatorHedno(index, config, device);
+    case 'cascadeBatteryPowerLimiter':
+      return new CascadeBatteryPowerLimiter(index, config, device);
+    case 'batteryPowerReservationLimiter':
+      return new BatteryPowerReservationLimiter(index, config, device);
+    case 'powerReservationLimiter':
+      return new PowerReservationLimiter(index, config, device);
+    case 'apparentPowerLimiter':
+      return new ApparentPowerLimiter(index, config, device);
+    case 'temperaturePowerLimiter':
+      return new TemperaturePowerLimiter(index, config, device);
     case 'optimizer':
       return createOptimizerLoop(index, config, device);
     default:

@@ -1,3 +1,6 @@
+import { parseDeviceConfig } from '../../contracts/device/config';
+import { controlLoopTypes } from '../../contracts/device/control-loops';
+import { exampleDeviceConfig } from '../../contracts/device/examples';
 import { validateReport, type DeviceReport } from '../../contracts/hub/reports';
 import { createControlLoop } from './index';
 import type { ControlLoop, LoopStep } from './loop';
@@ -473,8 +476,18 @@ describe('createControlLoop', () => {
     await loop?.close();
   });
 
-  it('makes no loop for a type not built here', () => {
+  it('makes the cascade, reservation, apparent power and temperature limiters (issue 20)', () => {
     const config = deviceConfig(assets, [
+      {
+        type: 'cascadeBatteryPowerLimiter',
+        meterAssetIndex: 0,
+        primaryBatteryAssetIndices: [3],
+        secondaryBatteryAssetIndices: [6],
+        contractualLimit: { consumption: 1 },
+      },
+      { type: 'batteryPowerReservationLimiter', meterAssetIndex: 0, batteryAssetIndices: [3], reservedPower: { discharge: 1 } },
+      { type: 'powerReservationLimiter', meterAssetIndex: 0, limitableAssetIndices: [1], monitoredCapacity: 1, reservedPower: {} },
+      { type: 'apparentPowerLimiter', meterAssetIndex: 0, limitableAssetIndices: [1], apparentPowerLimit: 1 },
       {
         type: 'temperaturePowerLimiter',
         temperatureSensorAssetIndex: 0,
@@ -483,7 +496,19 @@ describe('createControlLoop', () => {
         derating: [{ temperature: 70, activePowerPercentage: 50 }],
       },
     ]);
-    const [loop] = config.activeControl;
-    expect(loop === undefined ? undefined : createControlLoop(0, loop, config)).toBeNull();
+    expect(config.activeControl.map((loop, index) => createControlLoop(index, loop, config)?.type)).toEqual([
+      'cascadeBatteryPowerLimiter',
+      'batteryPowerReservationLimiter',
+      'powerReservationLimiter',
+      'apparentPowerLimiter',
+      'temperaturePowerLimiter',
+    ]);
+  });
+
+  it('makes a loop of every type the config accepts (the example config holds one of each)', async () => {
+    const config = parseDeviceConfig(exampleDeviceConfig);
+    const loops = config.activeControl.map((loop, index) => createControlLoop(index, loop, config));
+    expect([...new Set(loops.map((loop) => loop?.type ?? null))].sort()).toEqual([...controlLoopTypes].sort());
+    await Promise.all(loops.map((loop) => loop?.close()));
   });
 });
