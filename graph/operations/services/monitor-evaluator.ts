@@ -15,6 +15,7 @@ import {
 import type { AlarmKey, AlarmService } from './alarm.service';
 import { countLocalConfigWrites, countRestarts } from './monitor-queries';
 import { monitorSubjectsOf, type MonitoredAsset } from './monitor-subjects';
+import { noMetrics, type NodeMetrics } from '../../common/metrics';
 
 /** Error report codes of the agent that mean its control loops did not start (edge/agent/reporter.ts agentErrorCodes). */
 const failedLoopCodes = new Set(['unsupported_control_loop', 'config_not_applied']);
@@ -101,6 +102,7 @@ export class MonitorEvaluator {
     private readonly db: Knex,
     private readonly alarms: AlarmService,
     private readonly log: Logger,
+    private readonly metrics: NodeMetrics = noMetrics,
   ) {}
 
   /** A committed batch of stored reports. Returns at once; database work runs behind, in order. */
@@ -108,6 +110,7 @@ export class MonitorEvaluator {
     if (this.closed) {
       return;
     }
+    this.metrics.monitorReportsEvaluated(reports.length);
     const now = Date.now();
     if (now - this.prunedAt > forgetAfterMs) {
       this.prune(now);
