@@ -1,7 +1,7 @@
 import { exampleDeviceConfig } from '../contracts/device';
 import { metricsLimits } from '../contracts/metrics';
 import { testApp, type TestApp } from '../test-support/app';
-import { buildDevice, anOrganization } from '../test-support/factories';
+import { buildDevice, anOrganization, insertDeviceRow } from '../test-support/factories';
 import { isLoopback, Metrics, operationOf } from './metrics';
 
 /** The value of one series of a metric of `metrics` (its `_count` with suffix '_count'), by its exact labels; undefined when absent. */
@@ -67,7 +67,7 @@ describe('/metrics', () => {
   beforeAll(async () => {
     t = await testApp({}, { graphql: true, metrics: { queryIntervalMs: 0 } });
     metrics = t.metrics as Metrics;
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await t.close();
@@ -120,6 +120,48 @@ describe('/metrics', () => {
     expect(await valueOf(metrics, 'gridport_alarms_open', { monitor: 'device.cloud.cellular' })).toBe(0);
   });
 
+  it("shows each message destination's forwarding lag by hash id: the age of the oldest report after its cursor", async () => {
+    const organization = await anOrganization(t.services, { name: 'Forwarding BV' });
+    const organizationId = t.services.organizations.idOf(organization.hashId);
+    const deviceId = await insertDeviceRow(t.database.db, { organization_id: organizationId });
+    const report = (reportId: string, receivedAt: Date) => ({
+      device_id: deviceId,
+      report_id: reportId,
+      type: 'meterPower',
+      at: new Date('2026-11-20T10:00:00.000Z'),
+      asset_index: 0,
+      body: JSON.stringify({ type: 'meterPower' }),
+      received_at: receivedAt,
+    });
+    // Delivered before the destination existed: not its lag.
+    await t.database.db('device_reports').insert(report('before', new Date(Date.now() - 3600_000)));
+    const [row] = (await t.database
+      .db('message_destinations')
+      .insert({
+        organization_id: organizationId,
+        name: 'Lagging',
+        type: 'http',
+        settings: JSON.stringify({ type: 'http', url: 'http://127.0.0.1:9/in', method: 'POST', headers: [], timeoutMs: 1000 }),
+        outage_emails: JSON.stringify([]),
+        monitor_settings: JSON.stringify({ enabled: true, maxLagSeconds: null }),
+      })
+      .returning('id')) as { id: string | number }[];
+    const destinationId = Number(row?.id);
+    await t.database.db.transaction((trx) => t.services.forwardingDeliveries.start(trx, destinationId));
+    const destination = t.hashIds.encode('messageDestination', destinationId);
+    expect(await valueOf(metrics, 'gridport_forwarding_lag_seconds', { destination })).toBe(0);
+
+    const receivedAt = new Date(Date.now() - 600_000);
+    await t.database.db('device_reports').insert([report('waiting-1', receivedAt), report('waiting-2', new Date())]);
+    const lag = (await valueOf(metrics, 'gridport_forwarding_lag_seconds', { destination })) ?? 0;
+    // The age of the first report waiting, as the database's clock reads it at the scrape (not the second, newer one).
+    const expected = (Date.now() - receivedAt.getTime()) / 1000;
+    expect(Math.abs(lag - expected)).toBeLessThan(30);
+    const text = (await t.call('GET', '/metrics')).body;
+    expect(text).toContain(`gridport_forwarding_lag_seconds{destination="${destination}"}`);
+    expect(text).not.toContain('Lagging');
+  });
+
   it('shows the database pool and the process defaults, event-loop lag among them', async () => {
     const text = (await t.call('GET', '/metrics')).body;
     expect(text).toMatch(/^gridport_database_pool_connections\{state="used"\} \d+$/m);
@@ -144,7 +186,7 @@ describe('/metrics with METRICS_TOKEN', () => {
 
   beforeAll(async () => {
     t = await testApp({}, { metrics: { token } });
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await t.close();

@@ -24,7 +24,7 @@ describe('request ids through the app', () => {
   beforeAll(async () => {
     t = await testApp({}, { graphql: true });
     staff = await t.signIn(['gridport.ops']);
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await t.close();

@@ -5,7 +5,7 @@
 export interface NodeMetrics {
   /** The ingest committed a batch: the reports it held, how many were new (the rest were sent before), and the seconds its write took. */
   ingestBatch(received: number, stored: number, seconds: number): void;
-  /** The monitors' evaluator took up this many stored reports. */
+  /** The monitors' evaluator evaluated this many stored reports (a report waiting for its device's state counts once, when taken up). */
   monitorReportsEvaluated(count: number): void;
   /** The monitors' sweep finished a round on this node (it holds the lease). */
   monitorSweep(): void;

@@ -110,11 +110,11 @@ export class MonitorEvaluator {
     if (this.closed) {
       return;
     }
-    this.metrics.monitorReportsEvaluated(reports.length);
     const now = Date.now();
     if (now - this.prunedAt > forgetAfterMs) {
       this.prune(now);
     }
+    let evaluated = 0;
     for (const report of reports) {
       this.stats.reports += 1;
       let state = this.devices.get(report.deviceId);
@@ -136,7 +136,10 @@ export class MonitorEvaluator {
         continue;
       }
       this.apply(state, report);
+      evaluated += 1;
     }
+    // A report held while its device's state loads is counted when it is taken up (evaluate runs again on the backlog).
+    this.metrics.monitorReportsEvaluated(evaluated);
   }
 
   /** Waits for the database work queued so far (tests, shutdown). */
