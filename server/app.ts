@@ -43,7 +43,7 @@ import { onCallRoutes } from './rest/on-call.routes';
 import { billingLegalEntityRoutes } from './rest/billing-legal-entity.routes';
 import { twilioPlugin } from './rest/twilio.routes';
 import type { SamlSettings } from '../graph/identity/services/saml.service';
-import { inRequest, requestIdHeader, requestIdLogKey, requestIdOf } from './request-context';
+import { inRequest, requestIdHeader, requestIdOf } from './request-context';
 import { requestLogger } from './logger';
 import type { Metrics } from './metrics';
 import { readinessRoutes, type Readiness } from './readiness';
@@ -150,9 +150,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: maxPathParameterLength },
     clientErrorHandler: clientErrorAnswer(bounds, options.log),
     frameworkErrors: (error, request, reply) => sendError(toGridportError(error, request), request, reply),
-    // Each request's id: a sane incoming x-request-id, else a fresh UUID; on every line of request.log as reqId.
+    // Each request's id: a sane incoming x-request-id, else a fresh UUID; on every line of request.log as reqId (Fastify's label, requestIdLogKey).
     requestIdHeader: false,
-    requestIdLogLabel: requestIdLogKey,
     genReqId: (raw) => requestIdOf(raw.headers[requestIdHeader]),
     childLoggerFactory: (logger, bindings, childOptions) => requestLogger(logger as Logger, bindings, childOptions),
     ...https,
