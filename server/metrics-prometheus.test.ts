@@ -98,6 +98,8 @@ describeWithPrometheus('Prometheus scraping /metrics', () => {
       [`--config.file=${config}`, `--storage.tsdb.path=${path.join(folder, 'data')}`, `--web.listen-address=127.0.0.1:${prometheusPort}`],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    // A binary that cannot start (missing while REQUIRE_SERVICES=1) fails the setup with its reason rather than crash the run.
+    prometheus.on('error', (error) => (prometheusOutput += `${error.message}\n`));
     prometheus.stdout?.on('data', (chunk: Buffer) => (prometheusOutput += chunk.toString()));
     prometheus.stderr?.on('data', (chunk: Buffer) => (prometheusOutput += chunk.toString()));
     const deadline = Date.now() + 30_000;
@@ -109,7 +111,7 @@ describeWithPrometheus('Prometheus scraping /metrics', () => {
       if (ready) {
         break;
       }
-      if (Date.now() > deadline || prometheus.exitCode !== null) {
+      if (Date.now() > deadline || prometheus.exitCode !== null || prometheus.pid === undefined) {
         throw new Error(`Prometheus did not start:\n${prometheusOutput}`);
       }
       await sleep(200);
