@@ -13,6 +13,7 @@ import { TunnelServer } from './tunnels';
 import { MonitorEvaluator } from '../graph/operations/services/monitor-evaluator';
 import { channels } from '../graph/common/pubsub';
 import { defaultMonitorSweepSettings, MonitorSweep, type MonitorSweepSettings } from '../graph/operations/services/monitor-sweep';
+import { noMetrics, type NodeMetrics } from '../graph/common/metrics';
 
 /** The device hub of one node: gateway connections, report ingest, and delivery from the outbox. */
 export interface DeviceHub {
@@ -39,6 +40,7 @@ export function createDeviceHub({
   history = defaultHistorySettings,
   presence = defaultPresenceSettings,
   monitors = defaultMonitorSweepSettings,
+  metrics = noMetrics,
 }: {
   db: Knex;
   services: Services;
@@ -48,17 +50,24 @@ export function createDeviceHub({
   presence?: PresenceSettings;
   /** The monitors' sweep (MONITOR_SWEEP_SECONDS); false runs no monitors on this hub (benchmarks measure both). */
   monitors?: MonitorSweepSettings | false;
+  /** This node's metrics (server/metrics.ts): ingest batches and monitor evaluations are counted there. */
+  metrics?: NodeMetrics;
 }): DeviceHub {
   const historyJob = new ReportHistoryJob(db, history, log);
   // The first round (this month's partitions first) runs now, in the background; it logs its own failures.
   void historyJob.start();
-  const evaluator = monitors === false ? null : new MonitorEvaluator(db, services.alarms, log);
-  const sweep = monitors === false ? null : new MonitorSweep(db, services.alarms, monitors, log);
+  const evaluator = monitors === false ? null : new MonitorEvaluator(db, services.alarms, log, metrics);
+  const sweep = monitors === false ? null : new MonitorSweep(db, services.alarms, monitors, log, metrics);
   sweep?.start();
-  const ingest = new ReportIngest(db, services.pubsub, (reports) => {
-    services.messagesFromDevice.reportsStored(reports);
-    evaluator?.evaluate(reports);
-  });
+  const ingest = new ReportIngest(
+    db,
+    services.pubsub,
+    (reports) => {
+      services.messagesFromDevice.reportsStored(reports);
+      evaluator?.evaluate(reports);
+    },
+    metrics,
+  );
   // A device that connects (here or on another node), or whose saved config changed (a setConfig
   // queued, which closed the alarms the config left without a subject), is taken up afresh from
   // its config and open alarms at its next report here.

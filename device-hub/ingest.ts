@@ -2,6 +2,7 @@ import type { StoredReport } from '../contracts/hub/reports';
 import type { Knex } from 'knex';
 import { hubLimits } from '../contracts/hub/protocol';
 import { channels, type PubSub } from '../graph/common/pubsub';
+import { noMetrics, type NodeMetrics } from '../graph/common/metrics';
 
 /** A validated report on its way into the database. */
 export interface IncomingReport {
@@ -43,6 +44,7 @@ export class ReportIngest {
     private readonly pubsub: PubSub,
     /** Handed each committed batch's newly stored reports, on this node (the monitors' evaluator); must return at once. */
     private readonly onStored?: (reports: StoredReport[]) => void,
+    private readonly metrics: NodeMetrics = noMetrics,
   ) {}
 
   /** Resolves once the report is committed (or was stored before); rejects when the write fails. */
@@ -84,6 +86,7 @@ export class ReportIngest {
       unique.set(`${report.deviceId}/${report.at.getTime()}/${report.reportId}`, report);
     }
     const rows = [...unique.values()];
+    const started = performance.now();
     try {
       // The batch travels as one JSON document, each report's body nested as it is: PostgreSQL
       // parses it once (json_to_recordset), where an array literal of jsonb texts would be
@@ -108,6 +111,7 @@ export class ReportIngest {
       this.stats.batches += 1;
       this.stats.reports += stored.size;
       this.stats.duplicates += batch.length - stored.size;
+      this.metrics.ingestBatch(batch.length, stored.size, (performance.now() - started) / 1000);
       for (const waiting of batch) {
         waiting.resolve();
       }

@@ -91,6 +91,26 @@ export class RedisPubSub implements PubSub {
     }
   }
 
+  /** Whether both connections are up and Redis answers a PING within `timeoutMs` (readiness, server/readiness.ts). */
+  async answers(timeoutMs = 2000): Promise<boolean> {
+    if (this.closed || this.publisher.status !== 'ready' || this.subscriber.status !== 'ready') {
+      return false;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        this.publisher.ping().then((answer) => answer === 'PONG'),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), timeoutMs);
+        }),
+      ]);
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   publish(channel: string, message: unknown): void {
     if (this.closed) {
       return;

@@ -12,6 +12,8 @@ export interface GraphqlTransport {
   clientAddress: string;
   /** Sets (a token) or clears (null) the console session cookie on the HTTP answer. */
   setSessionCookie(token: string | null, expiresAt?: Date): void;
+  /** The HTTP request's id (x-request-id), when the operation came over HTTP. */
+  requestId?: string;
 }
 
 /** Batched loads of one operation, as its actor may see them: many references cost one query. */
@@ -29,6 +31,8 @@ export interface GraphqlLoaders {
 /** What every GraphQL resolver of every subgraph receives: who is acting, the services, the transport and the loaders. */
 export interface GraphqlContext {
   actor: Actor;
+  /** The id of the HTTP request this operation serves (its x-request-id), the same in every subgraph; null without one. */
+  requestId: string | null;
   services: Services;
   transport: GraphqlTransport;
   loaders: GraphqlLoaders;
@@ -43,6 +47,7 @@ export function inProcessTransport(clientAddress = '127.0.0.1'): GraphqlTranspor
 export function createGraphqlContext(actor: Actor, services: Services, transport: GraphqlTransport = inProcessTransport()): GraphqlContext {
   return {
     actor,
+    requestId: transport.requestId ?? null,
     services,
     transport,
     loaders: {

@@ -43,7 +43,10 @@ import { onCallRoutes } from './rest/on-call.routes';
 import { billingLegalEntityRoutes } from './rest/billing-legal-entity.routes';
 import { twilioPlugin } from './rest/twilio.routes';
 import type { SamlSettings } from '../graph/identity/services/saml.service';
-import './request-context';
+import { inRequest, requestIdHeader, requestIdOf } from './request-context';
+import { requestLogger } from './logger';
+import type { Metrics } from './metrics';
+import { readinessRoutes, type Readiness } from './readiness';
 
 export interface AppOptions {
   services: Services;
@@ -66,6 +69,10 @@ export interface AppOptions {
   https?: { certificatePem: string; privateKeyPem: string; clientCaPems: string[] };
   /** How long a client may take to send its request (server/config.ts); the defaults unless given. */
   http?: HttpBounds;
+  /** This node's Prometheus metrics, served at /metrics; none without it. */
+  metrics?: Metrics;
+  /** Readiness (/readyz); without it /livez and /readyz are not served. */
+  readiness?: Readiness;
 }
 
 const jsonContentType = /^application\/([\w.+-]+\+)?json$/i;
@@ -143,6 +150,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: maxPathParameterLength },
     clientErrorHandler: clientErrorAnswer(bounds, options.log),
     frameworkErrors: (error, request, reply) => sendError(toGridportError(error, request), request, reply),
+    // Each request's id: a sane incoming x-request-id, else a fresh UUID; on every line of request.log as reqId (Fastify's label, requestIdLogKey).
+    requestIdHeader: false,
+    genReqId: (raw) => requestIdOf(raw.headers[requestIdHeader]),
+    childLoggerFactory: (logger, bindings, childOptions) => requestLogger(logger as Logger, bindings, childOptions),
     ...https,
   }) as unknown as FastifyInstance;
   const authenticate = authenticator(options.services);
@@ -174,6 +185,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.decorateRequest('actor', null as unknown as Actor);
   app.decorateRequest('clientAddress', '');
+  // The answer names the request's id, and whatever the request runs (services, subgraphs) logs with it.
+  // The body is read in the socket's context, so the handler's hooks enter the request's again.
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header(requestIdHeader, request.id);
+    inRequest(request.id, done);
+  });
+  app.addHook('preHandler', (request, _reply, done) => inRequest(request.id, done));
   app.addHook('onRequest', async (request, reply) => {
     request.actor = anonymousActor;
     request.clientAddress = clientAddress(request, trustedProxies);
@@ -185,6 +203,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const encoding = request.headers['content-encoding'];
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
       throw new GridportError('payload_not_readable', { reason: `content-encoding ${encoding} is not supported` });
+    }
+    // Probes and /metrics check their own callers, and must answer while the database does not.
+    if (request.routeOptions.config.operational === true) {
+      return;
     }
     request.actor = await authenticate(request);
   });
@@ -207,7 +229,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
+  options.metrics?.install(app);
   healthRoutes(app, options.services, options.databaseAnswers);
+  if (options.readiness) {
+    readinessRoutes(app, options.services, options.readiness);
+  }
   organizationRoutes(app, options.services);
   auditLogRoutes(app, options.services);
   authenticationRoutes(app, options.services);

@@ -206,4 +206,12 @@ describe('configuration', () => {
       'Grafana OnCall needs GRAFANA_ONCALL_URL, GRAFANA_ONCALL_TOKEN and GRAFANA_ONCALL_SCHEDULE together; missing: GRAFANA_ONCALL_TOKEN, GRAFANA_ONCALL_SCHEDULE',
     ]);
   });
+
+  it('reads METRICS_TOKEN for /metrics, refusing one shorter than 32 characters', () => {
+    const cwd = freshDir();
+    expect(loadConfig({}, cwd)).toMatchObject({ metrics: { token: null } });
+    const token = 'a-metrics-token-of-32-characters';
+    expect(loadConfig({ METRICS_TOKEN: token }, cwd)).toMatchObject({ metrics: { token } });
+    expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual(['METRICS_TOKEN must be at least 32 characters long']);
+  });
 });

@@ -12,6 +12,7 @@ import type { GrafanaOnCallSettings } from '../graph/operations/services/grafana
 import { defaultMoneybirdApiUrl, type MoneybirdSettings } from '../graph/billing/services/moneybird.client';
 import type { TwilioSettings } from '../graph/operations/services/telephony.service';
 import { defaultHistorySettings, type HistorySettings } from '../contracts/history';
+import { metricsLimits } from '../contracts/metrics';
 import { defaultHttpBounds, type HttpBounds } from './http-bounds';
 import { defaultPresenceSettings, type PresenceSettings } from '../graph/fleet/services/device-presence.service';
 import { defaultAlarmRecoverySeconds } from '../contracts/monitors';
@@ -68,6 +69,8 @@ export interface Config {
   grafanaOnCall: GrafanaOnCallSettings;
   /** Twilio: TWILIO_AUTH_TOKEN, which signs Twilio's requests (they are checked against PUBLIC_URL). */
   twilio: Omit<TwilioSettings, 'publicUrl'>;
+  /** /metrics: METRICS_TOKEN, the bearer token a reader sends; null serves loopback clients only. */
+  metrics: { token: string | null };
   /** Forwarding: FORWARDING_ALLOW_PRIVATE_NETWORKS, FORWARDING_PAUSE_AFTER_SECONDS, FORWARDING_POLL_MS, FORWARDING_CONCURRENCY (docs/forwarding.md, "Configuration"). */
   forwarding: ForwardingSettings;
   /** Moneybird, for legal entities made from a contact: MONEYBIRD_API_URL, MONEYBIRD_ADMINISTRATION_ID, MONEYBIRD_API_TOKEN (docs/billing.md, "Legal entities"). */
@@ -202,6 +205,11 @@ const environmentSchema = yup.object({
   GRAFANA_ONCALL_TOKEN: yup.string().trim().optional(),
   GRAFANA_ONCALL_SCHEDULE: yup.string().trim().optional(),
   TWILIO_AUTH_TOKEN: yup.string().trim().optional(),
+  METRICS_TOKEN: yup
+    .string()
+    .trim()
+    .min(metricsLimits.tokenMinLength, `METRICS_TOKEN must be at least ${metricsLimits.tokenMinLength} characters long`)
+    .optional(),
   MONEYBIRD_API_URL: yup
     .string()
     .trim()
@@ -528,6 +536,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     files,
     grafanaOnCall,
     twilio: { authToken: parsed.TWILIO_AUTH_TOKEN ?? null },
+    metrics: { token: parsed.METRICS_TOKEN ?? null },
     forwarding: {
       allowPrivateNetworks: parsed.FORWARDING_ALLOW_PRIVATE_NETWORKS !== undefined && isTrue(parsed.FORWARDING_ALLOW_PRIVATE_NETWORKS),
       pauseAfterSeconds: parsed.FORWARDING_PAUSE_AFTER_SECONDS,

@@ -88,6 +88,14 @@ export async function migrateLatest(db: Database, schema = 'public'): Promise<st
   return applied;
 }
 
+/** The migrations this code lists (migrations/index.ts) that the database has not applied, by name. */
+export async function pendingMigrations(db: Database, schema = 'public'): Promise<string[]> {
+  const listed = await migrationSource.getMigrations([]);
+  const rows = (await db.withSchema(schema).select('name').from('knex_migrations')) as { name: string }[];
+  const applied = new Set(rows.map((row) => row.name));
+  return listed.filter((name) => !applied.has(name));
+}
+
 export async function migrateRollbackAll(db: Database, schema = 'public'): Promise<string[]> {
   const [, reverted] = (await db.migrate.rollback(migratorConfig(schema), true)) as [number, string[]];
   return reverted;

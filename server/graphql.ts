@@ -57,6 +57,7 @@ export async function registerGraphql(app: FastifyInstance, { server, services }
         context: async () =>
           createGraphqlContext(request.actor, services, {
             clientAddress: request.clientAddress,
+            requestId: request.id,
             setSessionCookie: (token, expiresAt) => setSessionCookie(request, reply, token, expiresAt),
           }),
       });

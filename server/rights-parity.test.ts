@@ -259,6 +259,8 @@ const correspondence: Record<string, { query: string; rest: string[] } | { query
 const restOnly: Record<string, string> = {
   'GET /v1/health': 'health checks are HTTP',
   'GET /v1/elb': 'health checks are HTTP',
+  'GET /livez': 'health checks are HTTP',
+  'GET /readyz': 'health checks are HTTP',
   'POST /console/v1/settings/two-factor/generate-challenge': 'two-factor settings are REST only (console.md section 7)',
   'POST /console/v1/settings/two-factor/change-app': 'two-factor settings are REST only',
   'POST /console/v1/settings/two-factor/new-recovery-codes': 'two-factor settings are REST only',

@@ -25,6 +25,8 @@ import { startFileSweep } from './file-sweep';
 import { startInvoicing } from '../graph/billing/services/invoice-job';
 import { ForwardingWorker } from '../graph/forwarding/services/delivery-worker';
 import { startSubscriptionJob } from '../graph/billing/services/subscription-job';
+import { Metrics } from './metrics';
+import { Readiness } from './readiness';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -36,6 +38,10 @@ export interface RunningServer {
   url: string;
   /** The SMTP receiver, when SMTP_INBOUND_PORT is set. */
   smtpReceiver: SmtpReceiver | null;
+  /** This node's Prometheus metrics (/metrics). */
+  metrics: Metrics;
+  /** Whether this node can serve (/readyz); a stop makes it not ready first. */
+  readiness: Readiness;
   stop(): Promise<void>;
 }
 
@@ -142,6 +148,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const graphql = await createGraphqlServer({ services, log, environment: config.environment });
     // The device CA is made (or read) now, not when the first gateway arrives; with HTTPS it names the client certificates asked for.
     const authority = await services.provisioning.authority();
+    const metrics = new Metrics({ token: config.metrics.token });
+    const redis = pubsub instanceof RedisPubSub ? pubsub : null;
+    const readiness = new Readiness({ db: database.db, schema: database.schema, redis: redis ? () => redis.answers() : null });
     const app = await buildApp({
       services,
       log,
@@ -152,6 +161,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       ...(config.tls ? { https: { ...config.tls, clientCaPems: [authority.certificatePem] } } : {}),
       databaseAnswers: () => databaseAnswers(database.db),
       register: (instance) => registerGraphql(instance, { server: graphql.server, services }),
+      metrics,
+      readiness,
     });
     const hub = createDeviceHub({
       db: database.db,
@@ -160,8 +171,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       history: config.history,
       presence: config.presence,
       monitors: { sweepSeconds: config.monitors.sweepSeconds },
+      metrics: metrics.node,
     });
     hub.attach(app.server);
+    metrics.watch({ db: database.db, hashIds, gateways: () => hub.gateways.size });
     // Forwarding: this node delivers to the destinations it claims, under the hub node's id (a crashed node's claims are free at once).
     forwarding = new ForwardingWorker({
       db: database.db,
@@ -197,7 +210,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       url,
       hub,
       smtpReceiver: issueMail.smtpReceiver,
+      metrics,
+      readiness,
       stop: async () => {
+        readiness.shuttingDown();
         await forwarding?.stop();
         await issueMail?.close();
         await fileSweep?.close();

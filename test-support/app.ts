@@ -15,6 +15,8 @@ import { createLogger, type Logger } from '../server/logger';
 import { testDatabase, type TestDatabase } from './database';
 import { buildSession, providerHashId } from './factories';
 import { ForwardingWorker } from '../graph/forwarding/services/delivery-worker';
+import { Metrics, type MetricsOptions } from '../server/metrics';
+import { Readiness } from '../server/readiness';
 
 export const testSecrets = {
   hashIdSecret: 'test-hash-id-secret-0123456789abcdef0123456789',
@@ -51,6 +53,10 @@ export interface TestApp {
   hub: DeviceHub | null;
   /** The forwarding worker, when asked for (deliver). */
   forwarding: ForwardingWorker | null;
+  /** The app's Prometheus metrics (/metrics), when asked for. */
+  metrics: Metrics | null;
+  /** What /readyz answers from (on the test database). */
+  readiness: Readiness;
   /** Listens on a free loopback port (for websockets and real HTTP clients); answers the base URL, http://127.0.0.1:<port>. */
   listen(): Promise<string>;
   /** A real console session for a new user with these rights, as a Cookie header value. */
@@ -101,12 +107,23 @@ export interface TestAppOptions extends Pick<
   tls?: { certificatePem: string; privateKeyPem: string };
   /** Run the forwarding worker (with the hub: under its node id), as the server does. */
   deliver?: boolean;
+  /** Serve /metrics, counting what the app (and its hub) does, as the server does. */
+  metrics?: boolean | MetricsOptions;
 }
 
 /** The HTTP app on a test database, as the server builds it. */
 export async function testApp(
   overrides: Partial<AppOptions> = {},
-  { graphql: withGraphql = false, hub: withHub = false, monitors, tunnelOpenTimeoutMs, tls, deliver = false, ...dependencies }: TestAppOptions = {},
+  {
+    graphql: withGraphql = false,
+    hub: withHub = false,
+    monitors,
+    tunnelOpenTimeoutMs,
+    tls,
+    deliver = false,
+    metrics: withMetrics = false,
+    ...dependencies
+  }: TestAppOptions = {},
 ): Promise<TestApp> {
   const database = await testDatabase();
   const hashIds = new HashIds(testSecrets.hashIdSecret);
@@ -119,6 +136,8 @@ export async function testApp(
   });
   const logs = captureLogs();
   const graphql = withGraphql ? await createGraphqlServer({ services, log: logs.log, environment: 'test' }) : null;
+  const metrics = withMetrics === false ? null : new Metrics(withMetrics === true ? {} : withMetrics);
+  const readiness = new Readiness({ db: database.db, schema: database.schema });
   const app = await buildApp({
     services,
     log: logs.log,
@@ -126,10 +145,21 @@ export async function testApp(
     databaseAnswers: () => databaseAnswers(database.db),
     ...(tls ? { https: { ...tls, clientCaPems: [(await services.provisioning.authority()).certificatePem] } } : {}),
     ...(graphql ? { register: (instance: FastifyInstance) => registerGraphql(instance, { server: graphql.server, services }) } : {}),
+    ...(metrics ? { metrics } : {}),
+    readiness,
     ...overrides,
   });
-  const hub = withHub ? createDeviceHub({ db: database.db, services, log: logs.log, ...(monitors === undefined ? {} : { monitors }) }) : null;
+  const hub = withHub
+    ? createDeviceHub({
+        db: database.db,
+        services,
+        log: logs.log,
+        ...(monitors === undefined ? {} : { monitors }),
+        ...(metrics ? { metrics: metrics.node } : {}),
+      })
+    : null;
   hub?.attach(app.server);
+  metrics?.watch({ db: database.db, hashIds, ...(hub ? { gateways: () => hub.gateways.size } : {}) });
   const forwarding = deliver
     ? new ForwardingWorker({
         db: database.db,
@@ -153,6 +183,8 @@ export async function testApp(
     hashIds,
     database,
     logs,
+    metrics,
+    readiness,
     listen: async () => {
       await app.listen({ port: 0, host: '127.0.0.1' });
       const address = app.server.address();

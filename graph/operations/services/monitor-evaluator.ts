@@ -15,6 +15,7 @@ import {
 import type { AlarmKey, AlarmService } from './alarm.service';
 import { countLocalConfigWrites, countRestarts } from './monitor-queries';
 import { monitorSubjectsOf, type MonitoredAsset } from './monitor-subjects';
+import { noMetrics, type NodeMetrics } from '../../common/metrics';
 
 /** Error report codes of the agent that mean its control loops did not start (edge/agent/reporter.ts agentErrorCodes). */
 const failedLoopCodes = new Set(['unsupported_control_loop', 'config_not_applied']);
@@ -101,6 +102,7 @@ export class MonitorEvaluator {
     private readonly db: Knex,
     private readonly alarms: AlarmService,
     private readonly log: Logger,
+    private readonly metrics: NodeMetrics = noMetrics,
   ) {}
 
   /** A committed batch of stored reports. Returns at once; database work runs behind, in order. */
@@ -112,6 +114,7 @@ export class MonitorEvaluator {
     if (now - this.prunedAt > forgetAfterMs) {
       this.prune(now);
     }
+    let evaluated = 0;
     for (const report of reports) {
       this.stats.reports += 1;
       let state = this.devices.get(report.deviceId);
@@ -133,7 +136,10 @@ export class MonitorEvaluator {
         continue;
       }
       this.apply(state, report);
+      evaluated += 1;
     }
+    // A report held while its device's state loads is counted when it is taken up (evaluate runs again on the backlog).
+    this.metrics.monitorReportsEvaluated(evaluated);
   }
 
   /** Waits for the database work queued so far (tests, shutdown). */

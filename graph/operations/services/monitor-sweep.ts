@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { defaultMonitorSettings, monitorEnabled, monitorSettingsOf, monitorWindows, type MonitorKind } from '../../../contracts/monitors';
 import type { AlarmService } from './alarm.service';
 import { countLocalConfigWrites, countRestarts, interfaceClass } from './monitor-queries';
+import { noMetrics, type NodeMetrics } from '../../common/metrics';
 
 /** How often the sweep runs (MONITOR_SWEEP_SECONDS); its lease lasts three sweeps. */
 export interface MonitorSweepSettings {
@@ -53,6 +54,7 @@ export class MonitorSweep {
     private readonly alarms: AlarmService,
     private readonly settings: MonitorSweepSettings,
     private readonly log: Logger,
+    private readonly metrics: NodeMetrics = noMetrics,
   ) {}
 
   start(): void {
@@ -115,6 +117,7 @@ export class MonitorSweep {
     await this.countsBelowLimit(count);
     result.closed = await this.alarms.closeRecovered();
     result.mailed = await this.alarms.sendLeftCustomerMessages();
+    this.metrics.monitorSweep();
     return result;
   }
 
