@@ -14,10 +14,13 @@ import { optimizerBenchmark } from './optimizer.bench';
 const benchmarks = ['http', 'fleet', 'ingest', 'monitors', 'forwarding', 'optimizer', 'fuzz', 'invoicing'] as const;
 type BenchmarkName = (typeof benchmarks)[number];
 
-const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [monitors] [forwarding] [optimizer] [fuzz] [invoicing] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--seed N] [--runs 200] [--reports 200000] [--alarm-every 500] [--devices 10000]
+const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [monitors] [forwarding] [optimizer] [fuzz] [invoicing] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--seed N] [--runs 200] [--reports 200000] [--alarm-every 500] [--devices 10000] [--rounds 5] [--requests 1000]
 Runs the benchmarks named (all of them when none is), printing the tables of docs/performance.md.
 Ingest: --connections the gateway connections of each run, --rate the reports per second sent in
 all, --seconds the measured window (after a 5 s warm-up), --profile where the server's CPU goes.
+HTTP: the health probe, a REST and a GraphQL list of 50 organisations, and on PostgreSQL a bare
+floor serving the same list, in turn for --rounds rounds of --requests each; CPU per request of
+each serving process; --profile where Gridport's server CPU goes (node --cpu-prof).
 Fuzz: the HTTP fuzz of the test suite at length, --runs requests per REST operation (half as
 many per GraphQL root field), --seed to repeat a run; it exits 1 at the first rule broken.
 Monitors: reports per second through the ingest with the monitors off and on, --reports per pass,
@@ -26,13 +29,27 @@ Forwarding: delivery to an HTTP endpoint and a PostgreSQL database while the ing
 reports a second (default 10000) for --seconds (default 30): throughput, lag, drain time.
 Invoicing: one organisation of --devices devices with a month of charges, invoiced, run again, read and printed as a PDF.`;
 
-async function http(databaseUrl: string | null): Promise<void> {
-  const result = await httpBenchmark(databaseUrl);
-  process.stdout.write('| request | requests | concurrency | per second | p50 ms | p99 ms | failures |\n| --- | --- | --- | --- | --- | --- | --- |\n');
+async function http(databaseUrl: string | null, options: { rounds: number; requests: number; profile: boolean }): Promise<void> {
+  const result = await httpBenchmark(databaseUrl, { ...options, concurrency: 16 });
+  process.stdout.write(
+    `HTTP: ${options.requests} requests of each kind a round, the kinds in turn, ${result.rounds} rounds after a warm-up round; CPU is the serving process's (user and system, /proc), per request.\n\n`,
+  );
+  process.stdout.write(
+    '| request | server | requests | concurrency | per second | CPU ms per request | p50 ms | p99 ms | failures |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n',
+  );
   for (const line of result.results) {
-    process.stdout.write(`| ${line.name} | ${line.requests} | ${line.concurrency} | ${line.perSecond} | ${line.p50Ms} | ${line.p99Ms} | ${line.failures} |\n`);
+    process.stdout.write(
+      `| ${line.name} | ${line.server} | ${line.requests} | ${line.concurrency} | ${line.perSecond} | ${line.cpuMsPerRequest} | ${line.p50Ms} | ${line.p99Ms} | ${line.failures} |\n`,
+    );
   }
-  process.stdout.write(`\nServer resident memory: ${result.rssMb.idle} MB idle, ${result.rssMb.afterLoad} MB after the load.\n\n`);
+  process.stdout.write(`\nGridport's server resident memory: ${result.rssMb.idle} MB idle, ${result.rssMb.afterLoad} MB after the load.\n\n`);
+  if (result.profile) {
+    process.stdout.write("Gridport's server, top functions by self time (share of the busy samples):\n\n");
+    for (const { name, percent } of result.profile) {
+      process.stdout.write(`- ${percent} % ${name}\n`);
+    }
+    process.stdout.write('\n');
+  }
 }
 
 async function fleet(databaseUrl: string | null): Promise<void> {
@@ -180,6 +197,8 @@ async function main(): Promise<void> {
       reports: { type: 'string', default: '200000' },
       'alarm-every': { type: 'string', default: '500' },
       devices: { type: 'string', default: '10000' },
+      rounds: { type: 'string', default: '5' },
+      requests: { type: 'string', default: '1000' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -195,7 +214,7 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.BENCH_DATABASE_URL || null;
   process.stdout.write(`Database: ${databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)'}\n\n`);
   if (selected.has('http')) {
-    await http(databaseUrl);
+    await http(databaseUrl, { rounds: Number(values.rounds), requests: Number(values.requests), profile: values.profile });
   }
   if (selected.has('fleet')) {
     await fleet(databaseUrl);

@@ -91,6 +91,39 @@ describe('the GraphQL gateway', () => {
     }
   });
 
+  it('plans an operation once, and parses and validates its subgraph operation once, however often it runs', async () => {
+    const before = t.graphql.caches();
+    const query = '{ cacheProbe: organizations(rowsPerPage: 2) { rows { name } nextPageOffset } }';
+    const answers = [await t.execute(ops, query), await t.execute(ops, query), await t.execute(ops, query)];
+    expect(answers[0]?.errors).toBeUndefined();
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    const after = t.graphql.caches();
+    const added = (name: 'queryPlans' | 'subgraphOperations') => ({
+      entries: after[name].entries - before[name].entries,
+      hits: after[name].hits - before[name].hits,
+      misses: after[name].misses - before[name].misses,
+    });
+    expect({ queryPlans: added('queryPlans'), subgraphOperations: added('subgraphOperations') }).toEqual({
+      queryPlans: { entries: 1, hits: 2, misses: 1 },
+      subgraphOperations: { entries: 1, hits: 2, misses: 1 },
+    });
+  });
+
+  it('still reads the variables of a subgraph operation it kept, on every run', async () => {
+    const query =
+      'query($from: DateTimeISO!, $to: DateTimeISO!) { deviceMeasurements(hashId: "x", field: "activePower", reportType: "meterPower", from: $from, to: $to) { at } }';
+    const readable = await t.execute(ops, query, { from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z' });
+    expect(readable.errors?.map((error) => error.extensions?.code)).toEqual(['not_found']);
+    for (let run = 0; run < 2; run += 1) {
+      const unreadable = await t.execute(ops, query, { from: '+275760-09-12T00:00:00Z', to: '+275760-09-13T00:00:00Z' });
+      expect(unreadable.errors?.map((error) => [error.extensions?.code, error.message.split(' value ')[0]])).toEqual([
+        ['payload_invalid', 'Variable "$from" got invalid'],
+        ['payload_invalid', 'Variable "$to" got invalid'],
+      ]);
+    }
+  });
+
   it('answers introspection outside production', async () => {
     const result = await t.execute(ops, '{ __type(name: "Organization") { name } }');
     expect(result).toEqual({ data: { __type: { name: 'Organization' } }, errors: undefined });

@@ -2,9 +2,20 @@ import { ApolloServer, type ApolloServerPlugin, type GraphQLResponse } from '@ap
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginLandingPageDisabled, ApolloServerPluginUsageReportingDisabled } from '@apollo/server/plugin/disabled';
 import { composeServices } from '@apollo/composition';
-import { ApolloGateway, LocalGraphQLDataSource } from '@apollo/gateway';
+import { ApolloGateway, LocalGraphQLDataSource, type GatewayConfig } from '@apollo/gateway';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { GraphQLError, Kind, parse, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import {
+  execute,
+  GraphQLError,
+  Kind,
+  parse,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type FormattedExecutionResult,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+} from 'graphql';
 import type { Logger } from 'pino';
 import { errorCatalogue, isErrorKey, type ErrorKey } from '../contracts/errors';
 import { limits } from '../contracts/limits';
@@ -17,6 +28,7 @@ import { buildIdentitySubgraph } from './identity/schema';
 import { buildOperationsSubgraph } from './operations/schema';
 import type { Services } from '../graph/services';
 import type { Subgraph } from './subgraph';
+import { BoundedCache } from './bounded-cache';
 
 /** Every subgraph Gridport serves; each is composed into the one graph clients see. */
 export function buildSubgraphs(log: Logger): Promise<Subgraph[]> {
@@ -98,17 +110,78 @@ export function formatGraphqlError(log: Logger): (error: GraphQLFormattedError, 
   };
 }
 
+/** How many query plans the gateway keeps, and how many parsed and validated subgraph operations: more than the console's documents. */
+export const queryPlansKept = 1000;
+export const subgraphOperationsKept = 1000;
+
+type QueryPlanCache = NonNullable<NonNullable<GatewayConfig['queryPlannerConfig']>['cache']>;
+type QueryPlan = Parameters<QueryPlanCache['set']>[1];
+
+/** The gateway's query plans, by its key for an operation (the hash of its text and name), in a BoundedCache. */
+function queryPlanCache(plans: BoundedCache<QueryPlan>): QueryPlanCache {
+  return {
+    get: async (key) => plans.get(key),
+    set: async (key, plan) => plans.set(key, plan),
+    delete: async (key) => plans.delete(key),
+    clear: () => plans.clear(),
+  };
+}
+
 /**
  * A subgraph run in process. An error of its answer with neither a path nor a code is graphql-js
  * refusing the request itself (a variable its scalar cannot read, such as the date
  * +275760-09-12T00:00:00Z): it gets the code Apollo gives such an error, BAD_USER_INPUT, so the
  * gateway passes it on as the client's mistake rather than as a failure of the subgraph.
+ *
+ * The operations the gateway sends come from its query plans, so the same few texts come again
+ * and again: each is parsed and validated against the subgraph's schema once and kept (the
+ * answer depends on the text and the schema only, and neither changes); its variables are
+ * still coerced, and it is executed, on every request. A text that does not parse or validate
+ * is not kept and is refused every time as graphql-js refuses it.
  */
 class InProcessSubgraph extends LocalGraphQLDataSource<GraphqlContext> {
-  override async process(
-    options: Parameters<LocalGraphQLDataSource<GraphqlContext>['process']>[0],
-  ): ReturnType<LocalGraphQLDataSource<GraphqlContext>['process']> {
-    const response = await super.process(options);
+  constructor(
+    private readonly subgraphSchema: GraphQLSchema,
+    private readonly documents: BoundedCache<DocumentNode>,
+  ) {
+    super(subgraphSchema);
+  }
+
+  /** The operation's document, parsed and validated (kept), or why it is not one. */
+  private document(source: string): DocumentNode | readonly GraphQLError[] {
+    const known = this.documents.get(source);
+    if (known) {
+      return known;
+    }
+    let document: DocumentNode;
+    try {
+      document = parse(source);
+    } catch (error) {
+      return [error as GraphQLError];
+    }
+    const errors = validate(this.subgraphSchema, document);
+    if (errors.length > 0) {
+      return errors;
+    }
+    this.documents.set(source, document);
+    return document;
+  }
+
+  override async process({
+    request,
+    context,
+  }: Parameters<LocalGraphQLDataSource<GraphqlContext>['process']>[0]): ReturnType<LocalGraphQLDataSource<GraphqlContext>['process']> {
+    const document = this.document(request.query ?? '');
+    const response: FormattedExecutionResult | ExecutionResult =
+      'kind' in document
+        ? await execute({
+            schema: this.subgraphSchema,
+            document,
+            variableValues: request.variables,
+            operationName: request.operationName,
+            contextValue: context,
+          })
+        : { errors: document };
     if (!response.errors) {
       return response;
     }
@@ -176,6 +249,8 @@ export interface GraphqlServer {
   schema: GraphQLSchema;
   /** Runs one operation in process as `actor` (Apollo's whole pipeline, without HTTP). */
   execute<T = Record<string, unknown>>(actor: Actor, request: GraphqlOperation, transport?: GraphqlTransport): Promise<GraphQLResponse<T>>;
+  /** What the gateway keeps of operations seen before: query plans, and subgraph operations parsed and validated. */
+  caches(): Record<'queryPlans' | 'subgraphOperations', { entries: number; hits: number; misses: number }>;
   stop(): Promise<void>;
 }
 
@@ -186,15 +261,18 @@ export interface GraphqlServer {
 export async function createGraphqlServer({ services, log, environment }: GraphqlServerOptions): Promise<GraphqlServer> {
   const graph = await composeGraph(log);
   const schemas = new Map(graph.subgraphs.map((subgraph) => [subgraph.name, subgraph.schema]));
+  const queryPlans = new BoundedCache<QueryPlan>(queryPlansKept);
+  const subgraphOperations = new BoundedCache<DocumentNode>(subgraphOperationsKept);
   const gateway = new ApolloGateway({
     supergraphSdl: graph.supergraphSdl,
     logger: log,
+    queryPlannerConfig: { cache: queryPlanCache(queryPlans) },
     buildService: ({ name }) => {
       const schema = schemas.get(name);
       if (!schema) {
         throw new Error(`the supergraph names subgraph ${name}, which Gridport does not build`);
       }
-      return new InProcessSubgraph(schema);
+      return new InProcessSubgraph(schema, subgraphOperations);
     },
   });
   const protection = armor(environment);
@@ -223,6 +301,10 @@ export async function createGraphqlServer({ services, log, environment }: Graphq
     server,
     schema: graph.apiSchema,
     execute: (actor, request, transport) => server.executeOperation(request, { contextValue: createGraphqlContext(actor, services, transport) }),
+    caches: () => ({
+      queryPlans: { entries: queryPlans.size, hits: queryPlans.hits, misses: queryPlans.misses },
+      subgraphOperations: { entries: subgraphOperations.size, hits: subgraphOperations.hits, misses: subgraphOperations.misses },
+    }),
     stop: () => server.stop(),
   };
 }

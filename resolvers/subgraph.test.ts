@@ -1,5 +1,5 @@
 import { createGraphqlContext } from './graphql-context';
-import { graphql, GraphQLError } from 'graphql';
+import { graphql, GraphQLError, isObjectType } from 'graphql';
 import { GridportError } from '../contracts/errors';
 import { anonymousActor, systemActor, type Actor } from '../graph/common/context';
 import { HashIds } from '../graph/common/hash-ids';
@@ -42,6 +42,22 @@ describe('a subgraph built from type-graphql resolvers', () => {
     expect(identity.name).toBe('identity');
     expect(identity.sdl.startsWith('extend schema @link(url: "https://specs.apollo.dev/federation/v2.7"')).toBe(true);
     expect(identity.sdl).toContain('type Organization @key(fields: "hashId")');
+  });
+
+  it('leaves a plain property to graphql-js and keeps the resolver of a field with a field resolver or middleware', () => {
+    const resolverOf = (typeName: string, field: string) => {
+      const type = identity.schema.getType(typeName);
+      if (!isObjectType(type)) {
+        throw new Error(`${typeName} is no object type of the identity subgraph`);
+      }
+      return type.getFields()[field]?.resolve;
+    };
+    expect([resolverOf('Organization', 'name'), resolverOf('User', 'email'), resolverOf('OrganizationPage', 'rows')]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect([typeof resolverOf('User', 'organization'), typeof resolverOf('Query', 'organizations')]).toEqual(['function', 'function']);
   });
 
   it('resolves an Organization reference for another subgraph', async () => {

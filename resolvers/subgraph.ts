@@ -1,8 +1,17 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { GraphQLError, isObjectType, parse, responsePathAsArray, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLError,
+  isObjectType,
+  parse,
+  responsePathAsArray,
+  type GraphQLFieldResolver,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+} from 'graphql';
 import type { Logger } from 'pino';
-import { buildSchema, createResolversMap, type ClassType, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, createResolversMap, getMetadataStorage, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { errorCatalogue, GridportError, isErrorKey } from '../contracts/errors';
 import type { GraphqlContext } from './graphql-context';
 
@@ -84,15 +93,65 @@ function guarded(subgraph: string, log: Logger, resolve: FieldResolver): FieldRe
   };
 }
 
-/** Every field resolver of every object type in type-graphql's resolver map, guarded. */
+/**
+ * The fields of an object type that type-graphql resolves by reading the property of the same
+ * name, with no middleware, no roles and no field resolver: graphql-js's default resolver reads
+ * the same property without type-graphql's wrapper and ours, which a page of rows pays for
+ * every field of every row. Anything else (a field of an interface, of a parent class, named
+ * apart from its property, with a field resolver) keeps its resolver. An entity declared by
+ * several subgraphs has a class in each: the classes with this type's very fields are asked,
+ * and a field is left to graphql-js only if every one of them says it may be.
+ */
+function propertyFields(type: GraphQLObjectType): Set<string> {
+  const storage = getMetadataStorage();
+  const fieldNames = Object.keys(type.getFields()).sort().join(',');
+  const classes = storage.objectTypes.filter(
+    (candidate) =>
+      candidate.name === type.name &&
+      (candidate.fields ?? [])
+        .map((field) => field.schemaName)
+        .sort()
+        .join(',') === fieldNames,
+  );
+  if (classes.length === 0) {
+    return new Set();
+  }
+  const plainOf = (objectType: (typeof classes)[number]): Set<string> => {
+    const resolved = new Set(
+      storage.fieldResolvers
+        .filter((resolver) => resolver.target === objectType.target || resolver.getObjectType?.() === objectType.target)
+        .flatMap((resolver) => [resolver.methodName, resolver.schemaName]),
+    );
+    return new Set(
+      (objectType.fields ?? [])
+        .filter(
+          (field) =>
+            field.target === objectType.target &&
+            field.name === field.schemaName &&
+            field.roles === undefined &&
+            (field.middlewares ?? []).length === 0 &&
+            !resolved.has(field.name),
+        )
+        .map((field) => field.schemaName),
+    );
+  };
+  const [first, ...others] = classes.map(plainOf);
+  return new Set([...(first ?? [])].filter((name) => others.every((plain) => plain.has(name))));
+}
+
+/** Every field resolver of every object type in type-graphql's resolver map, guarded; a plain property read is left to graphql-js. */
 function guardResolvers(schema: GraphQLSchema, map: Record<string, object>, subgraph: string, log: Logger): void {
   for (const type of Object.values(schema.getTypeMap())) {
     const fields = map[type.name];
     if (!isObjectType(type) || type.name.startsWith('__') || !fields) {
       continue;
     }
+    const properties = propertyFields(type);
     const guardedFields: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(fields) as [string, unknown][]) {
+      if (properties.has(name)) {
+        continue;
+      }
       if (typeof value === 'function' && !name.startsWith('__')) {
         guardedFields[name] = guarded(subgraph, log, value as FieldResolver);
       } else if (typeof value === 'object' && value !== null) {

@@ -1,6 +1,6 @@
 import { createSigner, createVerifier, TokenError } from 'fast-jwt';
 import type { Knex } from 'knex';
-import { anyUserRights } from '../../../contracts/rights';
+import { anyUserRights, type Right } from '../../../contracts/rights';
 import { GridportError } from '../../../contracts/errors';
 import { limits } from '../../../contracts/limits';
 import type { WhoamiView } from '../../../contracts/user';
@@ -13,6 +13,37 @@ import type { OrganizationService } from './organization.service';
 
 /** The cookie that carries a console session (httpOnly, SameSite=Lax; Secure over TLS). */
 export const sessionCookieName = 'gridport_session';
+
+/** The columns a request's session lookup reads (SessionService.lookup), and nothing else. */
+export const sessionColumns = [
+  'sessions.id',
+  'sessions.user_id',
+  'sessions.expires_at',
+  'sessions.revoked_at',
+  'users.organization_id',
+  'users.rights',
+  'users.name',
+] as const;
+
+interface SessionRow {
+  id: number | string;
+  user_id: number | string;
+  expires_at: Date | string;
+  revoked_at: Date | string | null;
+  organization_id: number | string;
+  rights: Right[];
+  name: string;
+}
+
+interface SessionLookup {
+  id: number;
+  userId: number;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  organizationId: number;
+  rights: Right[];
+  name: string;
+}
 
 interface SessionClaims {
   sid: number;
@@ -69,24 +100,45 @@ export class SessionService {
     if (!Number.isSafeInteger(claims.sid) || typeof claims.sub !== 'string') {
       return { ...anonymousActor, rejection: 'unauthorized' };
     }
-    const session = await SessionModel.query(this.db).findById(claims.sid).withGraphJoined('user');
+    const session = await this.lookup(claims.sid);
     // Every claim must agree with the row: a token naming a session of another user (a token from
     // another database, or forged with a leaked secret for a guessed number) is not that session.
-    if (!session?.user || session.revokedAt !== null || claims.sub !== this.hashIds.encode('user', session.userId)) {
+    if (!session || session.revokedAt !== null || claims.sub !== this.hashIds.encode('user', session.userId)) {
       return { ...anonymousActor, rejection: 'unauthorized' };
     }
     if (session.expiresAt.getTime() <= Date.now()) {
       return { ...anonymousActor, rejection: 'jwt_expired' };
     }
-    const user: UserModel = session.user;
     return {
       kind: 'user',
-      userId: user.id,
+      userId: session.userId,
       apiKeyId: null,
-      organizationId: user.organizationId,
-      rights: user.rights,
-      name: user.name,
+      organizationId: session.organizationId,
+      rights: session.rights,
+      name: session.name,
       sessionId: session.id,
+    };
+  }
+
+  /**
+   * The session row and what an actor needs of its user, in one query of the columns named in
+   * sessionColumns: every request reads it, so not the user's password hash, two-factor
+   * secrets or recovery codes, and no models.
+   */
+  private async lookup(sessionId: number): Promise<SessionLookup | null> {
+    const row = (await this.db('sessions').join('users', 'users.id', 'sessions.user_id').where('sessions.id', sessionId).first(sessionColumns)) as
+      SessionRow | undefined;
+    if (!row) {
+      return null;
+    }
+    return {
+      id: Number(row.id),
+      userId: Number(row.user_id),
+      expiresAt: new Date(row.expires_at),
+      revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
+      organizationId: Number(row.organization_id),
+      rights: row.rights,
+      name: row.name,
     };
   }
 
