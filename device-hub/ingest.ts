@@ -1,5 +1,6 @@
 import type { StoredReport } from '../contracts/hub/reports';
 import type { Knex } from 'knex';
+import { GridportError } from '../contracts/errors';
 import { hubLimits } from '../contracts/hub/protocol';
 import { channels, type PubSub } from '../graph/common/pubsub';
 
@@ -35,8 +36,10 @@ export class ReportIngest {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> | null = null;
   private closed = false;
+  private pressed = false;
+  private readonly pressureListeners = new Set<(pressed: boolean) => void>();
   /** Statistics for logs and benchmarks. */
-  readonly stats = { batches: 0, reports: 0, duplicates: 0, isolatedBatches: 0 };
+  readonly stats = { batches: 0, reports: 0, duplicates: 0, isolatedBatches: 0, refused: 0, pauses: 0, queuedMax: 0 };
 
   constructor(
     private readonly db: Knex,
@@ -45,13 +48,38 @@ export class ReportIngest {
     private readonly onStored?: (reports: StoredReport[]) => void,
   ) {}
 
-  /** Resolves once the report is committed (or was stored before); rejects when the write fails. */
+  /** Reports waiting for a batch (not counting the one being written). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /**
+   * Back-pressure: `listener(true)` once hubLimits.ingestPauseAt reports wait (stop reading
+   * reports), `listener(false)` once no more than ingestResumeAt do. Answers the unsubscribe.
+   */
+  onPressure(listener: (pressed: boolean) => void): () => void {
+    this.pressureListeners.add(listener);
+    return () => this.pressureListeners.delete(listener);
+  }
+
+  /**
+   * Resolves once the report is committed (or was stored before); rejects when the write fails,
+   * and at once with service_unavailable when hubLimits.ingestQueueMax reports already wait.
+   */
   submit(report: IncomingReport): Promise<void> {
     if (this.closed) {
       return Promise.reject(new Error('ingest is closed'));
     }
+    if (this.queue.length >= hubLimits.ingestQueueMax) {
+      this.stats.refused += 1;
+      return Promise.reject(new GridportError('service_unavailable', { reason: 'the ingest queue is full' }));
+    }
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ report, resolve, reject });
+      this.stats.queuedMax = Math.max(this.stats.queuedMax, this.queue.length);
+      if (!this.pressed && this.queue.length >= hubLimits.ingestPauseAt) {
+        this.press(true);
+      }
       if (this.queue.length >= hubLimits.ingestBatchMax) {
         this.kick();
       } else if (!this.timer) {
@@ -69,12 +97,25 @@ export class ReportIngest {
       return;
     }
     const batch = this.queue.splice(0, hubLimits.ingestBatchMax);
+    if (this.pressed && this.queue.length <= hubLimits.ingestResumeAt) {
+      this.press(false);
+    }
     this.writing = this.write(batch).finally(() => {
       this.writing = null;
       if (this.queue.length > 0) {
         this.kick();
       }
     });
+  }
+
+  private press(pressed: boolean): void {
+    this.pressed = pressed;
+    if (pressed) {
+      this.stats.pauses += 1;
+    }
+    for (const listener of this.pressureListeners) {
+      listener(pressed);
+    }
   }
 
   private async write(batch: Waiting[]): Promise<void> {

@@ -187,10 +187,19 @@ export class CertificateAuthority {
    * and signature), within its validity, and for client authentication with O=device.
    */
   async vouchesFor(certificate: x509.X509Certificate, at = new Date()): Promise<boolean> {
-    if (certificate.issuer !== this.certificate.subject) {
+    if (at.getTime() < certificate.notBefore.getTime() || at.getTime() > certificate.notAfter.getTime()) {
       return false;
     }
-    if (at.getTime() < certificate.notBefore.getTime() || at.getTime() > certificate.notAfter.getTime()) {
+    return this.signed(certificate);
+  }
+
+  /**
+   * Whether this CA issued `certificate` as a device certificate (name, signature, O=device),
+   * whatever the date: a fact of the certificate's bytes, so it may be remembered; its validity
+   * at a given time is checked apart (vouchesFor).
+   */
+  async signed(certificate: x509.X509Certificate): Promise<boolean> {
+    if (certificate.issuer !== this.certificate.subject) {
       return false;
     }
     try {
