@@ -10,6 +10,7 @@ import { GatewayClient, type IncomingMessage } from '../edge/gateway-client/clie
 import { provision, signChallenge, type GatewayIdentity } from '../edge/gateway-client/provision';
 import { testApp, type TestApp } from '../test-support/app';
 import { createDeviceHub } from './hub';
+import { ReportIngest } from './ingest';
 import { anOrganization, buildDevice } from '../test-support/factories';
 
 /** Reports are dated an hour ago and on: within the window around the server's clock (reportTimeWindow). */
@@ -354,6 +355,78 @@ describe('the device hub', () => {
     expect(received.filter((frame) => frame.type === 'error')).toEqual([]);
     expect(await t.database.db('device_reports').where('device_id', gateway.deviceId).count({ n: '*' })).toEqual([{ n: backlog }]);
     socket.close();
+  });
+
+  it('stops reading from every gateway while the ingest is behind, and acknowledges all it held back once the database catches up', async () => {
+    const hub = t.hub;
+    if (!hub) {
+      throw new Error('the test app runs no hub');
+    }
+    const gateways: Awaited<ReturnType<typeof aGateway>>[] = [];
+    // Together beyond what the ingest writes and queues before it pushes back (2 × 2,000 + 4,000).
+    for (let index = 0; index < 10; index += 1) {
+      gateways.push(await aGateway());
+    }
+    const sockets = await Promise.all(gateways.map((gateway) => rawAuthenticated(gateway.identity)));
+    const received = sockets.map((socket) => frames(socket));
+    // The database stalls the ingest's writes until let go.
+    let letGo: () => void = () => undefined;
+    const stalled = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    const ingest = hub.ingest as unknown as { insert(batch: unknown[]): Promise<unknown> };
+    const insert = ingest.insert.bind(ingest);
+    const slowWrites = jest.spyOn(ingest, 'insert').mockImplementation(async (batch) => {
+      await stalled;
+      return insert(batch);
+    });
+    const pausesBefore = hub.ingest.stats.pauses;
+    const submitted: string[] = [];
+    try {
+      // Within each connection's burst (the authenticate frame took one), together beyond what the ingest queues before it pushes back.
+      const first = 990;
+      sockets.forEach((socket, gateway) => {
+        for (let index = 0; index < first; index += 1) {
+          socket.send(JSON.stringify({ id: `g${gateway}-${index}`, type: 'report', payload: meterReport(index) }));
+        }
+      });
+      await until(() => hub.ingest.stats.pauses > pausesBefore, 'the ingest to push back');
+      const submit = jest.spyOn(hub.ingest, 'submit');
+      submit.mockImplementation((report) => {
+        submitted.push(report.reportId);
+        return ReportIngest.prototype.submit.call(hub.ingest, report);
+      });
+      sockets.forEach((socket, gateway) => {
+        for (let index = 0; index < 100; index += 1) {
+          socket.send(JSON.stringify({ id: `after-g${gateway}-${index}`, type: 'report', payload: meterReport(first + index) }));
+        }
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Nothing sent after the push-back was read, nothing is acknowledged before its commit, and the queue stayed within its bound.
+      expect(submitted.filter((id) => id.startsWith('after-'))).toEqual([]);
+      expect(received.flat().filter((frame) => frame.type === 'ack')).toEqual([]);
+      expect(hub.ingest.stats.queuedMax).toBeLessThanOrEqual(hubLimits.ingestQueueMax);
+
+      letGo();
+      const acknowledged = (gateway: number) =>
+        new Set((received[gateway] ?? []).flatMap((frame) => (frame.type === 'ack' ? (frame.payload.ids as string[]) : [])));
+      await until(() => gateways.every((_, gateway) => acknowledged(gateway).size === first + 100), 'every report acknowledged');
+      expect(received.flat().filter((frame) => frame.type === 'error')).toEqual([]);
+      expect(submitted.filter((id) => id.startsWith('after-'))).toHaveLength(gateways.length * 100);
+      const stored = (await t.database
+        .db('device_reports')
+        .whereIn(
+          'device_id',
+          gateways.map((gateway) => gateway.deviceId),
+        )
+        .count({ n: '*' })) as { n: string | number }[];
+      expect(Number(stored[0]?.n)).toBe(gateways.length * (first + 100));
+    } finally {
+      letGo();
+      slowWrites.mockRestore();
+      jest.restoreAllMocks();
+      sockets.forEach((socket) => socket.close());
+    }
   });
 
   it('replaces an older connection of the same device with a newer one (4003), and keeps the device online', async () => {

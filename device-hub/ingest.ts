@@ -27,14 +27,20 @@ interface Waiting {
  * Stores reports in batches: reports arriving together (from any connection) are written in
  * one statement and one transaction, and each report's promise resolves only after that
  * commit, so a gateway's acknowledgement means the report is on disk. A batch closes when it
- * holds ingestBatchMax reports or has waited ingestBatchWaitMs; one batch is written at a time,
- * the next gathering meanwhile. A report that was stored before (same device, time and id) is
- * left as it was and resolves all the same.
+ * holds ingestBatchMax reports or has waited ingestBatchWaitMs; up to ingestWritesInFlight
+ * batches are written at once (each its own backend), the next gathering meanwhile, and they
+ * are answered in the order they were made. A report that was stored before (same device, time
+ * and id) is left as it was and resolves all the same. The queue is bounded (ingestQueueMax,
+ * and back-pressure from ingestPauseAt): a database that falls behind slows the gateways down
+ * instead of growing a backlog here.
  */
 export class ReportIngest {
   private queue: Waiting[] = [];
   private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> | null = null;
+  /** Batches handed out and not yet answered (hubLimits.ingestWritesInFlight at most). */
+  private writes = 0;
+  /** Settles once every batch handed out so far has been answered, in order. */
+  private answered: Promise<void> = Promise.resolve();
   private closed = false;
   private pressed = false;
   private readonly pressureListeners = new Set<(pressed: boolean) => void>();
@@ -93,19 +99,28 @@ export class ReportIngest {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    if (this.writing || this.queue.length === 0) {
-      return;
-    }
-    const batch = this.queue.splice(0, hubLimits.ingestBatchMax);
-    if (this.pressed && this.queue.length <= hubLimits.ingestResumeAt) {
-      this.press(false);
-    }
-    this.writing = this.write(batch).finally(() => {
-      this.writing = null;
-      if (this.queue.length > 0) {
-        this.kick();
+    while (this.writes < hubLimits.ingestWritesInFlight && this.queue.length > 0) {
+      const batch = this.queue.splice(0, hubLimits.ingestBatchMax);
+      if (this.pressed && this.queue.length <= hubLimits.ingestResumeAt) {
+        this.press(false);
       }
-    });
+      this.writes += 1;
+      // Written at once (a second database backend while the first commits), answered in the
+      // order the batches were made: acknowledgements, subscribers and monitors see a device's
+      // reports in order.
+      const inserted = this.insert(batch);
+      const before = this.answered;
+      this.answered = (async () => {
+        const outcome = await inserted;
+        await before;
+        await this.answer(batch, outcome);
+      })().finally(() => {
+        this.writes -= 1;
+        if (this.queue.length > 0) {
+          this.kick();
+        }
+      });
+    }
   }
 
   private press(pressed: boolean): void {
@@ -118,7 +133,8 @@ export class ReportIngest {
     }
   }
 
-  private async write(batch: Waiting[]): Promise<void> {
+  /** Inserts a batch in one statement (its own transaction); answers the keys stored for the first time, or the error. Never rejects. */
+  private async insert(batch: Waiting[]): Promise<{ stored: Set<string>; rows: IncomingReport[] } | { error: unknown }> {
     // The same report twice in one batch would make the statement conflict with itself.
     const unique = new Map<string, IncomingReport>();
     for (const { report } of batch) {
@@ -146,45 +162,55 @@ export class ReportIngest {
           (row) => `${Number(row.device_id)}/${Number(row.at_ms)}/${row.report_id}`,
         ),
       );
-      this.stats.batches += 1;
-      this.stats.reports += stored.size;
-      this.stats.duplicates += batch.length - stored.size;
-      for (const waiting of batch) {
-        waiting.resolve();
-      }
-      const storedReports: StoredReport[] = [];
-      for (const report of rows) {
-        if (stored.has(`${report.deviceId}/${report.at.getTime()}/${report.reportId}`)) {
-          const message: StoredReport = {
-            deviceId: report.deviceId,
-            reportId: report.reportId,
-            type: report.type,
-            at: report.at.toISOString(),
-            assetIndex: report.assetIndex,
-            controllerIndex: report.controllerIndex,
-            body: report.body,
-          };
-          this.pubsub.publish(channels.reports(report.deviceId), message);
-          storedReports.push(message);
-        }
-      }
-      if (this.onStored && storedReports.length > 0) {
-        try {
-          this.onStored(storedReports);
-        } catch {
-          // The listener logs its own failures; the batch is stored and acknowledged all the same.
-        }
-      }
+      return { stored, rows };
     } catch (error) {
+      return { error };
+    }
+  }
+
+  /** Resolves a stored batch's reports and publishes what was new; a failed batch is written again a report at a time. */
+  private async answer(batch: Waiting[], outcome: Awaited<ReturnType<ReportIngest['insert']>>): Promise<void> {
+    if ('error' in outcome) {
       if (batch.length === 1) {
-        batch[0]?.reject(error);
+        batch[0]?.reject(outcome.error);
         return;
       }
       // One report the database refuses must not fail the others (of any device) that shared
       // its batch: each is written alone, and only what fails alone is refused.
       this.stats.isolatedBatches += 1;
       for (const waiting of batch) {
-        await this.write([waiting]);
+        await this.answer([waiting], await this.insert([waiting]));
+      }
+      return;
+    }
+    const { stored, rows } = outcome;
+    this.stats.batches += 1;
+    this.stats.reports += stored.size;
+    this.stats.duplicates += batch.length - stored.size;
+    for (const waiting of batch) {
+      waiting.resolve();
+    }
+    const storedReports: StoredReport[] = [];
+    for (const report of rows) {
+      if (stored.has(`${report.deviceId}/${report.at.getTime()}/${report.reportId}`)) {
+        const message: StoredReport = {
+          deviceId: report.deviceId,
+          reportId: report.reportId,
+          type: report.type,
+          at: report.at.toISOString(),
+          assetIndex: report.assetIndex,
+          controllerIndex: report.controllerIndex,
+          body: report.body,
+        };
+        this.pubsub.publish(channels.reports(report.deviceId), message);
+        storedReports.push(message);
+      }
+    }
+    if (this.onStored && storedReports.length > 0) {
+      try {
+        this.onStored(storedReports);
+      } catch {
+        // The listener logs its own failures; the batch is stored and acknowledged all the same.
       }
     }
   }
@@ -193,8 +219,8 @@ export class ReportIngest {
   async close(): Promise<void> {
     this.closed = true;
     this.kick();
-    while (this.writing) {
-      await this.writing;
+    while (this.writes > 0) {
+      await this.answered;
     }
   }
 }

@@ -52,6 +52,8 @@ export const hubLimits = {
    * again). So the wait for a commit stays bounded when the database falls behind.
    */
   ingestPauseAt: 4000,
+  /** Batches written at once (each its own database backend), answered in order. */
+  ingestWritesInFlight: 2,
   ingestResumeAt: 2000,
   ingestQueueMax: 8000,
   /** Unacknowledged messages in flight per connection; the rest wait their turn. */

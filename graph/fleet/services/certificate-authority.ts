@@ -134,6 +134,8 @@ export interface IssueOptions {
 
 /** The platform CA in memory: its certificate and its (non-extractable) signing key. */
 export class CertificateAuthority {
+  private verifyingKey: Promise<CryptoKey> | null = null;
+
   private constructor(
     readonly certificate: x509.X509Certificate,
     readonly certificatePem: string,
@@ -203,7 +205,9 @@ export class CertificateAuthority {
       return false;
     }
     try {
-      if (!(await certificate.verify({ publicKey: this.certificate.publicKey, signatureOnly: true }, x509Crypto))) {
+      // The CA's key imported once, not at every certificate checked (a reconnect storm checks thousands).
+      this.verifyingKey ??= verifyingKeyOf(this.certificate);
+      if (!(await certificate.verify({ publicKey: await this.verifyingKey, signatureOnly: true }, x509Crypto))) {
         return false;
       }
     } catch {
