@@ -39,8 +39,8 @@ export interface GatewayServerOptions {
   pubsub: PubSub;
   /** The outbox: read for many devices at once (pendingMany), delivery marked in batches, acknowledged per ack. */
   outbox: Pick<DeviceOutboxService, 'pendingMany' | 'markDeliveredMany' | 'acknowledge'>;
-  /** Opens sessions in batches (connectedMany) and closes them (graph/fleet/services/device-presence.service.ts). */
-  presence: Pick<DevicePresenceService, 'connectedMany' | 'disconnected' | 'retake'>;
+  /** Opens and closes sessions in batches (connectedMany, disconnectedMany; graph/fleet/services/device-presence.service.ts). */
+  presence: Pick<DevicePresenceService, 'connectedMany' | 'disconnectedMany' | 'retake'>;
   /** This node: sessions are tagged with its id, and open once its lease is taken. */
   node: { nodeId: string; ready: Promise<void> };
   ingest: ReportIngest;
@@ -543,10 +543,12 @@ export class GatewayServer {
   private readonly sessions: Batcher<DeviceSession, OpenedSession>;
   private readonly outboxReads: Batcher<{ deviceId: number; limit: number; afterId: number }, PendingMessage[]>;
   private readonly deliveries: Batcher<number, undefined>;
+  private readonly disconnects: Batcher<{ deviceId: number; connectionId: string }, boolean>;
 
   constructor(private readonly options: GatewayServerOptions) {
     this.sessions = new Batcher((sessions) => options.presence.connectedMany(sessions), handshakeBatching);
     this.outboxReads = new Batcher((requests) => options.outbox.pendingMany(requests), handshakeBatching);
+    this.disconnects = new Batcher((connections) => options.presence.disconnectedMany(connections), handshakeBatching);
     this.deliveries = new Batcher(async (ids) => {
       await options.outbox.markDeliveredMany(ids);
       return ids.map(() => undefined);
@@ -645,7 +647,7 @@ export class GatewayServer {
     }
     try {
       // Only while this connection still holds the device: a newer one (here or on another node) has taken over otherwise.
-      await this.options.presence.disconnected(device.deviceId, connection.connectionId);
+      await this.disconnects.submit({ deviceId: device.deviceId, connectionId: connection.connectionId });
     } catch (error) {
       this.options.log.error({ err: error, device: device.identifier }, 'recording a disconnect failed; the session closes when the sweep finds it');
     }

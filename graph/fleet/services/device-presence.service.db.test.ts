@@ -188,4 +188,39 @@ describe('device presence in the database', () => {
       { deviceId: twice, online: true, networkInterface: 'eth0', connectionId: 'b2-new' },
     ]);
   });
+  it('closes several sessions in one call, each only for the connection that holds it', async () => {
+    const presence = new DevicePresenceService(database.db, pubsub);
+    await presence.startNode('dropping', settings);
+    const [one, two, replaced] = [await aDevice(), await aDevice(), await aDevice()];
+    await presence.connectedMany([
+      { deviceId: one, nodeId: 'dropping', connectionId: 'd1', networkInterface: 'eth0', version: null },
+      { deviceId: two, nodeId: 'dropping', connectionId: 'd2', networkInterface: null, version: null },
+      { deviceId: replaced, nodeId: 'dropping', connectionId: 'd3-new', networkInterface: null, version: null },
+    ]);
+    announced.length = 0;
+    expect(
+      await presence.disconnectedMany([
+        { deviceId: one, connectionId: 'd1' },
+        { deviceId: replaced, connectionId: 'd3-old' },
+        { deviceId: two, connectionId: 'd2' },
+      ]),
+    ).toEqual([true, false, true]);
+    expect(await device(one)).toMatchObject({ online: false, hub_connection_id: null, hub_node_id: null });
+    expect(await device(two)).toMatchObject({ online: false });
+    expect(await device(replaced)).toMatchObject({ online: true, hub_connection_id: 'd3-new' });
+    expect(announced).toEqual(
+      expect.arrayContaining([
+        { deviceId: one, online: false, networkInterface: null },
+        { deviceId: two, online: false, networkInterface: null },
+      ]),
+    );
+    expect(announced).toHaveLength(2);
+    const events = (await database
+      .db('device_connection_events')
+      .whereIn('device_id', [one, two, replaced])
+      .where('kind', 'disconnected')
+      .pluck('device_id')) as (string | number)[];
+    expect(events.map(Number).sort()).toEqual([one, two].sort());
+    expect(await presence.disconnectedMany([])).toEqual([]);
+  });
 });

@@ -255,6 +255,25 @@ export class DevicePresenceService {
   }
 
   /**
+   * disconnected for several connections at once (a node's gateways dropping together): one
+   * update, one insert of connection events. Answers, per connection in order, whether it
+   * closed its device's session.
+   */
+  async disconnectedMany(connections: readonly { deviceId: number; connectionId: string }[]): Promise<boolean[]> {
+    if (connections.length === 0) {
+      return [];
+    }
+    const document = JSON.stringify(connections.map((connection) => ({ i: connection.deviceId, c: connection.connectionId })));
+    const closed = new Set(
+      await this.closeSessions(
+        this.db.raw('(id, hub_connection_id) in (select s.i, s.c from json_to_recordset(?::json) as s(i bigint, c text))', [document]),
+        'now()',
+      ),
+    );
+    return connections.map((connection) => closed.has(connection.deviceId));
+  }
+
+  /**
    * The connection events the device monitors count (disconnect frequency per interface, time
    * offline; docs/operations.md, "Monitors and alarms"): one row per session opened or closed,
    * written where the session opens and closes, so sweeps of dead nodes' sessions count too.
