@@ -114,12 +114,15 @@ export class ReportIngest {
         const outcome = await inserted;
         await before;
         await this.answer(batch, outcome);
-      })().finally(() => {
-        this.writes -= 1;
-        if (this.queue.length > 0) {
-          this.kick();
-        }
-      });
+      })()
+        // answer resolves the batch's reports before it publishes them; a subscriber's throw must not stop the batches after it.
+        .catch(() => undefined)
+        .finally(() => {
+          this.writes -= 1;
+          if (this.queue.length > 0) {
+            this.kick();
+          }
+        });
     }
   }
 
