@@ -342,7 +342,8 @@ async function run(server: RunningServer, identitiesFile: string, deviceIds: num
     for (let waited = 0; server.hub.gateways.size > 0 && waited < 30_000; waited += 100) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    // The disconnections' updates queue for the pool; a query queued behind them returns once they have run.
+    // The disconnections' updates are gathered into batches; once those have run the next run starts.
+    await server.hub.gateways.idle();
     await server.database.db.raw('select 1');
   }
 }

@@ -58,6 +58,30 @@ describe('Batcher', () => {
     expect(await Promise.all(later)).toEqual([4, 5]);
   });
 
+  it('is idle once nothing waits and no batch runs', async () => {
+    let release: () => void = () => undefined;
+    const batcher = new Batcher(
+      async (items: number[]) => {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        return items;
+      },
+      { waitMs: 1, max: 10, inFlight: 1 },
+    );
+    const item = batcher.submit(1);
+    let idle = false;
+    const settled = batcher.idle().then(() => {
+      idle = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(idle).toBe(false);
+    release();
+    await settled;
+    expect(await item).toBe(1);
+    expect(idle).toBe(true);
+  });
+
   it('runs a failed batch again an item at a time, so only the item that fails alone is refused', async () => {
     const calls: string[][] = [];
     const batcher = new Batcher(

@@ -40,6 +40,13 @@ export class Batcher<I, O> {
     });
   }
 
+  /** Settles once nothing waits and no batch runs (a node stopping lets its last batches finish). */
+  async idle(): Promise<void> {
+    while (this.queue.length > 0 || this.running > 0) {
+      await new Promise((resolve) => setTimeout(resolve, this.settings.waitMs));
+    }
+  }
+
   private kick(): void {
     if (this.timer) {
       clearTimeout(this.timer);

@@ -634,6 +634,11 @@ export class GatewayServer {
     await this.deliveries.submit(id);
   }
 
+  /** Settles once the queries gathered from connections (sessions opened and closed, outbox reads, delivery marks) have run. */
+  async idle(): Promise<void> {
+    await Promise.all([this.sessions.idle(), this.outboxReads.idle(), this.deliveries.idle(), this.disconnects.idle()]);
+  }
+
   async unregister(connection: GatewayConnection): Promise<void> {
     const device = connection.device;
     if (!device || this.connections.get(device.deviceId) !== connection) {
@@ -684,5 +689,7 @@ export class GatewayServer {
       connection.close(closeCodes.serviceRestart, 'the server is restarting');
     }
     await closeWebSockets(this.sockets, closeCodes.serviceRestart, 'the server is restarting');
+    // Disconnects recorded before the stop finish before the node closes what it still holds (the two would lock the same rows).
+    await this.idle();
   }
 }
