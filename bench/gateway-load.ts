@@ -29,7 +29,7 @@ export type LoadCommand =
 
 export type LoadEvent =
   | { kind: 'seeded'; deviceIds: number[]; ms: number }
-  | { kind: 'connected'; connected: number; failed: number; ms: number; rssMb: number }
+  | { kind: 'connected'; connected: number; failed: number; ms: number; rssMb: number; cpuMs: number }
   | { kind: 'loaded'; result: LoadResult }
   | { kind: 'failed'; message: string };
 
@@ -72,6 +72,10 @@ function meterReport(at: string, index: number): unknown {
       connectionStatistics: { success: 12, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 0, responseError: 0 },
     },
   };
+}
+
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -169,6 +173,7 @@ function open(url: string, identity: LoadIdentity, privateKey: webcrypto.CryptoK
 
 async function connect(command: Extract<LoadCommand, { kind: 'connect' }>): Promise<void> {
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   const identities = (JSON.parse(readFileSync(command.identitiesFile, 'utf8')) as LoadIdentity[]).slice(0, command.connections);
   const url = `${command.url.replace(/^http/, 'ws')}${gatewayPath}`;
   let next = 0;
@@ -202,6 +207,7 @@ async function connect(command: Extract<LoadCommand, { kind: 'connect' }>): Prom
     failed,
     ms: Math.round(performance.now() - started),
     rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+    cpuMs: Math.round(cpuMs(process.cpuUsage(cpuStart))),
   });
 }
 

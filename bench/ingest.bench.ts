@@ -23,6 +23,10 @@ import { observationsPerReport, type LoadCommand, type LoadEvent, type LoadIdent
 export interface IngestResult {
   connections: number;
   connectMs: number;
+  /** CPU per handshake while connecting, in ms: the server's and the load generator's (the figure a busy machine changes least). */
+  connectCpuMsPerHandshake: { server: number; loadGenerator: number };
+  /** The ingest's back-pressure during the window: most reports waiting, reports refused (queue full), times reading paused. */
+  backPressure: { queuedMax: number; refused: number; pauses: number };
   failedConnections: number;
   targetPerSecond: number;
   load: LoadResult;
@@ -245,8 +249,10 @@ async function run(server: RunningServer, identitiesFile: string, deviceIds: num
   const child = gateways();
   try {
     const connected = next(child, 'connected');
+    const connectCpu = process.cpuUsage();
     send(child, { kind: 'connect', url: server.url, identitiesFile, connections, concurrency: 64 });
-    const { connected: open, failed, ms: connectMs } = await connected;
+    const { connected: open, failed, ms: connectMs, cpuMs: loadGeneratorConnectCpuMs } = await connected;
+    const serverConnectCpu = process.cpuUsage(connectCpu);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     collectGarbage();
     const withConnections = rssMb();
@@ -266,6 +272,8 @@ async function run(server: RunningServer, identitiesFile: string, deviceIds: num
     await new Promise((resolve) => setTimeout(resolve, options.warmupMs));
     subscriberMeasuring = true;
     const stats = { ...server.hub.ingest.stats };
+    // The most reports waiting is counted from the window's start.
+    server.hub.ingest.stats.queuedMax = 0;
     const cpuStart = process.cpuUsage();
     const machineStart = machineJiffies();
     const session = options.profile ? new Session() : null;
@@ -296,6 +304,15 @@ async function run(server: RunningServer, identitiesFile: string, deviceIds: num
     return {
       connections: open,
       connectMs,
+      connectCpuMsPerHandshake: {
+        server: Number(((serverConnectCpu.user + serverConnectCpu.system) / 1000 / Math.max(1, open)).toFixed(2)),
+        loadGenerator: Number((loadGeneratorConnectCpuMs / Math.max(1, open)).toFixed(2)),
+      },
+      backPressure: {
+        queuedMax: server.hub.ingest.stats.queuedMax,
+        refused: server.hub.ingest.stats.refused - stats.refused,
+        pauses: server.hub.ingest.stats.pauses - stats.pauses,
+      },
       failedConnections: failed,
       targetPerSecond: options.reportsPerSecond,
       load: result,
@@ -325,7 +342,8 @@ async function run(server: RunningServer, identitiesFile: string, deviceIds: num
     for (let waited = 0; server.hub.gateways.size > 0 && waited < 30_000; waited += 100) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    // The disconnections' updates queue for the pool; a query queued behind them returns once they have run.
+    // The disconnections' updates are gathered into batches; once those have run the next run starts.
+    await server.hub.gateways.idle();
     await server.database.db.raw('select 1');
   }
 }

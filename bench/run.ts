@@ -93,6 +93,14 @@ async function ingest(databaseUrl: string | null, options: { connections: number
       `| ${run.connections}${run.failedConnections > 0 ? ` (${run.failedConnections} failed)` : ''} | ${(run.connectMs / 1000).toFixed(1)} | ${load.sentPerSecond} | ${load.acknowledgedPerSecond} | ${run.observationsPerSecond} | ${load.ackP50Ms} | ${load.ackP99Ms} | ${load.ackMaxMs} | ${load.outstanding} | ${run.subscriberP99Ms} (${run.subscriberSamples} samples) | ${run.meanBatch} | ${rssMb.idle} | ${rssMb.connected} | ${rssMb.perConnectionKb} | ${rssMb.afterLoad} | ${cpuCores.server} | ${cpuCores.loadGenerator} | ${cpuCores.restOfMachine} | ${load.errors + load.closes} |\n`,
     );
   }
+  process.stdout.write(
+    '\n| connections | connect s | server CPU ms per handshake | load generator CPU ms per handshake | ingest queue max | refused (queue full) | reading paused |\n| --- | --- | --- | --- | --- | --- | --- |\n',
+  );
+  for (const run of result.runs) {
+    process.stdout.write(
+      `| ${run.connections} | ${(run.connectMs / 1000).toFixed(1)} | ${run.connectCpuMsPerHandshake.server} | ${run.connectCpuMsPerHandshake.loadGenerator} | ${run.backPressure.queuedMax} | ${run.backPressure.refused} | ${run.backPressure.pauses} |\n`,
+    );
+  }
   for (const run of result.runs) {
     if (!run.profile) {
       continue;

@@ -10,6 +10,7 @@ import { GatewayClient, type IncomingMessage } from '../edge/gateway-client/clie
 import { provision, signChallenge, type GatewayIdentity } from '../edge/gateway-client/provision';
 import { testApp, type TestApp } from '../test-support/app';
 import { createDeviceHub } from './hub';
+import { ReportIngest } from './ingest';
 import { anOrganization, buildDevice } from '../test-support/factories';
 
 /** Reports are dated an hour ago and on: within the window around the server's clock (reportTimeWindow). */
@@ -242,6 +243,191 @@ describe('the device hub', () => {
     expect(welcome.type).toBe('welcome');
     return socket;
   }
+
+  /** Every envelope a socket receives from now on. */
+  function frames(socket: WebSocket): { id: string; type: string; payload: Record<string, unknown> }[] {
+    const received: { id: string; type: string; payload: Record<string, unknown> }[] = [];
+    socket.on('message', (data) => void received.push(JSON.parse(data.toString()) as { id: string; type: string; payload: Record<string, unknown> }));
+    return received;
+  }
+
+  /** Waits until `done` holds, polling; fails the test with `what` when it does not within 20 s. */
+  async function until(done: () => boolean | Promise<boolean>, what: string): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (!(await done())) {
+      if (Date.now() > deadline) {
+        throw new Error(`waited 20 s for ${what}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  it('lets two gateways that authenticate at once in, each with its own outbox and session (the handshakes share their queries)', async () => {
+    const [first, second] = [await aGateway(), await aGateway()];
+    for (const gateway of [first, second]) {
+      const sent = await t.call('POST', `/console-admin/v1/device/${gateway.hashId}/send-message`, ops, { message: { type: 'getJournal', lines: 5 } });
+      expect(sent.statusCode).toBe(201);
+    }
+    const opened = jest.spyOn(t.services.devicePresence, 'connectedMany');
+    const read = jest.spyOn(t.services.deviceOutbox, 'pendingMany');
+    try {
+      const url = `${baseUrl.replace('http', 'ws')}${gatewayPath}`;
+      const sockets = [new WebSocket(url), new WebSocket(url)];
+      const challenges = await Promise.all(sockets.map((socket) => nextFrame(socket)));
+      const signatures = await Promise.all(
+        [first, second].map((gateway, index) => signChallenge(gateway.identity.privateKey, String(challenges[index]?.payload.nonce))),
+      );
+      const received = sockets.map((socket) => frames(socket));
+      // Both authenticate envelopes leave in the same tick.
+      [first, second].forEach((gateway, index) =>
+        sockets[index]?.send(
+          JSON.stringify({
+            id: 'auth',
+            type: 'authenticate',
+            payload: { certificate: gateway.identity.certificatePem, signature: signatures[index], networkInterface: index === 0 ? 'eth1' : 'cellular' },
+          }),
+        ),
+      );
+      const types = (index: number) => (received[index] ?? []).map((frame) => (frame.type === 'message' ? String(frame.payload.type) : frame.type));
+      await until(() => types(0).length >= 3 && types(1).length >= 3, 'both welcomes and outboxes');
+      expect([types(0), types(1)]).toEqual([
+        ['welcome', 'setConfig', 'getJournal'],
+        ['welcome', 'setConfig', 'getJournal'],
+      ]);
+      expect(received.map((frames) => frames[0]?.payload.identifier)).toEqual([first.identifier, second.identifier]);
+      expect(await device(first.deviceId)).toMatchObject({ online: true, network_interface: 'eth1' });
+      expect(await device(second.deviceId)).toMatchObject({ online: true, network_interface: 'cellular' });
+      const sessions = opened.mock.calls.flatMap(([batch]) => batch.map((session) => session.deviceId));
+      expect(sessions.sort()).toEqual([first.deviceId, second.deviceId].sort());
+      const reads = read.mock.calls.flatMap(([batch]) => batch.map((request) => request.deviceId));
+      expect(new Set(reads)).toEqual(new Set([first.deviceId, second.deviceId]));
+      sockets.forEach((socket) => socket.close());
+    } finally {
+      opened.mockRestore();
+      read.mockRestore();
+    }
+  });
+
+  it('wakes only the connection of the device an outbox message is queued for', async () => {
+    const quiet = { ...exampleDeviceConfig, cloudKeepAliveIntervalInSec: 60 };
+    const [addressed, bystander] = [await aGateway(quiet), await aGateway(quiet)];
+    const messages: { addressed: string[]; bystander: string[] } = { addressed: [], bystander: [] };
+    const addressedClient = aClient(addressed, (message) => void messages.addressed.push((message.payload as { type: string }).type));
+    const bystanderClient = aClient(bystander, (message) => void messages.bystander.push((message.payload as { type: string }).type));
+    await Promise.all([addressedClient.start(), bystanderClient.start()]);
+    await Promise.all([addressedClient.connected(), bystanderClient.connected()]);
+    // Their configs delivered and acknowledged, and the reads that follow an ack done.
+    for (const gateway of [addressed, bystander]) {
+      await until(async () => (await t.services.deviceOutbox.pending(gateway.deviceId)).length === 0, 'the config acknowledged');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const read = jest.spyOn(t.services.deviceOutbox, 'pendingMany');
+    try {
+      const sent = await t.call('POST', `/console-admin/v1/device/${addressed.hashId}/send-message`, ops, { message: { type: 'getSignalQuality' } });
+      expect(sent.statusCode).toBe(201);
+      await until(async () => (await t.services.deviceOutbox.pending(addressed.deviceId)).length === 0, 'the message acknowledged');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(messages).toEqual({ addressed: ['setConfig', 'getSignalQuality'], bystander: ['setConfig'] });
+      const reads = read.mock.calls.flatMap(([batch]) => batch.map((request) => request.deviceId));
+      expect(reads.length).toBeGreaterThan(0);
+      expect(new Set(reads)).toEqual(new Set([addressed.deviceId]));
+    } finally {
+      read.mockRestore();
+      await Promise.all([addressedClient.stop(), bystanderClient.stop()]);
+    }
+  });
+
+  it('paces a gateway that sends a backlog beyond the burst at once instead of closing it: every report stored and acknowledged, in one connection', async () => {
+    const gateway = await aGateway();
+    const socket = await rawAuthenticated(gateway.identity);
+    const received = frames(socket);
+    let closedWith: number | null = null;
+    socket.on('close', (code) => {
+      closedWith = code;
+    });
+    const backlog = hubLimits.framesBurst + 400;
+    const ids = Array.from({ length: backlog }, (_, index) => `b${index}`);
+    ids.forEach((id, index) => socket.send(JSON.stringify({ id, type: 'report', payload: meterReport(index) })));
+    const acknowledged = () => new Set(received.flatMap((frame) => (frame.type === 'ack' ? (frame.payload.ids as string[]) : [])));
+    await until(() => acknowledged().size === backlog || closedWith !== null, 'every report acknowledged');
+    expect(closedWith).toBeNull();
+    expect([...acknowledged()].sort()).toEqual([...ids].sort());
+    expect(received.filter((frame) => frame.type === 'error')).toEqual([]);
+    expect(await t.database.db('device_reports').where('device_id', gateway.deviceId).count({ n: '*' })).toEqual([{ n: backlog }]);
+    socket.close();
+  });
+
+  it('stops reading from every gateway while the ingest is behind, and acknowledges all it held back once the database catches up', async () => {
+    const hub = t.hub;
+    if (!hub) {
+      throw new Error('the test app runs no hub');
+    }
+    const gateways: Awaited<ReturnType<typeof aGateway>>[] = [];
+    // Together beyond what the ingest writes and queues before it pushes back (2 × 2,000 + 4,000).
+    for (let index = 0; index < 10; index += 1) {
+      gateways.push(await aGateway());
+    }
+    const sockets = await Promise.all(gateways.map((gateway) => rawAuthenticated(gateway.identity)));
+    const received = sockets.map((socket) => frames(socket));
+    // The database stalls the ingest's writes until let go.
+    let letGo: () => void = () => undefined;
+    const stalled = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    const ingest = hub.ingest as unknown as { insert(batch: unknown[]): Promise<unknown> };
+    const insert = ingest.insert.bind(ingest);
+    const slowWrites = jest.spyOn(ingest, 'insert').mockImplementation(async (batch) => {
+      await stalled;
+      return insert(batch);
+    });
+    const pausesBefore = hub.ingest.stats.pauses;
+    const submitted: string[] = [];
+    try {
+      // Within each connection's burst (the authenticate frame took one), together beyond what the ingest queues before it pushes back.
+      const first = 990;
+      sockets.forEach((socket, gateway) => {
+        for (let index = 0; index < first; index += 1) {
+          socket.send(JSON.stringify({ id: `g${gateway}-${index}`, type: 'report', payload: meterReport(index) }));
+        }
+      });
+      await until(() => hub.ingest.stats.pauses > pausesBefore, 'the ingest to push back');
+      const submit = jest.spyOn(hub.ingest, 'submit');
+      submit.mockImplementation((report) => {
+        submitted.push(report.reportId);
+        return ReportIngest.prototype.submit.call(hub.ingest, report);
+      });
+      sockets.forEach((socket, gateway) => {
+        for (let index = 0; index < 100; index += 1) {
+          socket.send(JSON.stringify({ id: `after-g${gateway}-${index}`, type: 'report', payload: meterReport(first + index) }));
+        }
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Nothing sent after the push-back was read, nothing is acknowledged before its commit, and the queue stayed within its bound.
+      expect(submitted.filter((id) => id.startsWith('after-'))).toEqual([]);
+      expect(received.flat().filter((frame) => frame.type === 'ack')).toEqual([]);
+      expect(hub.ingest.stats.queuedMax).toBeLessThanOrEqual(hubLimits.ingestQueueMax);
+
+      letGo();
+      const acknowledged = (gateway: number) =>
+        new Set((received[gateway] ?? []).flatMap((frame) => (frame.type === 'ack' ? (frame.payload.ids as string[]) : [])));
+      await until(() => gateways.every((_, gateway) => acknowledged(gateway).size === first + 100), 'every report acknowledged');
+      expect(received.flat().filter((frame) => frame.type === 'error')).toEqual([]);
+      expect(submitted.filter((id) => id.startsWith('after-'))).toHaveLength(gateways.length * 100);
+      const stored = (await t.database
+        .db('device_reports')
+        .whereIn(
+          'device_id',
+          gateways.map((gateway) => gateway.deviceId),
+        )
+        .count({ n: '*' })) as { n: string | number }[];
+      expect(Number(stored[0]?.n)).toBe(gateways.length * (first + 100));
+    } finally {
+      letGo();
+      slowWrites.mockRestore();
+      jest.restoreAllMocks();
+      sockets.forEach((socket) => socket.close());
+    }
+  });
 
   it('replaces an older connection of the same device with a newer one (4003), and keeps the device online', async () => {
     const gateway = await aGateway();

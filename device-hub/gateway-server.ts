@@ -7,11 +7,20 @@ import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import { closeCodes, gatewayPath, hubLimits, parseEnvelope, type AuthenticatePayload, type Envelope, type EnvelopeType } from '../contracts/hub/protocol';
 import { implausibleReportIssues, runningConfigOf, type RunningConfig } from '../contracts/hub/reports';
 import type { DeviceOutboxService, PendingMessage } from '../graph/fleet/services/device-outbox.service';
-import type { DevicePresenceService } from '../graph/fleet/services/device-presence.service';
+import type { DevicePresenceService, DeviceSession, OpenedSession } from '../graph/fleet/services/device-presence.service';
 import type { MessageFromDeviceService } from '../graph/fleet/services/message-from-device.service';
 import type { ReportIngest } from './ingest';
 import { channels, type PubSub } from '../graph/common/pubsub';
+import { GridportError } from '../contracts/errors';
 import { closeWebSockets } from './upgrade';
+import { Batcher, type BatcherSettings } from './batcher';
+
+/**
+ * How the handshakes' queries are gathered (device rows, outbox reads, delivery marks): a lone
+ * gateway waits at most 2 ms; in a reconnect storm, two batches run at once and the next gathers
+ * meanwhile, up to 500 a batch.
+ */
+export const handshakeBatching: BatcherSettings = { waitMs: 2, max: 500, inFlight: 2 };
 
 /** The device a certificate proves, as provisioning recorded it. */
 export interface CertifiedDevice {
@@ -28,15 +37,16 @@ export type ReportCheck =
 export interface GatewayServerOptions {
   log: Logger;
   pubsub: PubSub;
-  outbox: DeviceOutboxService;
-  /** Opens and closes device sessions (graph/fleet/services/device-presence.service.ts). */
-  presence: DevicePresenceService;
+  /** The outbox: read for many devices at once (pendingMany), delivery marked in batches, acknowledged per ack. */
+  outbox: Pick<DeviceOutboxService, 'pendingMany' | 'markDeliveredMany' | 'acknowledge'>;
+  /** Opens and closes sessions in batches (connectedMany, disconnectedMany; graph/fleet/services/device-presence.service.ts). */
+  presence: Pick<DevicePresenceService, 'connectedMany' | 'disconnectedMany' | 'retake'>;
   /** This node: sessions are tagged with its id, and open once its lease is taken. */
   node: { nodeId: string; ready: Promise<void> };
   ingest: ReportIngest;
   /** Audits the error envelopes a gateway sends (messageFromDevice). */
   messagesFromDevice: Pick<MessageFromDeviceService, 'errorEnvelope'>;
-  /** The device behind a certificate: signed by the platform CA, valid now, the one provisioning recorded; null otherwise. */
+  /** The device behind a certificate: signed by the platform CA, valid now, the one provisioning recorded; null otherwise (batched by the caller). */
   verifyCertificate(pem: string): Promise<CertifiedDevice | null>;
   /** The shared report schema (contracts/hub/reports.ts). */
   validateReport(value: unknown): ReportCheck;
@@ -71,11 +81,19 @@ function cloudId(): string {
   return `c${Date.now().toString(36)}${sequence.toString(36)}`;
 }
 
+/** Why a connection has stopped reading from its socket: its frames are paced to the limit, or the ingest is behind. */
+type Hold = 'pace' | 'ingest';
+
+/** How often a paced connection takes the frames its bucket allows (4 frames a tick at 200 frames/s). */
+const paceTickMs = 20;
+
 /**
  * One gateway's websocket: the handshake, then reports in (validated, stored in a batch,
  * acknowledged after commit) and outbox messages out (in order, a window at a time, sent again
  * until acknowledged). A bad frame is answered with an error, logged and survived; only the
- * limits (size, rate) and a failed handshake close the connection, each with its close code.
+ * limits (size, a rate kept up beyond a paced backlog) and a failed handshake close the
+ * connection, each with its close code. Frames beyond the rate are not refused: the connection
+ * stops reading (TCP pushes back on the gateway) and takes them at the rate, in order.
  */
 class GatewayConnection {
   device: CertifiedDevice | null = null;
@@ -88,6 +106,12 @@ class GatewayConnection {
   private readonly nonce = randomBytes(32);
   private tokens: number = hubLimits.framesBurst;
   private lastRefill = Date.now();
+  private readonly holds = new Set<Hold>();
+  /** Frames that arrived while paced (at most what ws had read before reading stopped), taken in order at the rate. */
+  private held: { data: RawData; isBinary: boolean }[] = [];
+  /** Frames taken at the pace since the bucket was last half full. */
+  private pacedFrames = 0;
+  private paceTimer: NodeJS.Timeout | null = null;
   private readonly inFlight = new Map<number, { sentAt: number }>();
   private lastQueuedId = 0;
   private draining = false;
@@ -142,28 +166,106 @@ class GatewayConnection {
   close(code: number, reason: string): void {
     if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) {
       this.socket.close(code, reason);
+      // Read again, so that the gateway's closing frame completes the close (what else it sent is ignored).
+      if (this.holds.size > 0) {
+        this.holds.clear();
+        this.socket.resume();
+      }
     }
   }
 
-  /** Token bucket: framesPerSecond on average, framesBurst at once. */
-  private withinRate(): boolean {
+  /** Token bucket: framesPerSecond on average, framesBurst at once. A bucket half full again ends a pacing episode. */
+  private refill(): void {
     const now = Date.now();
     this.tokens = Math.min(hubLimits.framesBurst, this.tokens + ((now - this.lastRefill) / 1000) * hubLimits.framesPerSecond);
     this.lastRefill = now;
-    if (this.tokens < 1) {
-      return false;
+    if (this.tokens >= hubLimits.framesBurst / 2) {
+      this.pacedFrames = 0;
     }
-    this.tokens -= 1;
-    return true;
+  }
+
+  /** Stops reading from the socket for `hold`; frames already read still arrive (held when paced). */
+  hold(hold: Hold): void {
+    this.holds.add(hold);
+    this.socket.pause();
+  }
+
+  /** Reads again once nothing holds the connection. */
+  release(hold: Hold): void {
+    this.holds.delete(hold);
+    if (this.holds.size === 0 && this.socket.readyState === WebSocket.OPEN) {
+      this.alive = true;
+      this.socket.resume();
+    }
   }
 
   private onFrame(data: RawData, isBinary: boolean): void {
-    this.alive = true;
-    if (!this.withinRate()) {
-      this.options.log.warn({ device: this.device?.identifier }, 'gateway closed: frames faster than allowed');
-      this.close(closeCodes.rateLimited, 'too many frames');
+    if (this.socket.readyState !== WebSocket.OPEN) {
       return;
     }
+    this.alive = true;
+    if (this.held.length > 0) {
+      this.held.push({ data, isBinary });
+      return;
+    }
+    this.refill();
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      this.onAllowedFrame(data, isBinary);
+      return;
+    }
+    if (this.pacedFrames >= hubLimits.pacedFramesMax) {
+      this.rateLimited();
+      return;
+    }
+    // Beyond the burst: stop reading and take the frames at the rate (a backlog sent at once).
+    this.held.push({ data, isBinary });
+    this.hold('pace');
+    this.schedulePace();
+  }
+
+  /** Still faster than the rate after a paced backlog's worth of frames: a flood, not a backlog. */
+  private rateLimited(): void {
+    this.held = [];
+    this.options.log.warn({ device: this.device?.identifier }, 'gateway closed: frames faster than allowed beyond a paced backlog');
+    this.close(closeCodes.rateLimited, 'too many frames');
+  }
+
+  private schedulePace(): void {
+    if (!this.paceTimer) {
+      this.paceTimer = setTimeout(() => this.pace(), paceTickMs);
+    }
+  }
+
+  /** Takes the held frames the bucket allows; reads again once none are left. */
+  private pace(): void {
+    this.paceTimer = null;
+    if (this.socket.readyState !== WebSocket.OPEN) {
+      this.held = [];
+      return;
+    }
+    this.refill();
+    while (this.held.length > 0 && this.tokens >= 1) {
+      const frame = this.held.shift();
+      if (!frame) {
+        break;
+      }
+      if (this.pacedFrames >= hubLimits.pacedFramesMax) {
+        this.rateLimited();
+        return;
+      }
+      this.tokens -= 1;
+      this.pacedFrames += 1;
+      this.onAllowedFrame(frame.data, frame.isBinary);
+    }
+    if (this.held.length > 0) {
+      this.schedulePace();
+      return;
+    }
+    this.release('pace');
+  }
+
+  private onAllowedFrame(data: RawData, isBinary: boolean): void {
     const envelope = isBinary ? null : parseEnvelope(data.toString());
     if (!envelope) {
       if (!this.device) {
@@ -222,10 +324,18 @@ class GatewayConnection {
       return;
     }
     this.device = device;
-    const keepAliveSeconds = await this.hub.register(this, networkInterface, version);
+    let keepAliveSeconds: number;
+    try {
+      keepAliveSeconds = await this.hub.register(this, networkInterface, version);
+    } catch (error) {
+      this.options.log.error({ err: error, device: device.identifier }, 'opening the session failed; the gateway reconnects');
+      this.close(closeCodes.serviceRestart, 'the session could not be opened; reconnect');
+      return;
+    }
     this.send('welcome', cloudId(), { identifier: device.identifier, keepAliveSeconds });
     this.keepAlive = setInterval(() => {
-      if (!this.alive) {
+      // A connection that is not being read cannot show its pongs; it is alive until reading resumes.
+      if (!this.alive && this.holds.size === 0) {
         this.socket.terminate();
         return;
       }
@@ -274,7 +384,10 @@ class GatewayConnection {
       .then(
         () => this.queueAck(envelope.id),
         (error: unknown) => {
-          this.options.log.error({ err: error, device: device.identifier }, 'storing a report failed');
+          // A full ingest queue is counted there (stats.refused), not logged for each report.
+          if (!(error instanceof GridportError && error.key === 'service_unavailable')) {
+            this.options.log.error({ err: error, device: device.identifier }, 'storing a report failed');
+          }
           this.sendError('service_unavailable', 'The report could not be stored; send it again later.', [envelope.id]);
         },
       );
@@ -341,7 +454,7 @@ class GatewayConnection {
         if (room <= 0 || this.socket.readyState !== WebSocket.OPEN) {
           return;
         }
-        const pending = await this.options.outbox.pending(device.deviceId, room, this.lastQueuedId);
+        const pending = await this.hub.pendingOutbox(device.deviceId, room, this.lastQueuedId);
         if (pending.length === 0) {
           return;
         }
@@ -360,7 +473,7 @@ class GatewayConnection {
     this.inFlight.set(message.id, { sentAt: Date.now() });
     this.lastQueuedId = Math.max(this.lastQueuedId, message.id);
     this.send('message', String(message.id), message.payload);
-    this.options.outbox
+    this.hub
       .markDelivered(message.id)
       .catch((error: unknown) => this.options.log.error({ err: error, device: this.device?.identifier, messageId: message.id }, 'recording a delivery failed'));
   }
@@ -380,6 +493,10 @@ class GatewayConnection {
 
   private onClose(): void {
     clearTimeout(this.authTimer);
+    if (this.paceTimer) {
+      clearTimeout(this.paceTimer);
+    }
+    this.held = [];
     if (this.keepAlive) {
       clearInterval(this.keepAlive);
     }
@@ -418,9 +535,39 @@ export class GatewayServer {
 
   private readonly stopPresence: () => void;
   private readonly stopOutbox: () => void;
+  private readonly stopPressure: () => void;
   private closing = false;
+  /** Whether the ingest is behind: connections stop reading until it catches up. */
+  private ingestPressed = false;
+  /** The handshakes' and deliveries' queries, gathered across connections (handshakeBatching). */
+  private readonly sessions: Batcher<DeviceSession, OpenedSession>;
+  private readonly outboxReads: Batcher<{ deviceId: number; limit: number; afterId: number }, PendingMessage[]>;
+  private readonly deliveries: Batcher<number, undefined>;
+  private readonly disconnects: Batcher<{ deviceId: number; connectionId: string }, boolean>;
 
   constructor(private readonly options: GatewayServerOptions) {
+    this.sessions = new Batcher((sessions) => options.presence.connectedMany(sessions), handshakeBatching);
+    this.outboxReads = new Batcher((requests) => options.outbox.pendingMany(requests), handshakeBatching);
+    this.disconnects = new Batcher((connections) => options.presence.disconnectedMany(connections), handshakeBatching);
+    this.deliveries = new Batcher(async (ids) => {
+      await options.outbox.markDeliveredMany(ids);
+      return ids.map(() => undefined);
+    }, handshakeBatching);
+    // Back-pressure: while the ingest is behind, no gateway's reports are read (they wait in TCP
+    // and in the gateways' stores), so the queue and the wait for a commit stay bounded.
+    this.stopPressure = options.ingest.onPressure((pressed) => {
+      this.ingestPressed = pressed;
+      if (pressed) {
+        options.log.warn({ queued: options.ingest.queued, connections: this.connections.size }, 'the ingest is behind: reading from gateways paused');
+      }
+      for (const connection of this.connections.values()) {
+        if (pressed) {
+          connection.hold('ingest');
+        } else {
+          connection.release('ingest');
+        }
+      }
+    });
     // One subscription for every connection here: a notification wakes the device's connection, if it is here.
     this.stopOutbox = options.pubsub.subscribe(channels.outbox, (message) => {
       const deviceId = (message as { deviceId?: unknown }).deviceId;
@@ -461,8 +608,11 @@ export class GatewayServer {
       previous.close(closeCodes.replaced, 'replaced by a newer connection');
     }
     connection.networkInterface = networkInterface;
+    if (this.ingestPressed) {
+      connection.hold('ingest');
+    }
     await this.options.node.ready;
-    const opened = await this.options.presence.connected({
+    const opened = await this.sessions.submit({
       deviceId: device.deviceId,
       nodeId: this.options.node.nodeId,
       connectionId: connection.connectionId,
@@ -472,6 +622,21 @@ export class GatewayServer {
     connection.runningConfig = opened.runningConfig;
     this.options.log.info({ device: device.identifier, networkInterface }, 'gateway connected');
     return opened.keepAliveSeconds ?? hubLimits.defaultKeepAliveSeconds;
+  }
+
+  /** The device's pending outbox messages (outbox.pending), read together with other connections'. */
+  pendingOutbox(deviceId: number, limit: number, afterId: number): Promise<PendingMessage[]> {
+    return this.outboxReads.submit({ deviceId, limit, afterId });
+  }
+
+  /** Records a message sent (outbox.markDelivered), together with other connections' sends. */
+  async markDelivered(id: number): Promise<void> {
+    await this.deliveries.submit(id);
+  }
+
+  /** Settles once the queries gathered from connections (sessions opened and closed, outbox reads, delivery marks) have run. */
+  async idle(): Promise<void> {
+    await Promise.all([this.sessions.idle(), this.outboxReads.idle(), this.deliveries.idle(), this.disconnects.idle()]);
   }
 
   async unregister(connection: GatewayConnection): Promise<void> {
@@ -487,7 +652,7 @@ export class GatewayServer {
     }
     try {
       // Only while this connection still holds the device: a newer one (here or on another node) has taken over otherwise.
-      await this.options.presence.disconnected(device.deviceId, connection.connectionId);
+      await this.disconnects.submit({ deviceId: device.deviceId, connectionId: connection.connectionId });
     } catch (error) {
       this.options.log.error({ err: error, device: device.identifier }, 'recording a disconnect failed; the session closes when the sweep finds it');
     }
@@ -519,9 +684,12 @@ export class GatewayServer {
     this.closing = true;
     this.stopPresence();
     this.stopOutbox();
+    this.stopPressure();
     for (const connection of this.connections.values()) {
       connection.close(closeCodes.serviceRestart, 'the server is restarting');
     }
     await closeWebSockets(this.sockets, closeCodes.serviceRestart, 'the server is restarting');
+    // Disconnects recorded before the stop finish before the node closes what it still holds (the two would lock the same rows).
+    await this.idle();
   }
 }

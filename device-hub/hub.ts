@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { validateReport } from '../contracts/hub/reports';
 import { defaultPresenceSettings, type PresenceSettings } from '../graph/fleet/services/device-presence.service';
 import type { Services } from '../graph/services';
-import { GatewayServer } from './gateway-server';
+import { Batcher } from './batcher';
+import { GatewayServer, handshakeBatching } from './gateway-server';
 import { ReportIngest } from './ingest';
 import { NodePresence } from './presence';
 import { ReportHistoryJob } from './rollups';
@@ -88,6 +89,9 @@ export function createDeviceHub({
       ]
     : [];
   // The lease is taken at once; a lease found run out takes the sessions held here back.
+  // Certificates of handshakes arriving together are checked with one device lookup (a reconnect storm).
+  const certificates = new Batcher((pems: string[]) => services.provisioning.verifyDeviceCertificates(pems), handshakeBatching);
+  const verifyCertificate = (pem: string) => certificates.submit(pem);
   const node: NodePresence = new NodePresence(services.devicePresence, presence, log, () => gateways.retakeAll());
   const gateways: GatewayServer = new GatewayServer({
     log,
@@ -97,10 +101,10 @@ export function createDeviceHub({
     node,
     ingest,
     messagesFromDevice: services.messagesFromDevice,
-    verifyCertificate: (pem) => services.provisioning.verifyDeviceCertificate(pem),
+    verifyCertificate,
     validateReport,
   });
-  const tunnels = new TunnelServer({ pubsub: services.pubsub, log, verifyCertificate: (pem) => services.provisioning.verifyDeviceCertificate(pem) });
+  const tunnels = new TunnelServer({ pubsub: services.pubsub, log, verifyCertificate });
   return {
     gateways,
     tunnels,

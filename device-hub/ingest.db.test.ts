@@ -3,6 +3,9 @@ import { insertDeviceRow } from '../test-support/factories';
 import { ReportIngest, type IncomingReport } from './ingest';
 import type { StoredReport } from '../contracts/hub/reports';
 import { channels, InProcessPubSub } from '../graph/common/pubsub';
+import type { Knex } from 'knex';
+import { GridportError } from '../contracts/errors';
+import { hubLimits } from '../contracts/hub/protocol';
 
 describe('report ingest', () => {
   let database: TestDatabase;
@@ -106,6 +109,125 @@ describe('report ingest with a report the database refuses', () => {
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((await database.db('device_reports').orderBy('report_id').pluck('report_id')) as string[]).toEqual(['good-1', 'good-2']);
     expect(ingest.stats).toMatchObject({ isolatedBatches: 1, reports: 2 });
+    await ingest.close();
+  });
+});
+
+describe('report ingest on a database that falls behind', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await testDatabase();
+  });
+
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it('writes two batches at once and answers them in the order they were made, though the later one commits first', async () => {
+    const deviceId = await insertDeviceRow(database.db, { name: 'Two at once' });
+    let letFirstGo: () => void = () => undefined;
+    const firstHeld = new Promise<void>((resolve) => {
+      letFirstGo = resolve;
+    });
+    let inserts = 0;
+    const slowFirst = new Proxy(database.db, {
+      get(target, property, receiver) {
+        if (property === 'raw') {
+          return async (...args: Parameters<Knex['raw']>) => {
+            inserts += 1;
+            if (inserts === 1) {
+              await firstHeld;
+            }
+            return target.raw(...args);
+          };
+        }
+        return Reflect.get(target, property, receiver) as unknown;
+      },
+    });
+    const pubsub = new InProcessPubSub();
+    const published: string[] = [];
+    pubsub.subscribe(channels.reports(deviceId), (message) => published.push((message as StoredReport).reportId));
+    const ingest = new ReportIngest(slowFirst, pubsub);
+    const report = (index: number): IncomingReport => ({
+      deviceId,
+      reportId: `o${index}`,
+      type: 'meterPower',
+      at: new Date(Date.UTC(2026, 10, 23, 0, 0, 0, index)),
+      assetIndex: 2,
+      controllerIndex: null,
+      body: { type: 'meterPower', asset: 2, observations: { activePower: index } },
+    });
+    const resolved: number[] = [];
+    const all = Array.from({ length: hubLimits.ingestBatchMax + 10 }, (_, index) => ingest.submit(report(index)).then(() => void resolved.push(index)));
+    // The second batch (the last ten) is written while the first waits; it commits, and waits its turn.
+    const stored = async () => Number(((await database.db('device_reports').where('device_id', deviceId).count({ n: '*' })) as { n: string | number }[])[0]?.n);
+    const deadline = Date.now() + 20_000;
+    while ((await stored()) < 10 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await stored()).toBe(10);
+    expect(resolved).toEqual([]);
+    expect(published).toEqual([]);
+    letFirstGo();
+    await Promise.all(all);
+    const order = Array.from({ length: hubLimits.ingestBatchMax + 10 }, (_, index) => index);
+    expect(resolved).toEqual(order);
+    expect(published).toEqual(order.map((index) => `o${index}`));
+    expect(ingest.stats).toMatchObject({ batches: 2, reports: hubLimits.ingestBatchMax + 10 });
+    await ingest.close();
+  });
+
+  it('keeps its queue bounded: tells the hub to stop reading, refuses beyond the bound, loses nothing it took, and stores the refused reports when sent again', async () => {
+    const deviceId = await insertDeviceRow(database.db, { name: 'Slow database' });
+    // The database stalls every write until it is let go.
+    let letGo: () => void = () => undefined;
+    const stalled = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    const slow = new Proxy(database.db, {
+      get(target, property, receiver) {
+        if (property === 'raw') {
+          return async (...args: Parameters<Knex['raw']>) => {
+            await stalled;
+            return target.raw(...args);
+          };
+        }
+        return Reflect.get(target, property, receiver) as unknown;
+      },
+    });
+    const ingest = new ReportIngest(slow, new InProcessPubSub());
+    const pressure: boolean[] = [];
+    ingest.onPressure((pressed) => pressure.push(pressed));
+    const report = (index: number): IncomingReport => ({
+      deviceId,
+      reportId: `s${index}`,
+      type: 'meterPower',
+      at: new Date(Date.UTC(2026, 10, 22, 0, 0, 0, index)),
+      assetIndex: 2,
+      controllerIndex: null,
+      body: { type: 'meterPower', asset: 2, observations: { activePower: index } },
+    });
+    // The batches being written (stalled), the queue full behind them, and 500 more.
+    const accepted = hubLimits.ingestWritesInFlight * hubLimits.ingestBatchMax + hubLimits.ingestQueueMax;
+    const outcomes = Array.from({ length: accepted + 500 }, (_, index) => ingest.submit(report(index)));
+    expect(ingest.queued).toBe(hubLimits.ingestQueueMax);
+    expect(pressure).toEqual([true]);
+    const refused = await Promise.allSettled(outcomes.slice(accepted));
+    expect(
+      refused.every((outcome) => outcome.status === 'rejected' && outcome.reason instanceof GridportError && outcome.reason.key === 'service_unavailable'),
+    ).toBe(true);
+    expect(ingest.stats).toMatchObject({ refused: 500, queuedMax: hubLimits.ingestQueueMax, pauses: 1 });
+
+    letGo();
+    await Promise.all(outcomes.slice(0, accepted));
+    expect(pressure).toEqual([true, false]);
+    const stored = async () => Number(((await database.db('device_reports').where('device_id', deviceId).count({ n: '*' })) as { n: string | number }[])[0]?.n);
+    expect(await stored()).toBe(accepted);
+    // The gateway sends the refused reports again (it keeps them until acknowledged): each is stored once.
+    await Promise.all(Array.from({ length: 500 }, (_, index) => ingest.submit(report(accepted + index))));
+    expect(await stored()).toBe(accepted + 500);
+    expect(ingest.stats).toMatchObject({ reports: accepted + 500, duplicates: 0 });
     await ingest.close();
   });
 });

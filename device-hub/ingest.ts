@@ -1,5 +1,6 @@
 import type { StoredReport } from '../contracts/hub/reports';
 import type { Knex } from 'knex';
+import { GridportError } from '../contracts/errors';
 import { hubLimits } from '../contracts/hub/protocol';
 import { channels, type PubSub } from '../graph/common/pubsub';
 import { noMetrics, type NodeMetrics } from '../graph/common/metrics';
@@ -27,17 +28,25 @@ interface Waiting {
  * Stores reports in batches: reports arriving together (from any connection) are written in
  * one statement and one transaction, and each report's promise resolves only after that
  * commit, so a gateway's acknowledgement means the report is on disk. A batch closes when it
- * holds ingestBatchMax reports or has waited ingestBatchWaitMs; one batch is written at a time,
- * the next gathering meanwhile. A report that was stored before (same device, time and id) is
- * left as it was and resolves all the same.
+ * holds ingestBatchMax reports or has waited ingestBatchWaitMs; up to ingestWritesInFlight
+ * batches are written at once (each its own backend), the next gathering meanwhile, and they
+ * are answered in the order they were made. A report that was stored before (same device, time
+ * and id) is left as it was and resolves all the same. The queue is bounded (ingestQueueMax,
+ * and back-pressure from ingestPauseAt): a database that falls behind slows the gateways down
+ * instead of growing a backlog here.
  */
 export class ReportIngest {
   private queue: Waiting[] = [];
   private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> | null = null;
+  /** Batches handed out and not yet answered (hubLimits.ingestWritesInFlight at most). */
+  private writes = 0;
+  /** Settles once every batch handed out so far has been answered, in order. */
+  private answered: Promise<void> = Promise.resolve();
   private closed = false;
+  private pressed = false;
+  private readonly pressureListeners = new Set<(pressed: boolean) => void>();
   /** Statistics for logs and benchmarks. */
-  readonly stats = { batches: 0, reports: 0, duplicates: 0, isolatedBatches: 0 };
+  readonly stats = { batches: 0, reports: 0, duplicates: 0, isolatedBatches: 0, refused: 0, pauses: 0, queuedMax: 0 };
 
   constructor(
     private readonly db: Knex,
@@ -47,13 +56,38 @@ export class ReportIngest {
     private readonly metrics: NodeMetrics = noMetrics,
   ) {}
 
-  /** Resolves once the report is committed (or was stored before); rejects when the write fails. */
+  /** Reports waiting for a batch (not counting the one being written). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /**
+   * Back-pressure: `listener(true)` once hubLimits.ingestPauseAt reports wait (stop reading
+   * reports), `listener(false)` once no more than ingestResumeAt do. Answers the unsubscribe.
+   */
+  onPressure(listener: (pressed: boolean) => void): () => void {
+    this.pressureListeners.add(listener);
+    return () => this.pressureListeners.delete(listener);
+  }
+
+  /**
+   * Resolves once the report is committed (or was stored before); rejects when the write fails,
+   * and at once with service_unavailable when hubLimits.ingestQueueMax reports already wait.
+   */
   submit(report: IncomingReport): Promise<void> {
     if (this.closed) {
       return Promise.reject(new Error('ingest is closed'));
     }
+    if (this.queue.length >= hubLimits.ingestQueueMax) {
+      this.stats.refused += 1;
+      return Promise.reject(new GridportError('service_unavailable', { reason: 'the ingest queue is full' }));
+    }
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ report, resolve, reject });
+      this.stats.queuedMax = Math.max(this.stats.queuedMax, this.queue.length);
+      if (!this.pressed && this.queue.length >= hubLimits.ingestPauseAt) {
+        this.press(true);
+      }
       if (this.queue.length >= hubLimits.ingestBatchMax) {
         this.kick();
       } else if (!this.timer) {
@@ -67,26 +101,52 @@ export class ReportIngest {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    if (this.writing || this.queue.length === 0) {
-      return;
-    }
-    const batch = this.queue.splice(0, hubLimits.ingestBatchMax);
-    this.writing = this.write(batch).finally(() => {
-      this.writing = null;
-      if (this.queue.length > 0) {
-        this.kick();
+    while (this.writes < hubLimits.ingestWritesInFlight && this.queue.length > 0) {
+      const batch = this.queue.splice(0, hubLimits.ingestBatchMax);
+      if (this.pressed && this.queue.length <= hubLimits.ingestResumeAt) {
+        this.press(false);
       }
-    });
+      this.writes += 1;
+      // Written at once (a second database backend while the first commits), answered in the
+      // order the batches were made: acknowledgements, subscribers and monitors see a device's
+      // reports in order.
+      const inserted = this.insert(batch);
+      const before = this.answered;
+      this.answered = (async () => {
+        const outcome = await inserted;
+        await before;
+        await this.answer(batch, outcome);
+      })()
+        // answer resolves the batch's reports before it publishes them; a subscriber's throw must not stop the batches after it.
+        .catch(() => undefined)
+        .finally(() => {
+          this.writes -= 1;
+          if (this.queue.length > 0) {
+            this.kick();
+          }
+        });
+    }
   }
 
-  private async write(batch: Waiting[]): Promise<void> {
+  private press(pressed: boolean): void {
+    this.pressed = pressed;
+    if (pressed) {
+      this.stats.pauses += 1;
+    }
+    for (const listener of this.pressureListeners) {
+      listener(pressed);
+    }
+  }
+
+  /** Inserts a batch in one statement (its own transaction); answers the keys stored for the first time, or the error. Never rejects. */
+  private async insert(batch: Waiting[]): Promise<{ stored: Set<string>; rows: IncomingReport[]; seconds: number } | { error: unknown }> {
+    const started = performance.now();
     // The same report twice in one batch would make the statement conflict with itself.
     const unique = new Map<string, IncomingReport>();
     for (const { report } of batch) {
       unique.set(`${report.deviceId}/${report.at.getTime()}/${report.reportId}`, report);
     }
     const rows = [...unique.values()];
-    const started = performance.now();
     try {
       // The batch travels as one JSON document, each report's body nested as it is: PostgreSQL
       // parses it once (json_to_recordset), where an array literal of jsonb texts would be
@@ -108,46 +168,56 @@ export class ReportIngest {
           (row) => `${Number(row.device_id)}/${Number(row.at_ms)}/${row.report_id}`,
         ),
       );
-      this.stats.batches += 1;
-      this.stats.reports += stored.size;
-      this.stats.duplicates += batch.length - stored.size;
-      this.metrics.ingestBatch(batch.length, stored.size, (performance.now() - started) / 1000);
-      for (const waiting of batch) {
-        waiting.resolve();
-      }
-      const storedReports: StoredReport[] = [];
-      for (const report of rows) {
-        if (stored.has(`${report.deviceId}/${report.at.getTime()}/${report.reportId}`)) {
-          const message: StoredReport = {
-            deviceId: report.deviceId,
-            reportId: report.reportId,
-            type: report.type,
-            at: report.at.toISOString(),
-            assetIndex: report.assetIndex,
-            controllerIndex: report.controllerIndex,
-            body: report.body,
-          };
-          this.pubsub.publish(channels.reports(report.deviceId), message);
-          storedReports.push(message);
-        }
-      }
-      if (this.onStored && storedReports.length > 0) {
-        try {
-          this.onStored(storedReports);
-        } catch {
-          // The listener logs its own failures; the batch is stored and acknowledged all the same.
-        }
-      }
+      return { stored, rows, seconds: (performance.now() - started) / 1000 };
     } catch (error) {
+      return { error };
+    }
+  }
+
+  /** Resolves a stored batch's reports and publishes what was new; a failed batch is written again a report at a time. */
+  private async answer(batch: Waiting[], outcome: Awaited<ReturnType<ReportIngest['insert']>>): Promise<void> {
+    if ('error' in outcome) {
       if (batch.length === 1) {
-        batch[0]?.reject(error);
+        batch[0]?.reject(outcome.error);
         return;
       }
       // One report the database refuses must not fail the others (of any device) that shared
       // its batch: each is written alone, and only what fails alone is refused.
       this.stats.isolatedBatches += 1;
       for (const waiting of batch) {
-        await this.write([waiting]);
+        await this.answer([waiting], await this.insert([waiting]));
+      }
+      return;
+    }
+    const { stored, rows } = outcome;
+    this.stats.batches += 1;
+    this.stats.reports += stored.size;
+    this.stats.duplicates += batch.length - stored.size;
+    this.metrics.ingestBatch(batch.length, stored.size, outcome.seconds);
+    for (const waiting of batch) {
+      waiting.resolve();
+    }
+    const storedReports: StoredReport[] = [];
+    for (const report of rows) {
+      if (stored.has(`${report.deviceId}/${report.at.getTime()}/${report.reportId}`)) {
+        const message: StoredReport = {
+          deviceId: report.deviceId,
+          reportId: report.reportId,
+          type: report.type,
+          at: report.at.toISOString(),
+          assetIndex: report.assetIndex,
+          controllerIndex: report.controllerIndex,
+          body: report.body,
+        };
+        this.pubsub.publish(channels.reports(report.deviceId), message);
+        storedReports.push(message);
+      }
+    }
+    if (this.onStored && storedReports.length > 0) {
+      try {
+        this.onStored(storedReports);
+      } catch {
+        // The listener logs its own failures; the batch is stored and acknowledged all the same.
       }
     }
   }
@@ -156,8 +226,8 @@ export class ReportIngest {
   async close(): Promise<void> {
     this.closed = true;
     this.kick();
-    while (this.writing) {
-      await this.writing;
+    while (this.writes > 0) {
+      await this.answered;
     }
   }
 }

@@ -32,6 +32,12 @@ export const hubLimits = {
   /** Frames per second a connection may send on average, and in a burst; beyond it the connection is closed with 4008. */
   framesPerSecond: 200,
   framesBurst: 1000,
+  /**
+   * Frames a connection may send beyond the burst in one go (a backlog sent at once): the hub
+   * stops reading from it and takes them at framesPerSecond. One still faster after these is
+   * closed with 4008. The pace ends once the bucket is half full again.
+   */
+  pacedFramesMax: 2000,
   /** How long a gateway has to authenticate after connecting. */
   authenticateWithinMs: 10_000,
   /** Keep-alive when the config gives none (cloudKeepAliveIntervalInSec is 5-60). */
@@ -39,6 +45,17 @@ export const hubLimits = {
   /** Reports stored in one transaction at most, and how long a report waits for others to join its batch. */
   ingestBatchMax: 2000,
   ingestBatchWaitMs: 5,
+  /**
+   * Reports waiting for the ingest (on one node, not yet being written): at ingestPauseAt the hub
+   * stops reading from every gateway until no more than ingestResumeAt wait; a report that
+   * still finds ingestQueueMax waiting is answered service_unavailable (the gateway sends it
+   * again). So the wait for a commit stays bounded when the database falls behind.
+   */
+  ingestPauseAt: 4000,
+  /** Batches written at once (each its own database backend), answered in order. */
+  ingestWritesInFlight: 2,
+  ingestResumeAt: 2000,
+  ingestQueueMax: 8000,
   /** Unacknowledged messages in flight per connection; the rest wait their turn. */
   deliveryWindow: 50,
   /** How long a sent message waits for its acknowledgement before it is sent again. */

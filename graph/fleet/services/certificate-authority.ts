@@ -134,6 +134,8 @@ export interface IssueOptions {
 
 /** The platform CA in memory: its certificate and its (non-extractable) signing key. */
 export class CertificateAuthority {
+  private verifyingKey: Promise<CryptoKey> | null = null;
+
   private constructor(
     readonly certificate: x509.X509Certificate,
     readonly certificatePem: string,
@@ -187,14 +189,25 @@ export class CertificateAuthority {
    * and signature), within its validity, and for client authentication with O=device.
    */
   async vouchesFor(certificate: x509.X509Certificate, at = new Date()): Promise<boolean> {
-    if (certificate.issuer !== this.certificate.subject) {
-      return false;
-    }
     if (at.getTime() < certificate.notBefore.getTime() || at.getTime() > certificate.notAfter.getTime()) {
       return false;
     }
+    return this.signed(certificate);
+  }
+
+  /**
+   * Whether this CA issued `certificate` as a device certificate (name, signature, O=device),
+   * whatever the date: a fact of the certificate's bytes, so it may be remembered; its validity
+   * at a given time is checked apart (vouchesFor).
+   */
+  async signed(certificate: x509.X509Certificate): Promise<boolean> {
+    if (certificate.issuer !== this.certificate.subject) {
+      return false;
+    }
     try {
-      if (!(await certificate.verify({ publicKey: this.certificate.publicKey, signatureOnly: true }, x509Crypto))) {
+      // The CA's key imported once, not at every certificate checked (a reconnect storm checks thousands).
+      this.verifyingKey ??= verifyingKeyOf(this.certificate);
+      if (!(await certificate.verify({ publicKey: await this.verifyingKey, signatureOnly: true }, x509Crypto))) {
         return false;
       }
     } catch {

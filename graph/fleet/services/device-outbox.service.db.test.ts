@@ -60,4 +60,51 @@ describe('the device outbox acknowledged', () => {
       ),
     ).toEqual([10, 'debugPing', 30]);
   });
+  it('reads the pending messages of several devices in one call as pending reads each, and marks sends in one', async () => {
+    const outbox = new DeviceOutboxService(database.db, new InProcessPubSub());
+    const [first, second, empty] = [await insertDeviceRow(database.db), await insertDeviceRow(database.db), await insertDeviceRow(database.db)];
+    const actor = systemActor('test');
+    const [a1, a2, a3, b1] = await write(database.db, actor, async (w) => [
+      await outbox.enqueue(w, actor, first, { type: 'debugPing', payload: 'a1' }),
+      await outbox.enqueue(w, actor, first, { type: 'debugPing', payload: 'a2' }),
+      await outbox.enqueue(w, actor, first, { type: 'debugPing', payload: 'a3' }),
+      await outbox.enqueue(w, actor, second, { type: 'reboot', hard: true }),
+    ]);
+    await outbox.acknowledge(first, [a1 ?? 0]);
+    const answers = await outbox.pendingMany([
+      { deviceId: first, limit: 1, afterId: 0 },
+      { deviceId: empty, limit: 50, afterId: 0 },
+      { deviceId: second, limit: 50, afterId: 0 },
+      { deviceId: first, limit: 50, afterId: a2 ?? 0 },
+    ]);
+    expect(answers.map((messages) => messages.map((message) => [message.id, message.payload]))).toEqual([
+      [[a2, { type: 'debugPing', payload: 'a2' }]],
+      [],
+      [[b1, { type: 'reboot', hard: true }]],
+      [[a3, { type: 'debugPing', payload: 'a3' }]],
+    ]);
+    expect(answers).toEqual([
+      await outbox.pending(first, 1),
+      await outbox.pending(empty, 50),
+      await outbox.pending(second, 50),
+      await outbox.pending(first, 50, a2 ?? 0),
+    ]);
+    expect(await outbox.pendingMany([])).toEqual([]);
+
+    // a2 sent twice (sent again after a reconnect) and b1 once, in one update.
+    await outbox.markDeliveredMany([a2 ?? 0, b1 ?? 0, a2 ?? 0]);
+    const rows = (await database
+      .db('device_outbox')
+      .whereIn('id', [a2 ?? 0, a3 ?? 0, b1 ?? 0])
+      .orderBy('id')
+      .select('attempts', 'delivered_at')) as {
+      attempts: number;
+      delivered_at: Date | null;
+    }[];
+    expect(rows.map((row) => [row.attempts, row.delivered_at === null])).toEqual([
+      [2, false],
+      [0, true],
+      [1, false],
+    ]);
+  });
 });

@@ -62,6 +62,54 @@ export class DeviceOutboxService {
     return rows.map(({ id, type, payload, createdAt }) => ({ id, type, payload, createdAt }));
   }
 
+  /**
+   * pending for several devices at once (the handshakes of a reconnect storm): one query, each
+   * device's messages read as pending reads them. Answers one list per request, in order.
+   */
+  async pendingMany(requests: readonly { deviceId: number; limit: number; afterId: number }[]): Promise<PendingMessage[][]> {
+    if (requests.length === 0) {
+      return [];
+    }
+    const result = (await this.db.raw(
+      `select q.n, o.id, o.type, o.payload, o.created_at
+       from json_to_recordset(?::json) as q(n integer, d bigint, a bigint, l integer)
+       cross join lateral (
+         select id, type, payload, created_at from device_outbox
+         where device_id = q.d and acknowledged_at is null and id > q.a
+         order by id limit q.l
+       ) o
+       order by q.n, o.id`,
+      [JSON.stringify(requests.map((request, n) => ({ n, d: request.deviceId, a: request.afterId, l: request.limit })))],
+    )) as { rows: { n: number; id: string | number; type: string; payload: Record<string, unknown> | string; created_at: Date | string }[] };
+    const answers: PendingMessage[][] = requests.map(() => []);
+    for (const row of result.rows) {
+      answers[row.n]?.push({
+        id: Number(row.id),
+        type: row.type,
+        payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as Record<string, unknown>) : row.payload,
+        createdAt: new Date(row.created_at),
+      });
+    }
+    return answers;
+  }
+
+  /** markDelivered for several sends at once: one update; a message sent twice counts two attempts. */
+  async markDeliveredMany(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) {
+      return;
+    }
+    const counts = new Map<number, number>();
+    for (const id of ids) {
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    await this.db.raw(
+      `update device_outbox set delivered_at = ?, attempts = attempts + s.n
+       from json_to_recordset(?::json) as s(i bigint, n integer)
+       where device_outbox.id = s.i`,
+      [new Date(), JSON.stringify([...counts.entries()].map(([i, n]) => ({ i, n })))],
+    );
+  }
+
   /** Records that the message was sent to its device once more. */
   async markDelivered(id: number): Promise<void> {
     await this.db('device_outbox')

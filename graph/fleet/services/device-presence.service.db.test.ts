@@ -138,4 +138,89 @@ describe('device presence in the database', () => {
     });
     expect(await open()).toEqual({ keepAliveSeconds: 15, runningConfig: { assets: 1, controllers: 0 } });
   });
+  it('opens several sessions in one call as connected opens each: rows, connection events, announcements and answers in order, a device named twice held by its later session', async () => {
+    const presence = new DevicePresenceService(database.db, pubsub);
+    await presence.startNode('batch-node', settings);
+    const [plain, configured, twice] = [await aDevice(), await aDevice(), await aDevice()];
+    await database
+      .db('devices')
+      .where('id', configured)
+      .update({ version: '0.9.0', config: JSON.stringify({ assets: [{}, {}], activeControl: [], cloudKeepAliveIntervalInSec: 20 }) });
+    await database.db('device_reports').insert({
+      device_id: twice,
+      report_id: 'r-batch',
+      type: 'config',
+      at: new Date(),
+      body: JSON.stringify({ type: 'config', at: new Date().toISOString(), observations: { source: 'local', config: { assets: [{}, {}, {}, {}] } } }),
+    });
+    announced.length = 0;
+    const answers = await presence.connectedMany([
+      { deviceId: plain, nodeId: 'batch-node', connectionId: 'b1', networkInterface: 'eth0', version: '2.0.0' },
+      { deviceId: twice, nodeId: 'batch-node', connectionId: 'b2-old', networkInterface: 'eth1', version: null },
+      { deviceId: configured, nodeId: 'batch-node', connectionId: 'b3', networkInterface: 'cellular', version: null },
+      { deviceId: twice, nodeId: 'batch-node', connectionId: 'b2-new', networkInterface: 'eth0', version: null },
+    ]);
+    expect(answers).toEqual([
+      { keepAliveSeconds: null, runningConfig: null },
+      { keepAliveSeconds: null, runningConfig: { assets: 4, controllers: 0 } },
+      { keepAliveSeconds: 20, runningConfig: { assets: 2, controllers: 0 } },
+      { keepAliveSeconds: null, runningConfig: { assets: 4, controllers: 0 } },
+    ]);
+    expect(await device(plain)).toMatchObject({ online: true, hub_node_id: 'batch-node', hub_connection_id: 'b1', network_interface: 'eth0' });
+    expect(await device(configured)).toMatchObject({ online: true, hub_connection_id: 'b3', network_interface: 'cellular' });
+    expect(await device(twice)).toMatchObject({ online: true, hub_connection_id: 'b2-new', network_interface: 'eth0' });
+    expect(await database.db('devices').whereIn('id', [plain, configured]).orderBy('id').pluck('version')).toEqual(['2.0.0', '0.9.0']);
+    const events = (await database
+      .db('device_connection_events')
+      .whereIn('device_id', [plain, configured, twice])
+      .orderBy('id')
+      .select('device_id', 'kind', 'network_interface')) as { device_id: string | number; kind: string; network_interface: string | null }[];
+    expect(events.map((event) => [Number(event.device_id), event.kind, event.network_interface])).toEqual([
+      [plain, 'connected', 'eth0'],
+      [twice, 'connected', 'eth1'],
+      [configured, 'connected', 'cellular'],
+      [twice, 'connected', 'eth0'],
+    ]);
+    expect(announced).toEqual([
+      { deviceId: plain, online: true, networkInterface: 'eth0', connectionId: 'b1' },
+      { deviceId: twice, online: true, networkInterface: 'eth1', connectionId: 'b2-old' },
+      { deviceId: configured, online: true, networkInterface: 'cellular', connectionId: 'b3' },
+      { deviceId: twice, online: true, networkInterface: 'eth0', connectionId: 'b2-new' },
+    ]);
+  });
+  it('closes several sessions in one call, each only for the connection that holds it', async () => {
+    const presence = new DevicePresenceService(database.db, pubsub);
+    await presence.startNode('dropping', settings);
+    const [one, two, replaced] = [await aDevice(), await aDevice(), await aDevice()];
+    await presence.connectedMany([
+      { deviceId: one, nodeId: 'dropping', connectionId: 'd1', networkInterface: 'eth0', version: null },
+      { deviceId: two, nodeId: 'dropping', connectionId: 'd2', networkInterface: null, version: null },
+      { deviceId: replaced, nodeId: 'dropping', connectionId: 'd3-new', networkInterface: null, version: null },
+    ]);
+    announced.length = 0;
+    expect(
+      await presence.disconnectedMany([
+        { deviceId: one, connectionId: 'd1' },
+        { deviceId: replaced, connectionId: 'd3-old' },
+        { deviceId: two, connectionId: 'd2' },
+      ]),
+    ).toEqual([true, false, true]);
+    expect(await device(one)).toMatchObject({ online: false, hub_connection_id: null, hub_node_id: null });
+    expect(await device(two)).toMatchObject({ online: false });
+    expect(await device(replaced)).toMatchObject({ online: true, hub_connection_id: 'd3-new' });
+    expect(announced).toEqual(
+      expect.arrayContaining([
+        { deviceId: one, online: false, networkInterface: null },
+        { deviceId: two, online: false, networkInterface: null },
+      ]),
+    );
+    expect(announced).toHaveLength(2);
+    const events = (await database
+      .db('device_connection_events')
+      .whereIn('device_id', [one, two, replaced])
+      .where('kind', 'disconnected')
+      .pluck('device_id')) as (string | number)[];
+    expect(events.map(Number).sort()).toEqual([one, two].sort());
+    expect(await presence.disconnectedMany([])).toEqual([]);
+  });
 });

@@ -35,6 +35,18 @@ export interface OpenedSession {
 /** When a swept session was last known alive: its node's last heartbeat. */
 const lastHeartbeat = 'coalesce((select n.heartbeat_at from hub_nodes n where n.id = devices.hub_node_id), now())';
 
+/** Splits sessions into rounds in which each device appears once, keeping each device's sessions in order. */
+function roundsOfDistinctDevices(sessions: readonly DeviceSession[]): DeviceSession[][] {
+  const rounds: DeviceSession[][] = [];
+  const seen = new Map<number, number>();
+  for (const session of sessions) {
+    const round = seen.get(session.deviceId) ?? 0;
+    seen.set(session.deviceId, round + 1);
+    (rounds[round] ??= []).push(session);
+  }
+  return rounds;
+}
+
 /**
  * Device presence (issue 14, item 4): which gateway connection, on which node, holds each
  * device, kept true across crashes. A session opens when a connection proves its device and
@@ -149,6 +161,62 @@ export class DevicePresenceService {
   }
 
   /**
+   * connected for several sessions at once (the handshakes of a reconnect storm): one update of
+   * the device rows, one insert of their connection events, one read of their last config
+   * reports, and each announced on the presence channel as connected announces it. A device
+   * named twice is opened twice, in order, so its later session is the one that holds it.
+   * Answers one entry per session, in order.
+   */
+  async connectedMany(sessions: readonly DeviceSession[]): Promise<OpenedSession[]> {
+    const answers: OpenedSession[] = [];
+    for (const round of roundsOfDistinctDevices(sessions)) {
+      answers.push(...(await this.openRound(round)));
+    }
+    return answers;
+  }
+
+  /** Sessions of distinct devices, opened together. */
+  private async openRound(sessions: readonly DeviceSession[]): Promise<OpenedSession[]> {
+    const document = JSON.stringify(
+      sessions.map((session) => ({ i: session.deviceId, n: session.networkInterface, c: session.connectionId, h: session.nodeId, v: session.version })),
+    );
+    const updated = (await this.db.raw(
+      `update devices set online = true, network_interface = s.n, last_seen_at = ?, hub_connection_id = s.c, hub_node_id = s.h, version = coalesce(s.v, devices.version)
+       from json_to_recordset(?::json) as s(i bigint, n text, c text, h text, v text)
+       where devices.id = s.i
+       returning devices.id, devices.config`,
+      [new Date(), document],
+    )) as { rows: { id: string | number; config: { cloudKeepAliveIntervalInSec?: unknown } | null }[] };
+    const configs = new Map(updated.rows.map((row) => [Number(row.id), row.config]));
+    await this.recordEvents(sessions.map((session) => ({ deviceId: session.deviceId, kind: 'connected', networkInterface: session.networkInterface })));
+    for (const session of sessions) {
+      this.pubsub.publish(channels.presence, {
+        deviceId: session.deviceId,
+        online: true,
+        networkInterface: session.networkInterface,
+        connectionId: session.connectionId,
+      });
+    }
+    // Each device's last config report, as connected reads it (the later stored wins between two of one instant).
+    const reported = (await this.db.raw(
+      `select s.i as device_id, r.body from json_to_recordset(?::json) as s(i bigint)
+       cross join lateral (
+         select body from device_reports where device_id = s.i and type = 'config' order by at desc, received_at desc limit 1
+       ) r`,
+      [JSON.stringify(sessions.map((session) => ({ i: session.deviceId })))],
+    )) as { rows: { device_id: string | number; body: { observations?: { config?: unknown } } }[] };
+    const reports = new Map(reported.rows.map((row) => [Number(row.device_id), row.body]));
+    return sessions.map((session) => {
+      const config = configs.get(session.deviceId);
+      const keepAlive = config?.cloudKeepAliveIntervalInSec;
+      return {
+        keepAliveSeconds: typeof keepAlive === 'number' ? keepAlive : null,
+        runningConfig: runningConfigOf(reports.get(session.deviceId)?.observations?.config) ?? runningConfigOf(config),
+      };
+    });
+  }
+
+  /**
    * After the node's lease ran out: the session is this connection's again. 'held' when the
    * device still names this connection, 'retaken' when a sweep had closed it (it is open again
    * and announced), 'lost' when another connection holds the device now.
@@ -184,6 +252,25 @@ export class DevicePresenceService {
   async disconnected(deviceId: number, connectionId: string): Promise<boolean> {
     const closed = await this.closeSessions(this.db.raw('id = ? and hub_connection_id = ?', [deviceId, connectionId]), 'now()');
     return closed.length > 0;
+  }
+
+  /**
+   * disconnected for several connections at once (a node's gateways dropping together): one
+   * update, one insert of connection events. Answers, per connection in order, whether it
+   * closed its device's session.
+   */
+  async disconnectedMany(connections: readonly { deviceId: number; connectionId: string }[]): Promise<boolean[]> {
+    if (connections.length === 0) {
+      return [];
+    }
+    const document = JSON.stringify(connections.map((connection) => ({ i: connection.deviceId, c: connection.connectionId })));
+    const closed = new Set(
+      await this.closeSessions(
+        this.db.raw('(id, hub_connection_id) in (select s.i, s.c from json_to_recordset(?::json) as s(i bigint, c text))', [document]),
+        'now()',
+      ),
+    );
+    return connections.map((connection) => closed.has(connection.deviceId));
   }
 
   /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { secretHash } from '../../common/secret-hash';
 import type { Knex } from 'knex';
 import { anonymousActor, type Actor } from '../../common/context';
@@ -28,6 +29,18 @@ export interface VerifiedDevice {
   publicKey: CryptoKey;
 }
 
+/** A device certificate the platform CA signed, as far as its bytes prove: who it names, its fingerprint, its validity and its key. */
+interface VouchedCertificate {
+  identifier: string;
+  fingerprint: string;
+  notBefore: Date;
+  notAfter: Date;
+  publicKey: CryptoKey;
+}
+
+/** Certificates remembered at most: a node's gateways with room to spare (about 1 KB each). */
+const certificateCacheMax = 50_000;
+
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 }
@@ -39,6 +52,8 @@ function isUniqueViolation(error: unknown): boolean {
  */
 export class ProvisioningService {
   private loading: Promise<CertificateAuthority> | null = null;
+  /** Certificates the CA signed, by the SHA-256 of their PEM, least recently used first. */
+  private readonly vouched = new Map<string, VouchedCertificate>();
 
   constructor(
     private readonly db: Knex,
@@ -156,21 +171,74 @@ export class ProvisioningService {
    * the one recorded), so a re-provisioned device's older certificate no longer works.
    */
   async verifyDeviceCertificate(pem: string, at = new Date()): Promise<VerifiedDevice | null> {
+    const [device] = await this.verifyDeviceCertificates([pem], at);
+    return device ?? null;
+  }
+
+  /**
+   * verifyDeviceCertificate of several certificates at once (the handshakes of a reconnect
+   * storm): one query looks the devices up by fingerprint. What the CA's signature proves is
+   * remembered per certificate (parsing and checking it again would prove the same), up to
+   * certificateCacheMax certificates; the validity at `at` and the device that holds the
+   * fingerprint are checked every time. Answers one entry per certificate, in order.
+   */
+  async verifyDeviceCertificates(pems: readonly string[], at = new Date()): Promise<(VerifiedDevice | null)[]> {
+    const vouched = await Promise.all(pems.map((pem) => this.vouchedCertificate(pem)));
+    const valid = vouched.map((certificate) =>
+      certificate && at.getTime() >= certificate.notBefore.getTime() && at.getTime() <= certificate.notAfter.getTime() ? certificate : null,
+    );
+    const fingerprints = [...new Set(valid.flatMap((certificate) => (certificate ? [certificate.fingerprint] : [])))];
+    if (fingerprints.length === 0) {
+      return valid.map(() => null);
+    }
+    const rows = (await this.db('devices').whereIn('certificate_fingerprint', fingerprints).select('id', 'identifier', 'certificate_fingerprint')) as {
+      id: number | string;
+      identifier: string | null;
+      certificate_fingerprint: string;
+    }[];
+    const byFingerprint = new Map(rows.map((row) => [row.certificate_fingerprint, row]));
+    return valid.map((certificate) => {
+      const row = certificate ? byFingerprint.get(certificate.fingerprint) : undefined;
+      if (!certificate || !row || row.identifier !== certificate.identifier) {
+        return null;
+      }
+      return { identifier: certificate.identifier, deviceId: Number(row.id), publicKey: certificate.publicKey };
+    });
+  }
+
+  /** What the platform CA vouches for in a certificate whatever the date, remembered by the PEM's hash; null when it does not. */
+  private async vouchedCertificate(pem: string): Promise<VouchedCertificate | null> {
+    const key = createHash('sha256').update(pem).digest('base64');
+    const known = this.vouched.get(key);
+    if (known) {
+      // Most recently used last: the first entry is the one to forget.
+      this.vouched.delete(key);
+      this.vouched.set(key, known);
+      return known;
+    }
     const certificate = parseCertificate(pem);
     if (!certificate) {
       return null;
     }
     const authority = await this.authority();
-    if (!(await authority.vouchesFor(certificate, at))) {
-      return null;
-    }
     const identifier = certificate.subjectName.getField('OU')[0];
-    const row = (await this.db('devices')
-      .where({ certificate_fingerprint: certificateFingerprint(certificate) })
-      .first('id', 'identifier')) as { id: number | string; identifier: string | null } | undefined;
-    if (!row || identifier === undefined || row.identifier !== identifier) {
+    if (identifier === undefined || !(await authority.signed(certificate))) {
       return null;
     }
-    return { identifier, deviceId: Number(row.id), publicKey: await verifyingKeyOf(certificate) };
+    const vouched: VouchedCertificate = {
+      identifier,
+      fingerprint: certificateFingerprint(certificate),
+      notBefore: certificate.notBefore,
+      notAfter: certificate.notAfter,
+      publicKey: await verifyingKeyOf(certificate),
+    };
+    this.vouched.set(key, vouched);
+    if (this.vouched.size > certificateCacheMax) {
+      const oldest = this.vouched.keys().next();
+      if (!oldest.done) {
+        this.vouched.delete(oldest.value);
+      }
+    }
+    return vouched;
   }
 }
