@@ -22,13 +22,16 @@ export const fallbackAfterMs = 1_000;
 /**
  * The headroom a loop keeps below a limit: its deadband plus `sigmas` standard deviations of how
  * far the power it does not steer moves within its assets' response time. The spread is learned
- * from the step-to-step changes (an exponentially weighted mean of their squares).
+ * from the step-to-step changes: their plain mean square over the first 1/weight changes (the n-th
+ * weighs 1/n, so a loop knows its site's noise within seconds of starting), an exponentially
+ * weighted one (about the last 1000 steps) from then on.
  */
 export class Headroom {
   private variance = 0;
   private last: number | null = null;
+  private changes = 0;
   static readonly sigmas = 3.5;
-  /** How fast the spread is learned: the weight of a new step (about the last 1000 steps). */
+  /** How fast the spread is learned once started: the weight of a new step (about the last 1000 steps). */
   static readonly weight = 0.001;
 
   /** How many control steps the steered assets take to answer (their response time over the step); the loop may update it as it learns. */
@@ -39,7 +42,8 @@ export class Headroom {
       const change = value - this.last;
       // A jump much larger than the spread (a load switching) is taken in at a capped size, so one event does not widen the headroom for minutes.
       const capped = this.variance > 0 ? Math.min(change * change, 25 * this.variance) : change * change;
-      this.variance += Headroom.weight * (capped - this.variance);
+      this.changes += 1;
+      this.variance += Math.max(Headroom.weight, 1 / this.changes) * (capped - this.variance);
     }
     this.last = value;
   }

@@ -353,6 +353,22 @@ describe('Headroom', () => {
     expect(quick.margin).toBeCloseTo(350, 3);
     expect(slow.margin).toBeCloseTo(350 * Math.sqrt(10), 3);
   });
+
+  it('learns the spread from the plain mean of its first thousand changes, then forgets slowly', () => {
+    const headroom = new Headroom(1);
+    // Ten changes of 100: the plain mean square is 10,000 at once (a weight of 0.001 from zero would give 99.5).
+    for (let step = 0; step <= 10; step += 1) {
+      headroom.observe(step % 2 === 0 ? 0 : 100);
+    }
+    expect(headroom.margin).toBeCloseTo(350, 9);
+    // Past the first 1,000 changes each weighs 0.001: one change of 0 takes 0.1 % off the mean square.
+    for (let step = 11; step <= 1_000; step += 1) {
+      headroom.observe(step % 2 === 0 ? 0 : 100);
+    }
+    expect(headroom.margin).toBeCloseTo(350, 9);
+    headroom.observe(0);
+    expect(headroom.margin).toBeCloseTo(3.5 * Math.sqrt(10_000 * 0.999), 9);
+  });
 });
 
 describe('ramp-aware setpoints', () => {
