@@ -467,9 +467,13 @@ export interface LimitPair {
 /**
  * The range the steered assets' total delivery must lie in so that the meter (meter sign: import
  * positive) stays within the limits less the headroom: the grid without them is meter + delivered.
+ * The headroom is at most half the band between the limits, so the window never turns over.
  */
-export function deliveryWindow(meter: number, delivered: number, limits: GridLimits, headroom: number): { low: number; high: number } {
+export function deliveryWindow(meter: number, delivered: number, limits: GridLimits, margin: number): { low: number; high: number } {
   const others = meter + delivered;
+  // A margin wider than half the band between the two limits (a headroom that took in a large jump while it had seen few steps)
+  // would turn the window over and move the assets away from the limit they are past: it is kept to half that band.
+  const headroom = limits.consumption === null || limits.feedIn === null ? margin : Math.min(margin, Math.max(0, (limits.consumption + limits.feedIn) / 2));
   return {
     low: limits.consumption === null ? -Infinity : others - (limits.consumption - headroom),
     high: limits.feedIn === null ? Infinity : others + (limits.feedIn - headroom),
