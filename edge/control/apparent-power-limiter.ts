@@ -50,6 +50,9 @@ export class ApparentPowerLimiter extends LoopBase<'apparentPowerLimiter'> {
       return meter.fallback ? this.fallbackStep(site, config.limitableAssetIndices) : { setpoints: new Map() };
     }
     const assets = this.flexOf(site, config.limitableAssetIndices, (index, asset, state) => this.freeOf(site, index, asset, state));
+    const responseSteps = this.learnResponses(site, config.limitableAssetIndices);
+    this.activeHeadroom.responseSteps = responseSteps;
+    this.reactiveHeadroom.responseSteps = responseSteps;
     this.activeHeadroom.observe(meter.value + assets.delivered);
     this.reactiveHeadroom.observe(reactive);
     // Q may grow by its headroom within the assets' response: the active power allowed is worked out for that Q.
@@ -57,7 +60,8 @@ export class ApparentPowerLimiter extends LoopBase<'apparentPowerLimiter'> {
     // A limitPower the cloud scheduled for the loop bounds P as well.
     const limits = limitsNow([{ consumption: allowed, feedIn: allowed }], undefined, site);
     const window = deliveryWindow(meter.value, assets.delivered, limits, this.activeHeadroom.margin);
-    const { setpoints } = allocate([assets.flex], window.low, window.high);
+    const { setpoints, direction } = allocate([assets.flex], window.low, window.high);
+    this.lead(site, setpoints, assets.flex, direction);
 
     this.apparentPower = Math.hypot(meter.value, reactive);
     this.status.monitoredPower = meter.value;

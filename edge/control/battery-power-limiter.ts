@@ -29,9 +29,11 @@ export class BatteryPowerLimiter extends LoopBase<'batteryPowerLimiter'> {
     }
     const limits = limitsNow([config.contractualLimit, config.physicalLimit], config.limitSchedule, site);
     const batteries = this.flexOf(site, config.batteryAssetIndices, (index, asset, state) => this.freeOf(site, index, asset, state));
+    this.headroom.responseSteps = this.learnResponses(site, config.batteryAssetIndices);
     this.headroom.observe(meter.value + batteries.delivered);
     const window = deliveryWindow(meter.value, batteries.delivered, limits, config.deadband + this.headroom.margin);
-    const { setpoints } = allocate([batteries.flex], window.low, window.high);
+    const { setpoints, direction } = allocate([batteries.flex], window.low, window.high);
+    this.lead(site, setpoints, batteries.flex, direction);
 
     this.status.monitoredPower = meter.value;
     this.status.consumptionLimit = limits.consumption;

@@ -12,23 +12,17 @@ function meterOf(gateway: SimulatedGateway): { link: { down: boolean } } {
 
 const stepSeconds = 0.1;
 const daySteps = (24 * 3600) / stepSeconds;
-/** The loop's headroom learns the load's noise in its first minutes: overshoots are counted from then on (docs/control-loops.md). */
-const learningSteps = 6_000;
 
 describe('cascadeBatteryPowerLimiter over a simulated day (controlLoopSleep 0.1 s, driven clock)', () => {
   it('holds consumption under its limit in at least 99.9 % of control steps, the secondary battery taking over when the primary one is empty', async () => {
     const { gateway, limitW, primary, secondary } = cascadeScenario(31);
     const tally = new LimitTally();
-    let worstAfterLearning = 0;
     let secondaryAlone = 0;
     let emptiedAt: number | null = null;
     for (let step = 0; step < daySteps; step += 1) {
       await gateway.step(stepSeconds);
       const excess = gateway.site.meter.activePower - limitW;
       tally.record(excess);
-      if (step >= learningSteps) {
-        worstAfterLearning = Math.max(worstAfterLearning, excess);
-      }
       if (emptiedAt === null && primary.maxDischargePower === 0) {
         emptiedAt = gateway.site.now;
       }
@@ -39,13 +33,14 @@ describe('cascadeBatteryPowerLimiter over a simulated day (controlLoopSleep 0.1 
     await gateway.close();
     expect(tally.steps).toBe(daySteps);
     expect(tally.share).toBeGreaterThanOrEqual(0.999);
+    expect(tally.steps - tally.within).toBeLessThanOrEqual(30);
     // The primary (20 kWh) empties in the small hours; from then on the secondary keeps the limit alone for hours.
     expect(emptiedAt).not.toBeNull();
     expect((emptiedAt ?? Infinity) - summerDay).toBeLessThan(6 * 3_600_000);
     expect(secondaryAlone).toBeGreaterThan(daySteps / 4);
-    // The worst: the plant's battery cuts its 10 kW at once when it empties (no taper), 3.1 kW over before the secondary takes it.
-    expect(worstAfterLearning).toBeLessThan(0.07 * limitW);
-    expect(tally.worstOvershootW).toBeLessThan(0.1 * limitW);
+    // Under the 5 % target from the first step: the headroom learns the noise within seconds, the primary fades out
+    // over its last 5 % of charge as a battery management tapers it, and ramp-aware setpoints answer load steps (2.6 % at worst).
+    expect(tally.worstOvershootW).toBeLessThan(0.03 * limitW);
   });
 
   it('idles the batteries while the meter is unreadable, and takes control back when it returns', async () => {

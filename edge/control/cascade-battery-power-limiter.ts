@@ -36,9 +36,11 @@ export class CascadeBatteryPowerLimiter extends LoopBase<'cascadeBatteryPowerLim
     const primary = this.flexOf(site, config.primaryBatteryAssetIndices, free);
     const secondary = this.flexOf(site, config.secondaryBatteryAssetIndices, free);
     const delivered = primary.delivered + secondary.delivered;
+    this.headroom.responseSteps = this.learnResponses(site, this.batteries);
     this.headroom.observe(meter.value + delivered);
     const window = deliveryWindow(meter.value, delivered, limits, config.deadband + this.headroom.margin);
-    const { setpoints } = allocate([primary.flex, secondary.flex], window.low, window.high);
+    const { setpoints, direction } = allocate([primary.flex, secondary.flex], window.low, window.high);
+    this.lead(site, setpoints, [...primary.flex, ...secondary.flex], direction);
 
     this.status.monitoredPower = meter.value;
     this.status.consumptionLimit = limits.consumption;

@@ -42,11 +42,13 @@ abstract class CurrentLoop<T extends CurrentLoopType> extends LoopBase<T> {
     this.headroom.observe(importing);
     const keep = config.deadband + this.headroom.margin;
     const steered = this.flexOf(site, this.steered(), (index, asset, state) => this.freeOf(site, index, asset, state));
+    this.headroom.responseSteps = this.learnResponses(site, this.steered());
     const perAmpere = wattsPerAmpere();
     // How many W the assets may still take from the grid (consumption) or push into it (feed-in).
     const consumptionRoom = limit.consumption === null ? Infinity : (limit.consumption - keep - importing) * perAmpere;
     const feedInRoom = limit.feedIn === null ? Infinity : (limit.feedIn - keep - exporting) * perAmpere;
-    const { setpoints } = allocate([steered.flex], steered.delivered - consumptionRoom, steered.delivered + feedInRoom);
+    const { setpoints, direction } = allocate([steered.flex], steered.delivered - consumptionRoom, steered.delivered + feedInRoom);
+    this.lead(site, setpoints, steered.flex, direction);
 
     const power = site.assets[config.meterAssetIndex]?.activePower;
     this.status.monitoredPower = typeof power === 'number' ? power : null;

@@ -93,13 +93,15 @@ export class GridOperatorHedno extends LoopBase<'gridOperatorHedno'> {
       return { ...this.fallbackStep(site, config.limitableAssetIndices), layer };
     }
     const assets = this.flexOf(site, config.limitableAssetIndices, (index, asset, state) => this.freeOf(site, index, asset, state));
+    this.headroom.responseSteps = this.learnResponses(site, config.limitableAssetIndices);
     this.headroom.observe(meter.value + assets.delivered);
     this.noteUnlimitable(site.now, assets.unlimitable);
     if (this.limitNow === null) {
       return { ...this.settle({ setpoints: this.released() }), layer };
     }
     const window = deliveryWindow(meter.value, assets.delivered, this.limitNow, this.headroom.margin);
-    const { setpoints } = allocate([assets.flex], window.low, window.high);
+    const { setpoints, direction } = allocate([assets.flex], window.low, window.high);
+    this.lead(site, setpoints, assets.flex, direction);
     this.monitorLimits(site.now, meter.value, { ...this.limitNow, monitored: true }, undefined);
     return { ...this.settle({ setpoints }), layer };
   }

@@ -22,13 +22,16 @@ export const fallbackAfterMs = 1_000;
 /**
  * The headroom a loop keeps below a limit: its deadband plus `sigmas` standard deviations of how
  * far the power it does not steer moves within its assets' response time. The spread is learned
- * from the step-to-step changes (an exponentially weighted mean of their squares).
+ * from the step-to-step changes: their plain mean square over the first 1/weight changes (the n-th
+ * weighs 1/n, so a loop knows its site's noise within seconds of starting), an exponentially
+ * weighted one (about the last 1000 steps) from then on.
  */
 export class Headroom {
   private variance = 0;
   private last: number | null = null;
+  private changes = 0;
   static readonly sigmas = 3.5;
-  /** How fast the spread is learned: the weight of a new step (about the last 1000 steps). */
+  /** How fast the spread is learned once started: the weight of a new step (about the last 1000 steps). */
   static readonly weight = 0.001;
 
   /** How many control steps the steered assets take to answer (their response time over the step); the loop may update it as it learns. */
@@ -39,7 +42,8 @@ export class Headroom {
       const change = value - this.last;
       // A jump much larger than the spread (a load switching) is taken in at a capped size, so one event does not widen the headroom for minutes.
       const capped = this.variance > 0 ? Math.min(change * change, 25 * this.variance) : change * change;
-      this.variance += Headroom.weight * (capped - this.variance);
+      this.changes += 1;
+      this.variance += Math.max(Headroom.weight, 1 / this.changes) * (capped - this.variance);
     }
     this.last = value;
   }
@@ -463,9 +467,13 @@ export interface LimitPair {
 /**
  * The range the steered assets' total delivery must lie in so that the meter (meter sign: import
  * positive) stays within the limits less the headroom: the grid without them is meter + delivered.
+ * The headroom is at most half the band between the limits, so the window never turns over.
  */
-export function deliveryWindow(meter: number, delivered: number, limits: GridLimits, headroom: number): { low: number; high: number } {
+export function deliveryWindow(meter: number, delivered: number, limits: GridLimits, margin: number): { low: number; high: number } {
   const others = meter + delivered;
+  // A margin wider than half the band between the two limits (a headroom that took in a large jump while it had seen few steps)
+  // would turn the window over and move the assets away from the limit they are past: it is kept to half that band.
+  const headroom = limits.consumption === null || limits.feedIn === null ? margin : Math.min(margin, Math.max(0, (limits.consumption + limits.feedIn) / 2));
   return {
     low: limits.consumption === null ? -Infinity : others - (limits.consumption - headroom),
     high: limits.feedIn === null ? Infinity : others + (limits.feedIn - headroom),

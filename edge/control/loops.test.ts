@@ -4,7 +4,7 @@ import { exampleDeviceConfig } from '../../contracts/device/examples';
 import { validateReport, type DeviceReport } from '../../contracts/hub/reports';
 import { createControlLoop } from './index';
 import type { ControlLoop, LoopStep } from './loop';
-import { allocate, Headroom, leadSetpoints, ResponseLearner, responseShare } from './loop-base';
+import { allocate, deliveryWindow, Headroom, leadSetpoints, ResponseLearner, responseShare } from './loop-base';
 import { deviceConfig, readable, snapshot, unreadable } from './test-support';
 import type { AssetState } from '../drivers/driver';
 
@@ -258,7 +258,7 @@ describe('batteryPeakShaver', () => {
 });
 
 describe('proportionalPeakShaver', () => {
-  it('moves the discharge by gain times the excess, and releases at 0', () => {
+  it('moves the discharge by gain times the excess over the limit less its headroom, and releases at 0', () => {
     const { loop, config: device } = loopOf({
       type: 'proportionalPeakShaver',
       meterAssetIndex: 0,
@@ -266,10 +266,21 @@ describe('proportionalPeakShaver', () => {
       activePowerLimit: 60_000,
       gain: 0.5,
     });
-    expect(setpoints(loop.step(snapshot(device, 0, [meter(70_000), undefined, undefined, battery(0)])))).toEqual([[3, 5_000]]);
-    expect(setpoints(loop.step(snapshot(device, 100, [meter(65_000), undefined, undefined, battery(5_000)])))).toEqual([[3, 7_500]]);
-    expect(setpoints(loop.step(snapshot(device, 200, [meter(40_000), undefined, undefined, battery(7_500)])))).toEqual([[3, null]]);
-    expect(valid(loop.statusReport(new Date(200)))).toMatchObject({
+    // The same headroom fed the same site (meter plus discharge): the battery declares no response time.
+    const mirror = new Headroom(0);
+    const step = (at: number, meterW: number, batteryW: number): [number, number | null][] => {
+      mirror.observe(meterW + batteryW);
+      return setpoints(loop.step(snapshot(device, at, [meter(meterW), undefined, undefined, battery(batteryW)])));
+    };
+    // A quiet site under the limit (±50 W of noise) for 100 s: nothing to shave, and the headroom knows its noise.
+    for (let at = 0; at < 100_000; at += 100) {
+      expect(step(at, at % 200 === 0 ? 50_000 : 50_100, 0)).toEqual([[3, null]]);
+    }
+    expect(mirror.margin).toBeCloseTo(350, 6);
+    expect(step(100_000, 70_000, 0)).toEqual([[3, Math.round(0.5 * (70_000 - (60_000 - mirror.margin)))]]);
+    expect(step(100_100, 65_000, 5_000)).toEqual([[3, Math.round(5_000 + 0.5 * (65_000 - (60_000 - mirror.margin)))]]);
+    expect(step(100_200, 40_000, 7_500)).toEqual([[3, null]]);
+    expect(valid(loop.statusReport(new Date(100_200)))).toMatchObject({
       type: 'proportionalPeakShaverStatus',
       observations: { state: 'idle', consumptionLimit: 60_000 },
     });
@@ -352,6 +363,32 @@ describe('Headroom', () => {
     }
     expect(quick.margin).toBeCloseTo(350, 3);
     expect(slow.margin).toBeCloseTo(350 * Math.sqrt(10), 3);
+  });
+
+  it('learns the spread from the plain mean of its first thousand changes, then forgets slowly', () => {
+    const headroom = new Headroom(1);
+    // Ten changes of 100: the plain mean square is 10,000 at once (a weight of 0.001 from zero would give 99.5).
+    for (let step = 0; step <= 10; step += 1) {
+      headroom.observe(step % 2 === 0 ? 0 : 100);
+    }
+    expect(headroom.margin).toBeCloseTo(350, 9);
+    // Past the first 1,000 changes each weighs 0.001: one change of 0 takes 0.1 % off the mean square.
+    for (let step = 11; step <= 1_000; step += 1) {
+      headroom.observe(step % 2 === 0 ? 0 : 100);
+    }
+    expect(headroom.margin).toBeCloseTo(350, 9);
+    headroom.observe(0);
+    expect(headroom.margin).toBeCloseTo(3.5 * Math.sqrt(10_000 * 0.999), 9);
+  });
+});
+
+describe('deliveryWindow', () => {
+  it('keeps the headroom below both limits, at most half the band between them so the window never turns over', () => {
+    // 90 kW drawn with the assets at 0, limits 50 kW consumption and 10 kW feed-in.
+    expect(deliveryWindow(90_000, 0, { consumption: 50_000, feedIn: 10_000 }, 2_000)).toEqual({ low: 42_000, high: 98_000 });
+    expect(deliveryWindow(90_000, 0, { consumption: 50_000, feedIn: 10_000 }, 105_000)).toEqual({ low: 70_000, high: 70_000 });
+    // With one limit only, the headroom is kept whole.
+    expect(deliveryWindow(90_000, 0, { consumption: 50_000, feedIn: null }, 105_000)).toEqual({ low: 145_000, high: Infinity });
   });
 });
 

@@ -95,8 +95,9 @@ describe('realTimeInterface over a simulated day with a Modbus client as the gri
     expect(readMismatches).toBe(0);
     expect(limitedSteps).toBeGreaterThan(steps / 6);
     expect(tally.share).toBeGreaterThanOrEqual(0.999);
-    // Short of the 5 % target (issue 20 item 7): a 5 kW load switching off lifts feed-in before the PV's 1 s response can follow.
-    expect(worstShare).toBeLessThan(0.07);
+    // Under the 5 % target (issue 20 item 7) with ramp-aware setpoints: 2.3 % at worst, the step a 5 kW load switches off in (6.8 % without the lead).
+    expect(tally.steps - tally.within).toBeLessThanOrEqual(5);
+    expect(worstShare).toBeLessThan(0.03);
     expect(validateReport(report)).toMatchObject({ ok: true });
     expect(report).toMatchObject({ type: 'rtiStatus', controller: 0, observations: { gridOperatorSetpoint: null, state: 'idle' } });
   }, 600_000);

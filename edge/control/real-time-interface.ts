@@ -151,13 +151,15 @@ export class RealTimeInterface extends LoopBase<'realTimeInterface'> {
       return { ...step, layer };
     }
     const assets = this.flexOf(site, config.assetIndices, (index, asset, state) => this.freeOf(site, index, asset, state));
+    this.headroom.responseSteps = this.learnResponses(site, config.assetIndices);
     this.headroom.observe(meter.value + assets.delivered);
     this.noteUnlimitable(site.now, assets.unlimitable);
     if (this.setpoint === null) {
       return { ...this.finish({ setpoints: this.released() }), layer };
     }
     const window = deliveryWindow(meter.value, assets.delivered, { consumption: null, feedIn: this.setpoint }, this.headroom.margin);
-    const { setpoints } = allocate([assets.flex], window.low, window.high);
+    const { setpoints, direction } = allocate([assets.flex], window.low, window.high);
+    this.lead(site, setpoints, assets.flex, direction);
     this.monitorLimits(site.now, meter.value, { consumption: null, feedIn: this.setpoint, monitored: true }, undefined);
     return { ...this.finish({ setpoints }), layer };
   }

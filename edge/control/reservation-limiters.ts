@@ -73,12 +73,15 @@ export class BatteryPowerReservationLimiter extends LoopBase<'batteryPowerReserv
       flex.free = clamp(flex.free, own);
     });
     const others = meter.value + batteries.delivered;
+    this.headroom.responseSteps = this.learnResponses(site, config.batteryAssetIndices);
     this.headroom.observe(others);
     const keep = this.headroom.margin;
     this.keepStateOfCharge(batteries.flex, others, range, limits.consumption, keep);
 
     const window = deliveryWindow(meter.value, batteries.delivered, limits, keep);
-    const { setpoints } = allocate([batteries.flex], window.low, window.high);
+    const { setpoints, direction } = allocate([batteries.flex], window.low, window.high);
+    // Within the unreserved ranges: the lead never reaches into the reserve.
+    this.lead(site, setpoints, batteries.flex, direction);
     // A battery whose baseline would use the reserve or leave the range is held at its plan, not released to that baseline.
     for (const flex of batteries.flex) {
       if (setpoints.get(flex.index) === null && flex.free !== baselines.get(flex.index)) {
@@ -173,9 +176,11 @@ export class PowerReservationLimiter extends LoopBase<'powerReservationLimiter'>
     }
     const limits = limitsNow([this.reservationLimit], undefined, site);
     const assets = this.flexOf(site, config.limitableAssetIndices, (index, asset, state) => this.freeOf(site, index, asset, state));
+    this.headroom.responseSteps = this.learnResponses(site, config.limitableAssetIndices);
     this.headroom.observe(meter.value + assets.delivered);
     const window = deliveryWindow(meter.value, assets.delivered, limits, this.headroom.margin);
-    const { setpoints } = allocate([assets.flex], window.low, window.high);
+    const { setpoints, direction } = allocate([assets.flex], window.low, window.high);
+    this.lead(site, setpoints, assets.flex, direction);
 
     this.status.monitoredPower = meter.value;
     this.status.consumptionLimit = limits.consumption;

@@ -55,9 +55,11 @@ export class ZonbalansPowerLimiter extends LoopBase<'zonbalansPowerLimiter'> {
     const allowance = this.allowance(site.now);
     const limits = mostRestrictive(limitsNow([{ consumption: config.contractualLimit.consumption }], undefined, site), { feedIn: allowance });
     const assets = this.flexOf(site, config.limitableAssetIndices, (index, asset, state) => this.freeOf(site, index, asset, state));
+    this.headroom.responseSteps = this.learnResponses(site, config.limitableAssetIndices);
     this.headroom.observe(meter.value + assets.delivered);
     const window = deliveryWindow(meter.value, assets.delivered, limits, this.headroom.margin);
-    const { setpoints } = allocate([assets.flex], window.low, window.high);
+    const { setpoints, direction } = allocate([assets.flex], window.low, window.high);
+    this.lead(site, setpoints, assets.flex, direction);
 
     this.status.monitoredPower = meter.value;
     this.status.consumptionLimit = limits.consumption;
