@@ -255,7 +255,7 @@ export async function startEvChargingSite(options: DemoSiteOptions = {}): Promis
   );
 }
 
-/** The three demo sites by name, as the demo fleet starts them. */
+/** The demo-type sites by name (the demo fleet also starts startRealFamilySite). */
 export const demoSites = {
   'solar-battery': startSolarBatterySite,
   wind: startWindSite,
