@@ -5,7 +5,7 @@ import type { Agent } from '../edge/agent/agent';
 import type { AgentLog } from '../edge/agent/journal';
 import { startEdgeAgent } from '../edge/agent/run';
 import { loadIdentity } from '../edge/gateway-client/provision';
-import { startEvChargingSite, startSolarBatterySite, startWindSite, type DemoSite } from '../edge/simulators/sites';
+import { startEvChargingSite, startRealFamilySite, startSolarBatterySite, startWindSite, type DemoSite } from '../edge/simulators/sites';
 import { systemActor } from '../graph/common/context';
 import { sameJson } from '../graph/common/diff';
 import type { Services } from '../graph/services';
@@ -13,7 +13,7 @@ import type { Logger } from './logger';
 import { version } from './version';
 
 /** The site each demo device runs, in the order ensureDemoFleet makes them. */
-export const demoSiteStarters = [startWindSite, startSolarBatterySite, startEvChargingSite] as const;
+export const demoSiteStarters = [startWindSite, startSolarBatterySite, startEvChargingSite, startRealFamilySite] as const;
 
 export interface DemoGateways {
   sites: DemoSite[];

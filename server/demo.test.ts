@@ -20,10 +20,10 @@ describe('the demo fleet', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('is made once: an organisation with three exposed, steerable devices of every asset category, found again on the next start', async () => {
+  it('is made once: an organisation with four exposed, steerable devices of every asset category, found again on the next start', async () => {
     const first = await ensureDemoFleet(t.services);
     expect(first.created).toBe(true);
-    expect(first.deviceHashIds).toHaveLength(3);
+    expect(first.deviceHashIds).toHaveLength(4);
     const ops = await t.signIn(['gridport.ops']);
     const device = await t.app.inject({ method: 'GET', url: `/console-admin/v1/device/${first.deviceHashIds[0]}`, headers: { cookie: ops } });
     expect(device.json()).toMatchObject({ name: 'Windpark Zuid', organizationName: demoOrganizationName, isExposedToCustomer: true, cloudApi: 'READ_WRITE' });
@@ -63,16 +63,32 @@ describe('the demo fleet', () => {
     };
 
     const gateways = await startDemoGateways({ services: t.services, deviceHashIds: fleet.deviceHashIds, baseUrl, dataDir, log: t.logs.log });
-    expect(gateways.sites.map((site) => site.name)).toEqual(['wind', 'solar-battery', 'ev-charging']);
-    const [wind, solar, ev] = fleet.deviceHashIds as [string, string, string];
-    // Flash reports come every second; the loop status with the first reporting interval.
+    expect(gateways.sites.map((site) => site.name)).toEqual(['wind', 'solar-battery', 'ev-charging', 'real-families']);
+    const [wind, solar, ev, realFamilies] = fleet.deviceHashIds as [string, string, string, string];
+    const assetReports = async (hashId: string) =>
+      (await t.database
+        .db('device_reports')
+        .where('device_id', t.hashIds.decode('device', hashId) ?? 0)
+        .whereIn('type', ['meterPower', 'solarPower', 'batteryPower'])
+        .orderBy('at', 'desc')
+        .select('type', 'asset_index', 'body')) as { type: string; asset_index: number; body: { observations: Record<string, unknown> } }[];
+    // Flash reports come every second; asset reports and the loop status with the first reporting interval (10 s).
     await until(
       async () =>
         (await reportTypes(wind)).has('windPower.flash') &&
         (await reportTypes(solar)).has('solarPower.flash') &&
-        (await reportTypes(ev)).has('meterPower.flash'),
+        (await reportTypes(ev)).has('meterPower.flash') &&
+        (await reportTypes(realFamilies)).has('meterPower.flash') &&
+        new Set((await assetReports(realFamilies)).map((report) => report.type)).size === 3,
       'live reports from every site',
     );
+    // The real-family site: its Janitza meter, Huawei inverter and SMA battery, each read over Modbus by its family's map.
+    const realReports = await assetReports(realFamilies);
+    const latest = (type: string) => realReports.find((report) => report.type === type);
+    expect(['meterPower', 'solarPower', 'batteryPower'].map((type) => latest(type)?.asset_index)).toEqual([0, 1, 2]);
+    expect(latest('meterPower')?.body.observations).toMatchObject({ activePower: expect.any(Number), frequency: expect.any(Number) });
+    expect(latest('solarPower')?.body.observations).toMatchObject({ activePower: expect.any(Number), energyProduced: expect.any(Number) });
+    expect(latest('batteryPower')?.body.observations).toMatchObject({ activePower: expect.any(Number), stateOfCharge: expect.any(Number) });
     const devices = (await t.database
       .db('devices')
       .whereIn(
@@ -85,6 +101,7 @@ describe('the demo fleet', () => {
       ['demo-meter', 'demo-ev', 'demo-relay'],
       ['demo-meter', 'demo-solar', 'demo-battery'],
       ['demo-meter', 'demo-wind'],
+      ['janitza', 'huawei-inverter', 'sma-sunny-island'],
     ]);
     const certificates = (await t.database
       .db('devices')

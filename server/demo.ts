@@ -22,11 +22,19 @@ export interface DemoFleet {
 }
 
 /**
+ * The demo devices' names, one per demo site in the order of `demoSiteStarters`
+ * (server/demo-gateways.ts): wind, solar with a battery, EV charging, and a site of real device
+ * families (a Janitza meter, a Huawei inverter, an SMA battery).
+ */
+export const demoDeviceNames = ['Windpark Zuid', 'Solar Farm Noord', 'Laadplein Oost', 'Bedrijfshal West'] as const;
+
+/**
  * With GRIDPORT_DEMO on (the embedded default), a first start makes a demo fleet so that a
- * newcomer has something to look at: an organisation, a device group and three devices, exposed
+ * newcomer has something to look at: an organisation, a device group and four devices, exposed
  * to the customer and steerable, made with the example configuration (every asset category,
  * every control loop) until their gateways start (server/demo-gateways.ts) and give each the
- * config of its simulated site. Later starts find it and leave it as it is.
+ * config of its simulated site. Later starts find it and leave it as it is (a data folder
+ * from before the real-family site keeps its three devices; delete it to get the fourth).
  */
 export async function ensureDemoFleet(services: Services): Promise<DemoFleet> {
   const actor = systemActor('demo fleet');
@@ -48,14 +56,19 @@ export async function ensureDemoFleet(services: Services): Promise<DemoFleet> {
     deviceOutageUsersHashIds: [],
   });
   const deviceHashIds: string[] = [];
-  // One per demo site (server/demo-gateways.ts): wind, solar with a battery, EV charging.
-  for (const name of ['Windpark Zuid', 'Solar Farm Noord', 'Laadplein Oost']) {
-    const { hashId } = await services.devices.ship(actor, { organizationHashId: organization.hashId, name, deviceGroupHashId: group.hashId });
-    await services.devices.update(actor, hashId, { config: structuredClone(exampleDeviceConfig), isExposedToCustomer: true, cloudApi: 'READ_WRITE' });
-    deviceHashIds.push(hashId);
+  for (const name of demoDeviceNames) {
+    deviceHashIds.push(await shipDemoDevice(services, organization.hashId, group.hashId, name));
   }
   await ensureDemoUsers(services, organization.hashId);
   return { created: true, organizationHashId: organization.hashId, deviceHashIds };
+}
+
+/** A demo device: shipped into the group, exposed and steerable, with the example configuration until its gateway starts. */
+async function shipDemoDevice(services: Services, organizationHashId: string, deviceGroupHashId: string, name: string): Promise<string> {
+  const actor = systemActor('demo fleet');
+  const { hashId } = await services.devices.ship(actor, { organizationHashId, name, deviceGroupHashId });
+  await services.devices.update(actor, hashId, { config: structuredClone(exampleDeviceConfig), isExposedToCustomer: true, cloudApi: 'READ_WRITE' });
+  return hashId;
 }
 
 /** The demo's sign-ins, made when missing (a data folder from before they existed gets them too). */

@@ -171,7 +171,7 @@ describe('the embedded server and the operator command line', () => {
       const organization = await fetch(`${server.url}/console-admin/v1/organization/${organizationHashId}`, { headers: { cookie } });
       expect(organization.status).toBe(200);
       expect(await organization.json()).toMatchObject({ name: 'Zonnepark Noord', type: 'asset-owner' });
-      // The embedded default makes the demo fleet once: three devices, still three after the restart.
+      // The embedded default makes the demo fleet once: four devices, still four after the restart.
       const demo = await fetch(`${server.url}/console-admin/v1/device?filter=${encodeURIComponent('Windpark Zuid')}`, { headers: { cookie } });
       expect(((await demo.json()) as { rows: { organizationName: string }[] }).rows).toEqual([expect.objectContaining({ organizationName: 'Demo Energy BV' })]);
       const device = await fetch(`${server.url}/console-admin/v1/device/${deviceHashId}`, { headers: { cookie } });
@@ -266,7 +266,7 @@ describe('the README walk-through, with the embedded server running', () => {
       const devices = await fetch(`${server.url}/v2/device`, { headers: { authorization: `Bearer ${apiKey}` } });
       expect(devices.status).toBe(200);
       const { devices: listed } = (await devices.json()) as { devices: { name: string; hashId: string }[] };
-      expect(listed.map((device) => device.name).sort()).toEqual(['Laadplein Oost', 'Solar Farm Noord', 'Windpark Zuid']);
+      expect(listed.map((device) => device.name).sort()).toEqual(['Bedrijfshal West', 'Laadplein Oost', 'Solar Farm Noord', 'Windpark Zuid']);
 
       // The README computes the dates as this does: an hour from now, for two hours.
       expect(readme).toContain(

@@ -255,7 +255,7 @@ export async function startEvChargingSite(options: DemoSiteOptions = {}): Promis
   );
 }
 
-/** The three demo sites by name, as the demo fleet starts them. */
+/** The demo-type sites by name (the demo fleet also starts startRealFamilySite). */
 export const demoSites = {
   'solar-battery': startSolarBatterySite,
   wind: startWindSite,
@@ -295,7 +295,7 @@ export async function startRealFamilySite(options: DemoSiteOptions = {}): Promis
       reportingIntervalInSec: 10,
       assets: [
         { type: 'janitza', identifier: 'grid-meter', communication: server.connection(), slaveId: 1, enableFlashReport: { reportingInterval: 1 } },
-        { type: 'huawei-inverter', identifier: 'pv-roof', communication: server.connection(), slaveId: 2, nominalActivePower: 15_000, powerMeterAssetIndex: 0 },
+        { type: 'huawei-inverter', identifier: 'pv-hall', communication: server.connection(), slaveId: 2, nominalActivePower: 15_000, powerMeterAssetIndex: 0 },
         {
           type: 'sma-sunny-island',
           identifier: 'battery',
