@@ -393,6 +393,23 @@ describe('the edge agent against the real hub', () => {
     expect(after.filter(local).map((row) => row.body.observations.config)).toEqual([parsed]);
   });
 
+  it('reports an asset it has no driver for after the config that names it, so the hub takes its index', async () => {
+    const site = await aSite();
+    await eventually(
+      () => rows(site.deviceId),
+      (all) => all.length >= 1,
+    );
+    const config = { ...siteConfig, assets: [...siteConfig.assets, { type: 'growatt-inverter', identifier: 'pv', communication: { type: 'none' } }] };
+    const response = await t.call('PUT', `/console-admin/v1/device/${site.hashId}`, ops, { config });
+    expect(response.statusCode).toBe(200);
+    const stored = await eventually(
+      () => rows(site.deviceId),
+      (all) => all.some((row) => row.type === 'error' && row.body.observations.code === 'unsupported_asset_type'),
+    );
+    const error = stored.find((row) => row.type === 'error' && row.body.observations.code === 'unsupported_asset_type');
+    expect([error?.asset_index, error?.body.observations.message]).toEqual([2, 'asset 2 (growatt-inverter): no driver for this asset type; it is not read']);
+  });
+
   it('answers an invalid config with invalid_config and its issues, and keeps running the last good one', async () => {
     const site = await aSite();
     await configure(site);

@@ -10,6 +10,7 @@ import { errorText, Journal, type AgentLog } from './journal';
 import { answerMessage } from './messages/answer';
 import type { AgentServices } from './messages/context';
 import { defaultAgentParts, type AgentParts } from './parts';
+import type { DeviceReport } from '../../contracts/hub/reports';
 import { Reporter, toJson } from './reporter';
 import { buildAssets, closeRuntime, defaultDeviceConfig, type Runtime } from './runtime';
 import { AgentState, stateFiles } from './state';
@@ -138,17 +139,21 @@ export class Agent {
     this.client = client;
     await client.start();
     let stored = await this.state.readConfig();
+    let unsupported: DeviceReport[];
     try {
-      await this.services.run(stored ?? defaultDeviceConfig);
+      unsupported = await this.services.run(stored ?? defaultDeviceConfig);
     } catch (error) {
       // A stored config that cannot run now must not keep the gateway from the cloud, which can send another.
       this.log('error', 'the stored config could not be run; running the default one', { error: errorText(error) });
       stored = null;
-      await this.services.run(defaultDeviceConfig);
+      unsupported = await this.services.run(defaultDeviceConfig);
     }
     await this.queue.run(() => this.schedules.restore(this.runtime));
     const config = stored ?? defaultDeviceConfig;
     await this.reporter.send({ type: 'config', at: this.reporter.at(), observations: { source: stored ? 'local' : 'default', config: toJson(config) } });
+    for (const report of unsupported) {
+      await this.reporter.send(report);
+    }
     this.log('info', `agent started with the ${stored ? 'stored' : 'default'} config`, { assets: config.assets.length, loops: config.activeControl.length });
     this.cadence.scheduleNext();
   }
@@ -172,7 +177,7 @@ export class Agent {
   }
 
   /** Builds drivers, loops and tasks for a config, replacing what ran; throws when the config cannot be run (what ran is gone then). */
-  private async apply(config: DeviceConfig): Promise<void> {
+  private async apply(config: DeviceConfig): Promise<DeviceReport[]> {
     await this.teardown();
     const links = this.parts.createLinks(this.log);
     const arbiter = this.arbiter ?? new SetpointArbiter(config);
@@ -194,11 +199,9 @@ export class Agent {
     const { drivers, loops, unsupported } = buildAssets(config, links, this.parts, this.log, this.reporter);
     runtime.drivers = drivers;
     runtime.loops = loops;
-    for (const report of unsupported) {
-      await this.reporter.send(report);
-    }
     runtime.tasks = tasksOf(runtime, this.clock.now(), (report) => this.reporter.send(report));
     this.cadence.scheduleNext();
+    return unsupported;
   }
 
   private async teardown(): Promise<void> {

@@ -7,12 +7,16 @@ import type { MessageHandlers } from './context';
 export const configHandlers: Pick<MessageHandlers, 'setConfig'> = {
   setConfig: async ({ id, message: { config }, agent }) => {
     const previous = agent.runtime()?.config ?? defaultDeviceConfig;
+    let unsupported;
     try {
-      await agent.run(config);
+      unsupported = await agent.run(config);
     } catch (error) {
       const reason = errorText(error);
       agent.log('error', 'a config could not be run; the previous one runs again', { error: reason });
-      await agent.run(previous);
+      // The hub still knows the previous config, so what of it cannot run may be reported at once.
+      for (const report of await agent.run(previous)) {
+        await agent.reporter.send(report);
+      }
       await agent.reporter.send(
         agent.reporter.error(agentErrorCodes.configNotApplied, `The config could not be run: ${reason}`, { messageId: id, messageType: 'setConfig' }),
       );
@@ -20,6 +24,9 @@ export const configHandlers: Pick<MessageHandlers, 'setConfig'> = {
     }
     await agent.state.writeConfig(config);
     await agent.reporter.send({ type: 'config', at: agent.reporter.at(), observations: { messageId: id, source: 'cloud', config: toJson(config) } });
+    for (const report of unsupported) {
+      await agent.reporter.send(report);
+    }
     agent.log('info', 'config from the cloud applied', { assets: config.assets.length, loops: config.activeControl.length });
     return true;
   },

@@ -6,6 +6,7 @@ import type { AgentClock } from '../clock';
 import type { HeldSchedules } from '../held-schedules';
 import type { AgentLog, Journal } from '../journal';
 import type { AgentParts } from '../parts';
+import type { DeviceReport } from '../../../contracts/hub/reports';
 import type { Reporter } from '../reporter';
 import type { Runtime } from '../runtime';
 import type { AgentState } from '../state';
@@ -32,8 +33,13 @@ export interface AgentServices {
   readonly schedules: HeldSchedules;
   /** What runs the config now; null while none does. */
   runtime(): Runtime | null;
-  /** Runs a config in place of the one running, after the work queued before it; throws when it cannot be run (nothing runs then). */
-  run(config: DeviceConfig): Promise<void>;
+  /**
+   * Runs a config in place of the one running, after the work queued before it; throws when it
+   * cannot be run (nothing runs then). Answers the error reports of what it names that this agent
+   * cannot run (an asset type without a driver, a loop type not built): send them after the
+   * config's own report, since the hub takes an asset index only once it knows the config.
+   */
+  run(config: DeviceConfig): Promise<DeviceReport[]>;
   /** Runs `work` once the message is answered and its envelope acknowledged. */
   afterAnswer(work: () => Promise<void>): void;
   /** Restarts the agent in process. */
