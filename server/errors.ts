@@ -48,6 +48,19 @@ function isConnectionLoss(error: Partial<FastifyError>): boolean {
 }
 
 /**
+ * Whether an error says the disk is full: PostgreSQL's (and PGlite's) SQLSTATE 53100 disk_full,
+ * as when a table or WAL file cannot grow, or a file write's ENOSPC.
+ */
+export function isDiskFull(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 3) {
+    return false;
+  }
+  // Objection wraps the driver's error (nativeError); others keep it as the cause.
+  const { code, nativeError, cause } = error as { code?: unknown; nativeError?: unknown; cause?: unknown };
+  return code === '53100' || code === 'ENOSPC' || isDiskFull(nativeError, depth + 1) || isDiskFull(cause, depth + 1);
+}
+
+/**
  * The one mapping of any error to an HTTP answer `{ key, details }` with the catalogue status.
  * Unknown errors are logged with their stack and answered as internal_server_error, without internals.
  */
@@ -73,6 +86,10 @@ export function toGridportError(error: unknown, request: FastifyRequest): Gridpo
   // Errors raised while reading the body stream (a broken chunked encoding, a bad charset).
   if (fastifyError.type === 'entity.parse.failed' || fastifyError.type === 'stream.encoding.set' || fastifyError.code === 'ERR_STRING_TOO_LONG') {
     return new GridportError('payload_not_readable');
+  }
+  if (isDiskFull(error)) {
+    request.log.error({ err: error }, 'the disk is full: writes are refused until space is freed');
+    return new GridportError('disk_full');
   }
   request.log.error({ err: error }, 'unexpected error');
   // Nobody reads the answer of a client that is gone; the error is logged all the same.
