@@ -87,9 +87,11 @@ describeWithPostgres('PostgreSQL stopped and started again under ingest', () => 
       throw new Error('the private PostgreSQL did not start');
     }
     const database = postgres;
-    const { hashId: organizationHashId } = await gridportJson(env, 'org', 'create', '--name', 'Faults BV', '--type', 'asset-owner');
+    const { hashId: organizationHashId } = await gridportJson(env, 'org', 'create', '--name', 'Faults BV', '--type', 'energy-trader');
     const { provisioningToken } = await gridportJson(env, 'device', 'ship', '--org', organizationHashId ?? '', '--name', 'Faults gateway');
+    const { apiKey } = await gridportJson(env, 'api-key', 'create', '--org', organizationHashId ?? '', '--name', 'Reader');
     const running = await startServerProcess(env, await freePort());
+    const listDevices = () => fetch(`${running.url}/v2/device`, { headers: { authorization: `Bearer ${apiKey ?? ''}` } });
     server = running;
     expect(await readyStatus(running.url)).toEqual({
       status: 200,
@@ -137,6 +139,20 @@ describeWithPostgres('PostgreSQL stopped and started again under ingest', () => 
     await until('/readyz answering 503', async () => (await readyStatus(running.url)).status === 503, 10_000);
     const notReady = await readyStatus(running.url);
     expect(notReady.body).toMatchObject({ key: 'service_unavailable', details: { failing: ['database'] } });
+    // A request that needs the database is refused as a dependency away, not as a fault of the server.
+    const refusedRead = await listDevices();
+    expect({ status: refusedRead.status, body: await refusedRead.json() }).toEqual({
+      status: 503,
+      body: {
+        key: 'service_unavailable',
+        details: { reason: expect.stringMatching(/^(the database is unavailable|a service Gridport depends on cannot be reached)$/) },
+      },
+    });
+    await until(
+      'the log line saying a dependency is unavailable',
+      () => running.output.stdout.includes('requests that need it are refused until it answers'),
+      5000,
+    );
     // A batch that committed just before the stop may still be acknowledged; after that, nothing is.
     await sleep(500);
     const acknowledgedDuringOutage = acknowledged.size;
@@ -150,6 +166,7 @@ describeWithPostgres('PostgreSQL stopped and started again under ingest', () => 
 
     await database.start();
     await until('/readyz answering 200 again', async () => (await readyStatus(running.url)).status === 200, 30_000);
+    expect((await listDevices()).status).toBe(200);
     await producing;
     await until('the gateway drained', () => client.waiting === 0, 60_000);
     await client.stop();
