@@ -19,18 +19,26 @@ import { requireServices } from '../test-support/services';
  * and after a restart everything acknowledged reads back.
  */
 
-const folder = mkdtempSync(path.join(tmpdir(), 'gridport-faults-disk-'));
-const mountPoint = path.join(folder, 'small');
-mkdirSync(mountPoint);
-/** Mounting needs root (or the capability); where it is refused the test is skipped, unless REQUIRE_SERVICES is set. */
-const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=96m', 'tmpfs', mountPoint], { stdio: 'ignore' }).status === 0;
-if (!mounted) {
-  rmSync(folder, { recursive: true, force: true });
+/**
+ * Whether a tmpfs can be mounted here (root, or the capability): tried once on a folder of its
+ * own and unmounted at once; the test's own mount is made in beforeAll and undone in afterAll.
+ */
+function tmpfsMountable(): boolean {
+  const probe = mkdtempSync(path.join(tmpdir(), 'gridport-faults-mount-'));
+  try {
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'ignore' }).status !== 0) {
+      return false;
+    }
+    return spawnSync('umount', [probe], { stdio: 'ignore' }).status === 0;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
 }
-if (!mounted && !requireServices) {
+const mountable = tmpfsMountable();
+if (!mountable && !requireServices) {
   process.stderr.write('faults-disk.test.ts: skipped, a tmpfs cannot be mounted here (it needs root; REQUIRE_SERVICES=1 makes this a failure)\n');
 }
-const describeWhenMounted = mounted || requireServices ? describe : describe.skip;
+const describeWhenMounted = mountable || requireServices ? describe : describe.skip;
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -98,6 +106,10 @@ async function storedReportIds(env: NodeJS.ProcessEnv, identifier: string): Prom
 }
 
 describeWhenMounted('the embedded data folder on a full disk', () => {
+  // Made in beforeAll: a skipped run leaves nothing behind.
+  const folder = path.join(tmpdir(), `gridport-faults-disk-${process.pid}-${Date.now()}`);
+  const mountPoint = path.join(folder, 'small');
+  let mounted = false;
   const dataDir = path.join(mountPoint, 'data');
   const filler = path.join(mountPoint, 'filler');
   let server: ServerProcess | null = null;
@@ -105,6 +117,8 @@ describeWhenMounted('the embedded data folder on a full disk', () => {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, GRIDPORT_DATA_DIR: dataDir, GRIDPORT_DEMO: 'false', LOG_LEVEL: 'info' };
 
   beforeAll(async () => {
+    mkdirSync(mountPoint, { recursive: true });
+    mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=96m', 'tmpfs', mountPoint], { stdio: 'ignore' }).status === 0;
     if (!mounted) {
       throw new Error('a tmpfs could not be mounted, and REQUIRE_SERVICES is set');
     }
