@@ -136,6 +136,7 @@ export const errorCatalogue = {
   },
   csr_subject_ou_already_exists: { status: 401, message: 'The CSR organizational unit already exists.' },
   service_unavailable: { status: 503, message: 'A service Gridport depends on is unavailable.' },
+  disk_full: { status: 507, message: "The server's disk is full: nothing can be stored until space is freed." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorKey = keyof typeof errorCatalogue;
