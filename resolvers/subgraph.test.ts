@@ -121,4 +121,26 @@ describe('toSubgraphError', () => {
       }),
     ]);
   });
+
+  it('answers a full disk and a database that is away as REST does: disk_full and service_unavailable, logged as such', () => {
+    const { lines, log } = captureLogs();
+    // As objection wraps the driver's error: the SQLSTATE on the native error.
+    const diskFull = Object.assign(new Error('could not extend file'), { nativeError: Object.assign(new Error('could not extend file'), { code: '53100' }) });
+    const away = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const answers = [
+      toSubgraphError(diskFull, log, {}),
+      toSubgraphError(Object.assign(new Error('terminating'), { code: '57P01' }), log, {}),
+      toSubgraphError(away, log, {}),
+    ];
+    expect(answers.map((error) => error.extensions)).toEqual([
+      { code: 'disk_full' },
+      { code: 'service_unavailable', details: { reason: 'the database is unavailable' } },
+      { code: 'service_unavailable', details: { reason: 'a service Gridport depends on cannot be reached' } },
+    ]);
+    expect(lines.map((line) => line.msg)).toEqual([
+      'the disk is full: writes are refused until space is freed',
+      'the database is unavailable: requests that need it are refused until it answers',
+      'a service Gridport depends on cannot be reached: requests that need it are refused until it answers',
+    ]);
+  });
 });

@@ -13,6 +13,7 @@ import {
 import type { Logger } from 'pino';
 import { buildSchema, createResolversMap, getMetadataStorage, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { errorCatalogue, GridportError, isErrorKey } from '../contracts/errors';
+import { infrastructureError } from '../graph/common/infrastructure-errors';
 import type { GraphqlContext } from './graphql-context';
 
 /** One subgraph, ready to compose (`sdl`) and to execute (`schema`). */
@@ -48,7 +49,8 @@ function extensionsOf(error: GridportError): Record<string, unknown> {
 /**
  * What any error thrown by a resolver becomes when it leaves the subgraph: a GridportError
  * keeps its key (`extensions.code`) and details; anything else is logged with its stack and
- * answered as internal_server_error, without internals.
+ * answered as internal_server_error, without internals; the database away or a full disk answer as
+ * REST answers them (graph/common/infrastructure-errors.ts).
  */
 export function toSubgraphError(error: unknown, log: Logger, where: Record<string, unknown>): GraphQLError {
   if (error instanceof GridportError) {
@@ -56,6 +58,11 @@ export function toSubgraphError(error: unknown, log: Logger, where: Record<strin
   }
   if (error instanceof GraphQLError && isErrorKey(error.extensions.code)) {
     return error;
+  }
+  const infrastructure = infrastructureError(error);
+  if (infrastructure) {
+    log.error({ err: error, ...where }, infrastructure.logMessage);
+    return new GraphQLError(infrastructure.error.message, { extensions: extensionsOf(infrastructure.error) });
   }
   log.error({ err: error, ...where }, 'unexpected error in a GraphQL resolver');
   return new GraphQLError(errorCatalogue.internal_server_error.message, { extensions: { code: 'internal_server_error' } });
