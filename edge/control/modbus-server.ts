@@ -80,6 +80,42 @@ export interface ModbusServerOptions {
   log?: (level: 'info' | 'warn' | 'error', message: string, details?: Record<string, unknown>) => void;
 }
 
+/**
+ * A Modbus TCP server over a loop's registers (modbusServer, realTimeInterface): holding and input
+ * reads through `read`, writes through `write`; a multi-register write lands whole, so a loop step
+ * never sees half an int32. `listening` resolves once it listens and rejects when it cannot (the
+ * port taken), after `onFailure` and a log line; it is caught, so nobody need wait on it.
+ */
+export function serveLoopRegisters(
+  loop: 'modbusServer' | 'realTimeInterface',
+  config: { port: number; unitId: number },
+  options: ModbusServerOptions,
+  registers: { read: (address: number) => number; write: (address: number, values: number[]) => void },
+  onFailure: (error: Error) => void,
+): { server: ServerTCP; listening: Promise<void> } {
+  const server = new ServerTCP(
+    {
+      getHoldingRegister: (address: number) => registers.read(address),
+      getInputRegister: (address: number) => registers.read(address),
+      setRegister: (address: number, value: number) => registers.write(address, [value]),
+      setRegisterArray: (address: number, values: number[]) => registers.write(address, values),
+    },
+    { host: options.host ?? '0.0.0.0', port: config.port, unitID: config.unitId },
+  );
+  const listening = new Promise<void>((resolve, reject) => {
+    server.on('initialized', () => resolve());
+    server.on('serverError', (error: Error | null) => {
+      const failure = error ?? new Error(`${loop} failed`);
+      onFailure(failure);
+      options.log?.('error', `${loop} could not listen`, { port: config.port, error: failure.message });
+      reject(failure);
+    });
+  });
+  listening.catch(() => undefined);
+  server.on('socketError', (error: Error | null) => options.log?.('warn', `${loop} connection failed`, { error: error?.message }));
+  return { server, listening };
+}
+
 export class ModbusServerLoop extends LoopBase<'modbusServer'> {
   private readonly registers: Uint16Array;
   private readonly server: ServerTCP;
@@ -121,29 +157,11 @@ export class ModbusServerLoop extends LoopBase<'modbusServer'> {
         registers[address + offset] = value;
       }
     };
-    this.server = new ServerTCP(
-      {
-        getHoldingRegister: (address: number) => read(address),
-        getInputRegister: (address: number) => read(address),
-        setRegister: (address: number, value: number) => write(address, [value]),
-        // A multi-register write lands whole, so a loop step never sees half an int32.
-        setRegisterArray: (address: number, values: number[]) => write(address, values),
-      },
-      { host: options.host ?? '0.0.0.0', port: config.port, unitID: config.unitId },
-    );
-    this.listening = new Promise((resolve, reject) => {
-      this.server.on('initialized', () => resolve());
-      this.server.on('serverError', (error: Error | null) => {
-        const failure = error ?? new Error('modbusServer failed');
-        this.serverError = failure;
-        this.status.state = 'error';
-        options.log?.('error', 'modbusServer could not listen', { port: config.port, error: failure.message });
-        reject(failure);
-      });
-    });
     // A failed listen is reported through the status; the promise is for those who wait on it.
-    this.listening.catch(() => undefined);
-    this.server.on('socketError', (error: Error | null) => options.log?.('warn', 'modbusServer connection failed', { error: error?.message }));
+    ({ server: this.server, listening: this.listening } = serveLoopRegisters('modbusServer', config, options, { read, write }, (failure) => {
+      this.serverError = failure;
+      this.status.state = 'error';
+    }));
   }
 
   /** Resolves once the server listens; rejects when it cannot (the port is taken). */

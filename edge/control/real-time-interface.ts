@@ -10,12 +10,12 @@
  * operator's limit does not lapse because its client went quiet. With the meter unreadable for a
  * second while it holds, the assets take their fallback.
  */
-import { ServerTCP } from 'modbus-serial';
+import type { ServerTCP } from 'modbus-serial';
 import type { DeviceConfig } from '../../contracts/device/config';
 import type { DeviceReport } from '../../contracts/hub/reports';
 import type { LoopStep, SiteSnapshot } from './loop';
 import { allocate, deliveryWindow, Headroom, LoopBase, type LoopConfigOf } from './loop-base';
-import { illegalAddress, int32Words, ModbusException, wordsInt32, type ModbusServerOptions } from './modbus-server';
+import { illegalAddress, int32Words, ModbusException, serveLoopRegisters, wordsInt32, type ModbusServerOptions } from './modbus-server';
 import { meterPower, rangeOf } from './site';
 
 /** The register map (holding registers, 0-based PDU addresses; input registers mirror them read-only). int32 values take two registers, high word first. */
@@ -97,27 +97,10 @@ export class RealTimeInterface extends LoopBase<'realTimeInterface'> {
       registers.set(next);
       this.exchanged = true;
     };
-    this.server = new ServerTCP(
-      {
-        getHoldingRegister: (address: number) => read(address),
-        getInputRegister: (address: number) => read(address),
-        setRegister: (address: number, value: number) => write(address, [value]),
-        setRegisterArray: (address: number, values: number[]) => write(address, values),
-      },
-      { host: options.host ?? '0.0.0.0', port: config.port, unitID: config.unitId },
-    );
-    this.listening = new Promise((resolve, reject) => {
-      this.server.on('initialized', () => resolve());
-      this.server.on('serverError', (error: Error | null) => {
-        const failure = error ?? new Error('realTimeInterface failed');
-        this.serverError = failure;
-        this.status.state = 'error';
-        options.log?.('error', 'realTimeInterface could not listen', { port: config.port, error: failure.message });
-        reject(failure);
-      });
-    });
-    this.listening.catch(() => undefined);
-    this.server.on('socketError', (error: Error | null) => options.log?.('warn', 'realTimeInterface connection failed', { error: error?.message }));
+    ({ server: this.server, listening: this.listening } = serveLoopRegisters('realTimeInterface', config, options, { read, write }, (failure) => {
+      this.serverError = failure;
+      this.status.state = 'error';
+    }));
   }
 
   /** Resolves once the server listens; rejects when it cannot (the port is taken). */
