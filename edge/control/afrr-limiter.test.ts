@@ -1,7 +1,7 @@
-import { validateReport, type DeviceReport } from '../../contracts/hub/reports';
+import type { DeviceReport } from '../../contracts/hub/reports';
 import type { AssetState } from '../drivers/driver';
 import { AfrrLimiter, spread } from './afrr-limiter';
-import { deviceConfig, readable, snapshot, unreadable } from './test-support';
+import { deviceConfig, readable, snapshot, unreadable, valid } from './test-support';
 
 // 0 meter, 1 solar 50 kW (aFRR response 10 s), 2 battery 50 kW, 3 battery 30 kW
 const assets = [
@@ -31,12 +31,6 @@ const site = (meter: number, solarPower = 20_000, b2 = 0, b3 = 0): (AssetState |
 
 function rounded(map: Map<number, number | null>): [number, number | null][] {
   return [...map.entries()].map(([index, value]) => [index, value === null ? null : Math.round(value)]);
-}
-
-function valid(report: DeviceReport): DeviceReport {
-  const result = validateReport(report);
-  expect(result.ok ? [] : result.issues).toEqual([]);
-  return report;
 }
 
 describe('afrrLimiter', () => {

@@ -1,11 +1,11 @@
 import { controlLoopSchema } from '../../contracts/device/control-loops';
-import { validateReport, type DeviceReport } from '../../contracts/hub/reports';
+import type { DeviceReport } from '../../contracts/hub/reports';
 import { issuesOf } from '../../contracts/validation';
 import type { AssetState } from '../drivers/driver';
 import { activePowerWithin } from './apparent-power-limiter';
 import { createControlLoop } from './index';
-import type { ControlLoop, LoopStep } from './loop';
-import { deviceConfig, readable, snapshot, unreadable } from './test-support';
+import type { ControlLoop } from './loop';
+import { deviceConfig, readable, setpoints, snapshot, unreadable, valid } from './test-support';
 
 // 0 grid meter, 1 solar 50 kW (fallback 40 %)
 const assets = [{ type: 'demo-meter' }, { type: 'demo-solar', nominalActivePower: 50_000, fallbackLimit: { activePowerPercentage: 40 } }];
@@ -25,19 +25,6 @@ const meter = (power: number, reactivePower?: number): AssetState =>
   readable({ activePower: power, ...(reactivePower === undefined ? {} : { reactivePower }) });
 const solar = (power: number, available: number): AssetState =>
   readable({ activePower: power, availablePower: available, controllableRange: { min: 0, max: available } });
-
-function setpoints(step: LoopStep | Promise<LoopStep>): [number, number | null][] {
-  if (step instanceof Promise) {
-    throw new Error('synchronous loops only');
-  }
-  return [...step.setpoints.entries()].map(([index, value]) => [index, value === null ? null : Math.round(value)]);
-}
-
-function valid(report: DeviceReport): DeviceReport {
-  const result = validateReport(report);
-  expect(result.ok ? [] : result.issues).toEqual([]);
-  return report;
-}
 
 function alarmOf(report: DeviceReport): [string, boolean] {
   return report.type === 'alarm' ? [report.observations.code, report.observations.active] : ['', false];

@@ -1,10 +1,10 @@
 import { controlLoopSchema, primarySecondaryOverlapMessage } from '../../contracts/device/control-loops';
-import { validateReport, type DeviceReport } from '../../contracts/hub/reports';
+import type { DeviceReport } from '../../contracts/hub/reports';
 import { issuesOf } from '../../contracts/validation';
 import type { AssetState } from '../drivers/driver';
 import { createControlLoop } from './index';
-import type { ControlLoop, LoopStep } from './loop';
-import { deviceConfig, readable, snapshot, unreadable } from './test-support';
+import type { ControlLoop } from './loop';
+import { deviceConfig, readable, setpoints, snapshot, unreadable, valid } from './test-support';
 
 // 0 grid meter, 1 primary battery 50 kW, 2 secondary battery 50 kW (fallback -1 kW), 3 secondary battery 20 kW
 const assets = [
@@ -34,19 +34,6 @@ function loopOf(extra: Record<string, unknown> = {}): { loop: ControlLoop; confi
 const meter = (power: number): AssetState => readable({ activePower: power });
 const battery = (power: number, max = 50_000, stateOfCharge = 50): AssetState =>
   readable({ activePower: power, stateOfCharge, controllableRange: { min: -max, max } });
-
-function setpoints(step: LoopStep | Promise<LoopStep>): [number, number | null][] {
-  if (step instanceof Promise) {
-    throw new Error('synchronous loops only');
-  }
-  return [...step.setpoints.entries()].map(([index, value]) => [index, value === null ? null : Math.round(value)]);
-}
-
-function valid(report: DeviceReport): DeviceReport {
-  const result = validateReport(report);
-  expect(result.ok ? [] : result.issues).toEqual([]);
-  return report;
-}
 
 /** The alarms among reports: code, active, and the asset named. */
 function alarms(reports: readonly DeviceReport[]): [string, boolean, number | undefined][] {

@@ -1,7 +1,6 @@
-import { validateReport, type DeviceReport } from '../../contracts/hub/reports';
 import type { AssetState } from '../drivers/driver';
 import { GridOperatorHedno } from './grid-operator-hedno';
-import { deviceConfig, readable, snapshot, unreadable } from './test-support';
+import { deviceConfig, readable, snapshot, unreadable, valid } from './test-support';
 
 // 0 meter, 1 solar 50 kW with a 40 % fallback, 2 solar 10 kW
 const assets = [
@@ -27,12 +26,6 @@ const limit = { consumption: null, feedIn: 20_000 };
 
 function rounded(map: Map<number, number | null>): [number, number | null][] {
   return [...map.entries()].map(([index, value]) => [index, value === null ? null : Math.round(value)]);
-}
-
-function valid(report: DeviceReport): DeviceReport {
-  const result = validateReport(report);
-  expect(result.ok ? [] : result.issues).toEqual([]);
-  return report;
 }
 
 describe('gridOperatorHedno', () => {

@@ -1,11 +1,11 @@
 import { parseDeviceConfig } from '../../contracts/device/config';
 import { controlLoopTypes } from '../../contracts/device/control-loops';
 import { exampleDeviceConfig } from '../../contracts/device/examples';
-import { validateReport, type DeviceReport } from '../../contracts/hub/reports';
+import type { DeviceReport } from '../../contracts/hub/reports';
 import { createControlLoop } from './index';
-import type { ControlLoop, LoopStep } from './loop';
+import type { ControlLoop } from './loop';
 import { allocate, deliveryWindow, Headroom, leadSetpoints, ResponseLearner, responseShare } from './loop-base';
-import { deviceConfig, readable, snapshot, unreadable } from './test-support';
+import { deviceConfig, readable, setpoints, snapshot, unreadable, valid } from './test-support';
 import type { AssetState } from '../drivers/driver';
 
 // 0 grid meter, 1 solar 50 kW, 2 solar 10 kW, 3 battery 50 kW, 4 EV 66 kW, 5 generator 20 kW, 6 battery 50 kW
@@ -35,19 +35,6 @@ const battery = (power: number, stateOfCharge = 50): AssetState =>
   readable({ activePower: power, stateOfCharge, controllableRange: { min: -50_000, max: 50_000 } });
 const meter = (power: number, currents?: [number, number, number]): AssetState =>
   readable({ activePower: power, ...(currents === undefined ? {} : { phaseCurrent: { l1: currents[0], l2: currents[1], l3: currents[2] } }) });
-
-function setpoints(step: LoopStep | Promise<LoopStep>): [number, number | null][] {
-  if (step instanceof Promise) {
-    throw new Error('synchronous loops only');
-  }
-  return [...step.setpoints.entries()].map(([index, value]) => [index, value === null ? null : Math.round(value)]);
-}
-
-function valid(report: DeviceReport): DeviceReport {
-  const result = validateReport(report);
-  expect(result.ok ? [] : result.issues).toEqual([]);
-  return report;
-}
 
 describe('powerLimiter', () => {
   const config = {

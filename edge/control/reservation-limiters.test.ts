@@ -1,11 +1,11 @@
 import { controlLoopSchema } from '../../contracts/device/control-loops';
-import { validateReport, type DeviceReport } from '../../contracts/hub/reports';
+import type { DeviceReport } from '../../contracts/hub/reports';
 import { issuesOf } from '../../contracts/validation';
 import type { AssetState } from '../drivers/driver';
 import { createControlLoop } from './index';
-import type { ControlLoop, LoopStep } from './loop';
+import type { ControlLoop } from './loop';
 import { unreservedRanges } from './reservation-limiters';
-import { deviceConfig, readable, snapshot, unreadable } from './test-support';
+import { deviceConfig, readable, setpoints, snapshot, unreadable, valid } from './test-support';
 
 // 0 grid meter, 1 battery 50 kW, 2 battery 50 kW (fallback -1 kW), 3 solar 50 kW (fallback 40 %)
 const assets = [
@@ -32,19 +32,6 @@ const solar = (power: number, available: number): AssetState =>
   readable({ activePower: power, availablePower: available, controllableRange: { min: 0, max: available } });
 /** Noon local time on a Monday. */
 const noon = new Date(2026, 5, 22, 12, 0, 0).getTime();
-
-function setpoints(step: LoopStep | Promise<LoopStep>): [number, number | null][] {
-  if (step instanceof Promise) {
-    throw new Error('synchronous loops only');
-  }
-  return [...step.setpoints.entries()].map(([index, value]) => [index, value === null ? null : Math.round(value)]);
-}
-
-function valid(report: DeviceReport): DeviceReport {
-  const result = validateReport(report);
-  expect(result.ok ? [] : result.issues).toEqual([]);
-  return report;
-}
 
 function alarms(reports: readonly DeviceReport[]): [string, boolean][] {
   return reports.flatMap((report) => (report.type === 'alarm' ? [[report.observations.code, report.observations.active]] : []));

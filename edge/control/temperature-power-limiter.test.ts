@@ -1,11 +1,11 @@
 import { controlLoopSchema } from '../../contracts/device/control-loops';
-import { validateReport, type DeviceReport } from '../../contracts/hub/reports';
+import type { DeviceReport } from '../../contracts/hub/reports';
 import { issuesOf } from '../../contracts/validation';
 import type { AssetState } from '../drivers/driver';
 import { createControlLoop } from './index';
-import type { ControlLoop, LoopStep } from './loop';
+import type { ControlLoop } from './loop';
 import { deratedShare, deratingLevel } from './temperature-power-limiter';
-import { deviceConfig, readable, snapshot, unreadable } from './test-support';
+import { deviceConfig, readable, setpoints, snapshot, unreadable, valid } from './test-support';
 
 // 0 temperature sensor, 1 solar 50 kW (fallback 40 %), 2 EV 66 kW, 3 battery 50 kW, 4 solar 10 kW read only, 5 solar 50 kW (10 s response)
 const assets = [
@@ -42,19 +42,6 @@ const sensor = (temperature: number | null): AssetState => readable({ temperatur
 const solar = readable({ activePower: 30_000, availablePower: 45_000, controllableRange: { min: 0, max: 45_000 } });
 const ev = readable({ activePower: -20_000, controllableRange: { min: -66_000, max: 0 } });
 const battery = readable({ activePower: 0, stateOfCharge: 50, controllableRange: { min: -50_000, max: 50_000 } });
-
-function setpoints(step: LoopStep | Promise<LoopStep>): [number, number | null][] {
-  if (step instanceof Promise) {
-    throw new Error('synchronous loops only');
-  }
-  return [...step.setpoints.entries()].map(([index, value]) => [index, value === null ? null : Math.round(value)]);
-}
-
-function valid(report: DeviceReport): DeviceReport {
-  const result = validateReport(report);
-  expect(result.ok ? [] : result.issues).toEqual([]);
-  return report;
-}
 
 describe('deratingLevel', () => {
   const sorted = [...steps].reverse();

@@ -5,9 +5,9 @@
  */
 import type { AssetConfig } from '../../contracts/device/assets';
 import { parseDeviceConfig, type DeviceConfig } from '../../contracts/device/config';
-import type { ConnectionStatistics, DeviceReport, SetpointObservations } from '../../contracts/hub/reports';
+import { validateReport, type ConnectionStatistics, type DeviceReport, type SetpointObservations } from '../../contracts/hub/reports';
 import type { AssetDriver, AssetState, DriverCommand } from '../drivers/driver';
-import type { SiteSnapshot } from './loop';
+import type { LoopStep, SiteSnapshot } from './loop';
 
 export function deviceConfig(assets: readonly Record<string, unknown>[], activeControl: readonly Record<string, unknown>[] = []): DeviceConfig {
   return parseDeviceConfig({
@@ -88,4 +88,21 @@ export function at<T>(list: readonly T[], index: number): T {
     throw new Error(`no entry ${index}`);
   }
   return entry;
+}
+
+/** A synchronous step's setpoints by asset index, rounded to whole watts (null: released). */
+export function setpoints(step: LoopStep | Promise<LoopStep>): [number, number | null][] {
+  if (step instanceof Promise) {
+    throw new Error('synchronous loops only');
+  }
+  return [...step.setpoints.entries()].map(([index, value]) => [index, value === null ? null : Math.round(value)]);
+}
+
+/** The report, which must pass the report contract (else the test fails with its issues). */
+export function valid(report: DeviceReport): DeviceReport {
+  const result = validateReport(report);
+  if (!result.ok) {
+    throw new Error(`the report contract refuses this ${report.type} report: ${JSON.stringify(result.issues)}`);
+  }
+  return report;
 }
