@@ -1,9 +1,10 @@
 /**
- * Control-loop figures over the plant (issue 6, "Done when"): over a simulated day at
- * controlLoopSleep 0.1 s on a driven clock, the share of control steps within the limit and the
- * worst overshoot, for the powerLimiter (feed-in) and the batteryPeakShaver (consumption); and the
- * settling time after a load step at noon. Run: npm run build && node dist/bench/control.bench.js
- * (docs/control-loops.md keeps the latest figures).
+ * Control-loop figures over the plant (issues 6 and 20): over a simulated day at controlLoopSleep
+ * 0.1 s on a driven clock, the share of control steps within the limit and the worst overshoot of
+ * each loop's scenario (powerLimiter, batteryPeakShaver, the cascade, reservation, apparent power
+ * and temperature limiters), and the settling time after a load step at noon. Run:
+ * npm run build && node dist/bench/control.bench.js [loop names] (docs/control-loops.md keeps the
+ * latest figures; the loops of the grid operator and aFRR have theirs from their closed-loop tests).
  */
 import {
   apparentPowerScenario,
