@@ -6,8 +6,7 @@
  */
 import type { DeviceConfig } from '../../contracts/device/config';
 import type { LoopStep, SiteSnapshot } from './loop';
-import { allocate, batteryFigures, deliveryWindow, Headroom, limitsNow, LoopBase, type LoopConfigOf } from './loop-base';
-import { meterPower } from './site';
+import { batteryFigures, Headroom, limitsNow, LoopBase, type LoopConfigOf } from './loop-base';
 
 export class BatteryPowerLimiter extends LoopBase<'batteryPowerLimiter'> {
   private readonly headroom: Headroom;
@@ -21,26 +20,13 @@ export class BatteryPowerLimiter extends LoopBase<'batteryPowerLimiter'> {
   protected control(site: SiteSnapshot): LoopStep {
     const { config } = this;
     this.figures = batteryFigures(site, config.batteryAssetIndices);
-    const meter = this.readMeter(site, config.meterAssetIndex, meterPower);
-    if (meter.value === null) {
-      this.status.monitoredPower = null;
-      this.headroom.reset();
-      return meter.fallback ? this.fallbackStep(site, config.batteryAssetIndices) : { setpoints: new Map() };
-    }
-    const limits = limitsNow([config.contractualLimit, config.physicalLimit], config.limitSchedule, site);
-    const batteries = this.flexOf(site, config.batteryAssetIndices, (index, asset, state) => this.freeOf(site, index, asset, state));
-    this.headroom.responseSteps = this.learnResponses(site, config.batteryAssetIndices);
-    this.headroom.observe(meter.value + batteries.delivered);
-    const window = deliveryWindow(meter.value, batteries.delivered, limits, config.deadband + this.headroom.margin);
-    const { setpoints, direction } = allocate([batteries.flex], window.low, window.high);
-    this.lead(site, setpoints, batteries.flex, direction);
-
-    this.status.monitoredPower = meter.value;
-    this.status.consumptionLimit = limits.consumption;
-    this.status.feedInLimit = limits.feedIn;
-    this.noteUnlimitable(site.now, batteries.unlimitable);
-    this.monitorLimits(site.now, meter.value, config.contractualLimit, config.physicalLimit);
-    return this.settle({ setpoints });
+    return this.limitGroupsStep(site, this.headroom, {
+      meterAssetIndex: config.meterAssetIndex,
+      groups: [config.batteryAssetIndices],
+      limits: limitsNow([config.contractualLimit, config.physicalLimit], config.limitSchedule, site),
+      deadband: config.deadband,
+      monitored: { contractual: config.contractualLimit, physical: config.physicalLimit },
+    });
   }
 
   protected override extras(): Record<string, unknown> {

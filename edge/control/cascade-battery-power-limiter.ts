@@ -8,8 +8,7 @@
  */
 import type { DeviceConfig } from '../../contracts/device/config';
 import type { LoopStep, SiteSnapshot } from './loop';
-import { allocate, batteryFigures, deliveryWindow, Headroom, limitsNow, LoopBase, type LoopConfigOf } from './loop-base';
-import { meterPower } from './site';
+import { batteryFigures, Headroom, limitsNow, LoopBase, type LoopConfigOf } from './loop-base';
 
 export class CascadeBatteryPowerLimiter extends LoopBase<'cascadeBatteryPowerLimiter'> {
   private readonly headroom: Headroom;
@@ -25,29 +24,13 @@ export class CascadeBatteryPowerLimiter extends LoopBase<'cascadeBatteryPowerLim
   protected control(site: SiteSnapshot): LoopStep {
     const { config } = this;
     this.figures = batteryFigures(site, this.batteries);
-    const meter = this.readMeter(site, config.meterAssetIndex, meterPower);
-    if (meter.value === null) {
-      this.status.monitoredPower = null;
-      this.headroom.reset();
-      return meter.fallback ? this.fallbackStep(site, this.batteries) : { setpoints: new Map() };
-    }
-    const limits = limitsNow([config.contractualLimit], undefined, site);
-    const free = this.freeOf.bind(this, site);
-    const primary = this.flexOf(site, config.primaryBatteryAssetIndices, free);
-    const secondary = this.flexOf(site, config.secondaryBatteryAssetIndices, free);
-    const delivered = primary.delivered + secondary.delivered;
-    this.headroom.responseSteps = this.learnResponses(site, this.batteries);
-    this.headroom.observe(meter.value + delivered);
-    const window = deliveryWindow(meter.value, delivered, limits, config.deadband + this.headroom.margin);
-    const { setpoints, direction } = allocate([primary.flex, secondary.flex], window.low, window.high);
-    this.lead(site, setpoints, [...primary.flex, ...secondary.flex], direction);
-
-    this.status.monitoredPower = meter.value;
-    this.status.consumptionLimit = limits.consumption;
-    this.status.feedInLimit = limits.feedIn;
-    this.noteUnlimitable(site.now, [...primary.unlimitable, ...secondary.unlimitable]);
-    this.monitorLimits(site.now, meter.value, config.contractualLimit, undefined);
-    return this.settle({ setpoints });
+    return this.limitGroupsStep(site, this.headroom, {
+      meterAssetIndex: config.meterAssetIndex,
+      groups: [config.primaryBatteryAssetIndices, config.secondaryBatteryAssetIndices],
+      limits: limitsNow([config.contractualLimit], undefined, site),
+      deadband: config.deadband,
+      monitored: { contractual: config.contractualLimit },
+    });
   }
 
   protected override extras(): Record<string, unknown> {

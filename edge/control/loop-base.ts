@@ -11,7 +11,7 @@ import type { AssetState } from '../drivers/driver';
 import type { ControlLoop, LoopStep, SiteSnapshot } from './loop';
 import { exceededRule, StepMonitor, unreadableRule, controlAlarmCodes, type ControlAlarmCode, type MonitorRule } from './monitor';
 import { fallbackOf } from './setpoints';
-import { assetPower, mostRestrictive, rangeOf, steeringKindOf, windowAt, type GridLimits, type SteeringKind } from './site';
+import { assetPower, meterPower, mostRestrictive, rangeOf, steeringKindOf, windowAt, type GridLimits, type SteeringKind } from './site';
 
 export type LoopConfigOf<T extends ControlLoopType> = Extract<ControlLoopConfig, { type: T }>;
 type BaseStatus = { -readonly [K in keyof Shape<typeof controlLoopStatusFields>]: Shape<typeof controlLoopStatusFields>[K] };
@@ -449,6 +449,51 @@ export abstract class LoopBase<T extends ControlLoopType> implements ControlLoop
   protected responseSteps(indices: readonly number[]): number {
     const slowest = Math.max(0, ...indices.map((index) => this.asset(index)?.powerResponseMs ?? 0));
     return slowest / (this.sleepSeconds * 1000);
+  }
+
+  /**
+   * The step of a limiter that keeps the meter within `limits` by moving its assets in groups
+   * (primary, then secondary): powerLimiter, batteryPowerLimiter, cascadeBatteryPowerLimiter. From
+   * the meter and what the assets deliver, the window their total must lie in (less the deadband
+   * and the learned headroom), allocated group by group and led by each asset's response; its
+   * status, unlimitable assets and limit alarms. A blind meter: the fallback.
+   */
+  protected limitGroupsStep(
+    site: SiteSnapshot,
+    headroom: Headroom,
+    options: {
+      meterAssetIndex: number;
+      groups: readonly (readonly number[])[];
+      limits: GridLimits;
+      deadband: number;
+      monitored: { contractual?: LimitPair; physical?: LimitPair };
+    },
+  ): LoopStep {
+    const steered = options.groups.flat();
+    const meter = this.readMeter(site, options.meterAssetIndex, meterPower);
+    if (meter.value === null) {
+      this.status.monitoredPower = null;
+      headroom.reset();
+      return meter.fallback ? this.fallbackStep(site, steered) : { setpoints: new Map() };
+    }
+    const groups = options.groups.map((indices) => this.flexOf(site, indices, (index, asset, state) => this.freeOf(site, index, asset, state)));
+    const delivered = groups.reduce((sum, group) => sum + group.delivered, 0);
+    headroom.responseSteps = this.learnResponses(site, steered);
+    headroom.observe(meter.value + delivered);
+    const window = deliveryWindow(meter.value, delivered, options.limits, options.deadband + headroom.margin);
+    const flex = groups.map((group) => group.flex);
+    const { setpoints, direction } = allocate(flex, window.low, window.high);
+    this.lead(site, setpoints, flex.flat(), direction);
+
+    this.status.monitoredPower = meter.value;
+    this.status.consumptionLimit = options.limits.consumption;
+    this.status.feedInLimit = options.limits.feedIn;
+    this.noteUnlimitable(
+      site.now,
+      groups.flatMap((group) => group.unlimitable),
+    );
+    this.monitorLimits(site.now, meter.value, options.monitored.contractual, options.monitored.physical);
+    return this.settle({ setpoints });
   }
 
   /** Sets the state from what the step holds: active when any asset is held, idle otherwise. */
