@@ -14,7 +14,7 @@ import { registerCount, type PointTable, type RegisterMap, type RegisterPoint } 
 import { emptyStatistics } from '../drivers/common/report';
 import { reportOf, stateOf } from '../drivers/demo/readings';
 import { setpointIn } from '../drivers/maps/setpoint';
-import { freePort, listen } from './modbus-simulator';
+import { freePort, gatewayTargetFailed, illegalDataAddress, listen, ModbusException } from './modbus-simulator';
 import type { Site } from './plant';
 import { applyCommand, applySetpoint, bindingOf, readPlant, type PlantBinding, type PlantTarget } from './plant-drivers';
 
@@ -51,18 +51,6 @@ export interface MapSimulator {
   /** Write requests the unit received, refused ones included. */
   writes(slaveId: number): number;
   close(): Promise<void>;
-}
-
-const illegalDataAddress = 0x02;
-const gatewayTargetFailed = 0x0b;
-
-class ModbusException extends Error {
-  constructor(
-    readonly modbusErrorCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** Report observations as field paths and their values (`phaseCurrent.l1`, `points.0.status`). */

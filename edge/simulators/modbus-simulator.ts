@@ -55,10 +55,11 @@ export interface ModbusSimulator {
 }
 
 /** Modbus exception codes the simulator answers with. */
-const illegalDataAddress = 0x02;
-const gatewayTargetFailed = 0x0b;
+export const illegalDataAddress = 0x02;
+export const gatewayTargetFailed = 0x0b;
 
-class ModbusException extends Error {
+/** An exception answer of a simulated unit (modbus-serial answers `modbusErrorCode`). */
+export class ModbusException extends Error {
   constructor(
     readonly modbusErrorCode: number,
     message: string,
