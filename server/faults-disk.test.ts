@@ -10,6 +10,7 @@ import { provision } from '../edge/gateway-client/provision';
 import { meterPowerReport } from '../test-support/fleet';
 import { buildServer, freePort, gridportJson, startServerProcess, type ServerProcess } from '../test-support/server-process';
 import { requireServices } from '../test-support/services';
+import { until } from '../test-support/until';
 
 /**
  * Faults (issue 21 item 2): the disk of the embedded data folder full. The server runs on
@@ -41,18 +42,7 @@ if (!mountable && !requireServices) {
 const describeWhenMounted = mountable || requireServices ? describe : describe.skip;
 
 const run = promisify(execFile);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const firstReportAt = Math.floor(Date.now() / 1000) * 1000 - 24 * 60 * 60 * 1000;
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    }
-    await sleep(20);
-  }
-}
 
 /** Writes zeros to `file` until the filesystem is full; answers the bytes written. */
 function fill(file: string): number {

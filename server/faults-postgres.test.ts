@@ -8,6 +8,7 @@ import { meterPowerReport } from '../test-support/fleet';
 import { postgresBin, startPrivatePostgres, type PrivatePostgres } from '../test-support/private-services';
 import { buildServer, freePort, gridportJson, startServerProcess, type ServerProcess } from '../test-support/server-process';
 import { requireServices } from '../test-support/services';
+import { sleep, until } from '../test-support/until';
 
 /**
  * Faults (issue 21 item 2): PostgreSQL stopped and started again under ingest, on a private
@@ -23,24 +24,12 @@ if (!installed && !requireServices) {
 }
 const describeWithPostgres = installed || requireServices ? describe : describe.skip;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Reports the gateway sends in all; PostgreSQL is stopped once `stopAfterAcknowledged` were acknowledged. */
 const total = 1200;
 const stopAfterAcknowledged = 300;
 /** The gateway stops producing while this many wait for acknowledgement (below the hub's burst of 1000 frames). */
 const backlogLimit = 400;
 const firstReportAt = Math.floor(Date.now() / 1000) * 1000 - 24 * 60 * 60 * 1000;
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    }
-    await sleep(20);
-  }
-}
 
 async function readyStatus(url: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${url}/readyz`);

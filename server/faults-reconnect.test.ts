@@ -6,6 +6,7 @@ import { provision } from '../edge/gateway-client/provision';
 import type { GatewayIdentity } from '../edge/gateway-client/provision';
 import { meterPowerReport } from '../test-support/fleet';
 import { buildServer, freePort, gridportJson, startServerProcess, type ServerProcess } from '../test-support/server-process';
+import { sleep, until } from '../test-support/until';
 
 /**
  * Faults (issue 21 item 2): a gateway reconnecting in a tight loop, from outside, against a
@@ -18,17 +19,6 @@ const floodConnections = 200;
 const floodLoops = 4;
 const steadyReports = 200;
 const firstReportAt = Math.floor(Date.now() / 1000) * 1000 - 24 * 60 * 60 * 1000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    }
-    await sleep(20);
-  }
-}
 
 /** A gauge's value from the node's /metrics, or null when it is not there. */
 async function gauge(url: string, name: string): Promise<number | null> {

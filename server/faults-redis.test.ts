@@ -16,6 +16,7 @@ import {
 } from '../test-support/private-services';
 import { buildServer, freePort, gridportJson, startServerProcess, type ServerProcess } from '../test-support/server-process';
 import { requireServices } from '../test-support/services';
+import { sleep, until } from '../test-support/until';
 
 /**
  * Faults (issue 21 item 2): Redis lost and back under two nodes, each on a private PostgreSQL
@@ -34,18 +35,7 @@ if (missing.length > 0 && !requireServices) {
 }
 const describeWithServices = missing.length === 0 || requireServices ? describe : describe.skip;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const firstReportAt = Math.floor(Date.now() / 1000) * 1000 - 24 * 60 * 60 * 1000;
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    }
-    await sleep(20);
-  }
-}
 
 async function readyz(node: ServerProcess): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${node.url}/readyz`);

@@ -11,6 +11,7 @@ import { provision } from '../edge/gateway-client/provision';
 import { meterPowerReport } from '../test-support/fleet';
 import { buildServer, freePort, gridportJson, startServerProcess, type ServerProcess } from '../test-support/server-process';
 import { reachable, requireServices } from '../test-support/services';
+import { sleep, until } from '../test-support/until';
 
 /**
  * Forwarding on two nodes (issue 18): two compiled server processes on one PostgreSQL database
@@ -38,17 +39,6 @@ const hubLeaseSeconds = 2;
 const firstReportAt = Math.floor(Date.now() / 1000) * 1000 - 60 * 60 * 1000;
 
 const portOf = (node: ServerProcess) => Number(new URL(node.url).port);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    }
-    await sleep(20);
-  }
-}
 
 /** One request the HTTP destination took: when, and the messages' report ids and positions in the order sent. */
 interface Delivery {
