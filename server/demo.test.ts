@@ -144,3 +144,44 @@ describe('the demo fleet', () => {
     await restarted.close();
   });
 });
+
+describe('a demo fleet made before the real-family site', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await testApp();
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('gets the device it lacks at the next start, in the same group, and keeps its three devices as they are', async () => {
+    const fleet = await ensureDemoFleet(t.services);
+    const [wind, solar, ev, realFamilies] = fleet.deviceHashIds as [string, string, string, string];
+    // The fleet as a data folder from before the fourth site holds it: three devices, the first renamed by its owner.
+    await t.database
+      .db('devices')
+      .where('id', t.hashIds.decode('device', realFamilies) ?? 0)
+      .delete();
+    await t.services.devices.update(systemActor('test'), wind, { name: 'Our wind park' });
+
+    const again = await ensureDemoFleet(t.services);
+    expect(again.created).toBe(false);
+    expect(again.deviceHashIds.slice(0, 3)).toEqual([wind, solar, ev]);
+    expect(again.deviceHashIds).toHaveLength(4);
+    const rows = (await t.database
+      .db('devices')
+      .whereIn(
+        'id',
+        again.deviceHashIds.map((hashId) => t.hashIds.decode('device', hashId) ?? 0),
+      )
+      .orderBy('id')
+      .select('name', 'device_group_id', 'is_exposed_to_customer')) as { name: string; device_group_id: number; is_exposed_to_customer: boolean }[];
+    expect(rows.map((row) => row.name)).toEqual(['Our wind park', 'Solar Farm Noord', 'Laadplein Oost', 'Bedrijfshal West']);
+    expect(new Set(rows.map((row) => row.device_group_id)).size).toBe(1);
+    expect(rows.every((row) => row.is_exposed_to_customer)).toBe(true);
+
+    expect(await ensureDemoFleet(t.services)).toEqual({ ...again, created: false });
+  });
+});

@@ -33,8 +33,10 @@ export const demoDeviceNames = ['Windpark Zuid', 'Solar Farm Noord', 'Laadplein 
  * newcomer has something to look at: an organisation, a device group and four devices, exposed
  * to the customer and steerable, made with the example configuration (every asset category,
  * every control loop) until their gateways start (server/demo-gateways.ts) and give each the
- * config of its simulated site. Later starts find it and leave it as it is (a data folder
- * from before the real-family site keeps its three devices; delete it to get the fourth).
+ * config of its simulated site. Later starts find it and leave its devices as they are (renamed
+ * or reconfigured); a fleet made before a demo site existed (a data folder from before the
+ * real-family site has three devices) gets the devices it lacks, at the end of the list, so
+ * every demo site has its device.
  */
 export async function ensureDemoFleet(services: Services): Promise<DemoFleet> {
   const actor = systemActor('demo fleet');
@@ -43,24 +45,38 @@ export async function ensureDemoFleet(services: Services): Promise<DemoFleet> {
   if (existing) {
     await ensureDemoUsers(services, existing.hashId);
     const page = await services.devices.list(actor, { filter: '', organizationHashId: existing.hashId, rowsPerPage: 50 });
-    return { created: false, organizationHashId: existing.hashId, deviceHashIds: page.rows.map((row) => row.hashId).reverse() };
+    const deviceHashIds = page.rows.map((row) => row.hashId).reverse();
+    const missing = demoDeviceNames.slice(deviceHashIds.length);
+    if (missing.length > 0) {
+      const groupHashId = page.rows[0]?.deviceGroupHashId ?? (await demoGroup(services, existing.hashId));
+      for (const name of missing) {
+        deviceHashIds.push(await shipDemoDevice(services, existing.hashId, groupHashId, name));
+      }
+    }
+    return { created: false, organizationHashId: existing.hashId, deviceHashIds };
   }
   const organization = await services.organizations.create(
     actor,
     validate(organizationCreateSchema, { name: demoOrganizationName, type: 'asset-owner' }, 'payload_invalid'),
   );
-  const group = await services.deviceGroups.create(actor, {
-    name: 'Demo sites',
-    organizationHashId: organization.hashId,
-    deviceOutageEmails: [],
-    deviceOutageUsersHashIds: [],
-  });
+  const groupHashId = await demoGroup(services, organization.hashId);
   const deviceHashIds: string[] = [];
   for (const name of demoDeviceNames) {
-    deviceHashIds.push(await shipDemoDevice(services, organization.hashId, group.hashId, name));
+    deviceHashIds.push(await shipDemoDevice(services, organization.hashId, groupHashId, name));
   }
   await ensureDemoUsers(services, organization.hashId);
   return { created: true, organizationHashId: organization.hashId, deviceHashIds };
+}
+
+/** The demo's device group. */
+async function demoGroup(services: Services, organizationHashId: string): Promise<string> {
+  const group = await services.deviceGroups.create(systemActor('demo fleet'), {
+    name: 'Demo sites',
+    organizationHashId,
+    deviceOutageEmails: [],
+    deviceOutageUsersHashIds: [],
+  });
+  return group.hashId;
 }
 
 /** A demo device: shipped into the group, exposed and steerable, with the example configuration until its gateway starts. */
