@@ -157,6 +157,13 @@ export const registerMapSchema = yup
     report: yup.string().required(),
     defaultSlaveId: yup.number().integer().min(0).max(255).default(1),
     wordOrder: yup.string().oneOf(endiannesses).default('big'),
+    /** How frames go on the line: the connection's own (MBAP on TCP, RTU on RS485), or Modbus ASCII on an RS485 line (devices that speak only ASCII). */
+    framing: yup
+      .string()
+      .oneOf(['native', 'ascii'] as const)
+      .default('native'),
+    /** Single registers written with function 16 (write multiple), for devices that lack function 6. */
+    writeMultiple: yup.boolean().default(false),
     /** Largest request and the gap read across (units that answer fewer than 125 registers). */
     requests: yup
       .object({ maxRegisters: yup.number().integer().min(1).max(125).default(125), gap: yup.number().integer().min(0).max(125).default(8) })

@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { assetSchema, type AssetConfig } from '../../../contracts/device/assets';
+import { validateReport } from '../../../contracts/hub/reports';
+import { describeWithPeers } from '../../../test-support/services';
+import { until } from '../../../test-support/until';
+import { ModbusLinkPool } from '../../modbus/link-pool';
+import { asciiFrame, asciiLrc, startMapAsciiSimulator, type MapSimulator } from '../../simulators/map-simulator';
+import { createDriver } from '../index';
+import type { AssetDriver } from '../driver';
+import { MapDriver } from './driver';
+import { builtInMap } from './registry';
+
+const at = new Date('2026-11-28T08:00:00.000Z');
+const zero = { success: 0, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 0, responseError: 0 };
+
+interface Line {
+  /** The serial port the gateway opens. */
+  device: string;
+  stop(): Promise<void>;
+}
+
+/** A pseudo-terminal joined by socat to the simulator's TCP port: the gateway's side is a real serial port. */
+async function serialLineTo(port: number): Promise<Line> {
+  const directory = await mkdtemp(path.join(tmpdir(), 'gridport-ascii-'));
+  const device = path.join(directory, 'abl');
+  const child = spawn('socat', [`pty,raw,echo=0,link=${device}`, `tcp:127.0.0.1:${port}`], { stdio: 'ignore' });
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await rm(directory, { recursive: true, force: true });
+  };
+  const present = () =>
+    access(device).then(
+      () => true,
+      () => false,
+    );
+  await until('socat to make the pseudo-terminal', present, 5000);
+  return { device, stop };
+}
+
+describeWithPeers(['socat'], __filename)('the ABL EVCC map over Modbus ASCII on a serial line', () => {
+  let simulator: MapSimulator;
+  let line: Line;
+  let pool: ModbusLinkPool;
+  const driverOf = (extra: Record<string, unknown> = {}): AssetDriver => {
+    // The config takes the gateway's own ports only; the pseudo-terminal stands in for /dev/ttymxc1.
+    const config = assetSchema.validateSync({
+      type: 'abl',
+      communication: { type: 'rs485', path: '/dev/ttymxc1', baudRate: 38400, parity: 'none' },
+      nominalActivePower: 22_080,
+      // A loaded machine passes frames through socat slowly; the default 500 ms is for a quiet line.
+      timeout: 3000,
+      ...extra,
+    }) as AssetConfig;
+    const driver = createDriver(0, { ...config, communication: { ...config.communication, path: line.device } } as AssetConfig, {
+      links: pool,
+      log: () => undefined,
+    });
+    if (driver === null) {
+      throw new Error('no driver for abl');
+    }
+    return driver;
+  };
+
+  beforeAll(async () => {
+    simulator = await startMapAsciiSimulator({
+      units: [{ slaveId: 1, map: builtInMap('abl'), values: { outletState: 0x2ec2, currentL1: -15.9, currentL2: -16, currentL3: -15.8 } }],
+    });
+    line = await serialLineTo(simulator.port);
+  });
+  afterAll(async () => {
+    await line.stop();
+    await simulator.close();
+  });
+  beforeEach(() => {
+    pool = new ModbusLinkPool();
+  });
+  afterEach(async () => {
+    await pool.close();
+  });
+
+  it('frames requests as ASCII with their LRC, as the serial line spec gives them', () => {
+    // Read 5 holding registers from 0x002E of unit 1: 01 03 00 2E 00 05, LRC 0xC9.
+    expect(asciiLrc([0x01, 0x03, 0x00, 0x2e, 0x00, 0x05])).toBe(0xc9);
+    expect(asciiFrame([0x01, 0x03, 0x00, 0x2e, 0x00, 0x05])).toBe(':0103002E0005C9\r\n');
+  });
+
+  it('reads the outlet state and the phase currents, and reports evPower', async () => {
+    const driver = driverOf();
+    expect(driver).toBeInstanceOf(MapDriver);
+    expect(await driver.poll()).toMatchObject({ readable: true, phaseCurrent: { l1: -15.9, l2: -16, l3: -15.8 } });
+    const report = driver.buildReport(at, undefined, false);
+    expect(validateReport(report)).toEqual({ ok: true, report });
+    expect(report).toMatchObject({
+      type: 'evPower',
+      observations: { phaseCurrent: { l1: -15.9, l2: -16, l3: -15.8 }, points: [{ point: 0, status: 'charging' }] },
+    });
+    simulator.set(1, 'outletState', 0x2ea1);
+    await driver.poll();
+    expect(driver.buildReport(at, undefined, false)).toMatchObject({ observations: { points: [{ status: 'available' }] } });
+    simulator.set(1, 'outletState', 0x2ef9);
+    await driver.poll();
+    expect(driver.buildReport(at, undefined, false)).toMatchObject({ observations: { points: [{ status: 'faulted' }] } });
+    simulator.set(1, 'outletState', 0x2ec2);
+  });
+
+  it('writes a charge current as the duty cycle in ‰ with function 16 (the EVCC takes no function 6)', async () => {
+    const driver = driverOf();
+    await driver.poll();
+    const writes = simulator.writes(1);
+    // 11,040 W on three phases at 230 V is 16 A: 266.67 ‰ of duty cycle, written as 267.
+    expect(await driver.writeSetpoint(-11_040)).toBe(true);
+    expect(simulator.register(1, 'holding', 0x14)).toBe(267);
+    expect(await driver.writeSetpoint(-4140)).toBe(true);
+    expect(simulator.register(1, 'holding', 0x14)).toBe(100);
+    expect(simulator.writes(1)).toBe(writes + 2);
+    expect(driver.statistics).toEqual({ ...zero, success: 3 });
+  });
+
+  it('a map that asks for ASCII on a TCP connection is answered invalidRequest with the reason', async () => {
+    const config = assetSchema.validateSync({ type: 'abl', communication: simulator.connection() }) as AssetConfig;
+    const driver = createDriver(0, config, { links: pool, log: () => undefined });
+    const state = await driver?.poll();
+    expect(state?.readable).toBe(false);
+    expect(driver?.statistics).toEqual({ ...zero, invalidRequest: 1 });
+  });
+});
