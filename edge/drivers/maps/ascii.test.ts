@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { access, mkdtemp, rm } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { assetSchema, type AssetConfig } from '../../../contracts/device/assets';
@@ -129,5 +130,61 @@ describeWithPeers(['socat'], __filename)('the ABL EVCC map over Modbus ASCII on 
     const state = await driver?.poll();
     expect(state?.readable).toBe(false);
     expect(driver?.statistics).toEqual({ ...zero, invalidRequest: 1 });
+    await expect(pool.unit(simulator.connection(), 1, { timeoutMs: 1000, framing: 'ascii' }).readHoldingRegisters(0x2e, 1)).rejects.toMatchObject({
+      failure: 'invalidRequest',
+      message: 'Modbus ASCII needs an rs485 connection, not tcp',
+    });
+  });
+});
+
+describe('the ASCII map simulator on the wire', () => {
+  let simulator: MapSimulator;
+  let socket: Socket;
+  let received = '';
+
+  /** Sends one frame's text and waits for `frames` answers (CR LF each); for 0, for the answer to a read sent after it. */
+  const exchange = async (text: string, frames: number): Promise<string> => {
+    received = '';
+    socket.write(text, 'latin1');
+    if (frames === 0) {
+      // Silence cannot be awaited as a condition: a frame well after the silent one must come back first.
+      socket.write(asciiFrame([0x01, 0x03, 0x00, 0x30, 0x00, 0x01]), 'latin1');
+      await until('the answer after the silent frame', () => received.split('\r\n').length > 1, 5000);
+      return received;
+    }
+    await until(`${frames} answers`, () => received.split('\r\n').length > frames, 5000);
+    return received;
+  };
+
+  beforeAll(async () => {
+    simulator = await startMapAsciiSimulator({ units: [{ slaveId: 1, map: builtInMap('abl'), values: { outletState: 0x2ea1, currentL1: -6.5 } }] });
+    socket = connect(simulator.port, '127.0.0.1');
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  });
+  afterAll(async () => {
+    socket.destroy();
+    await simulator.close();
+  });
+
+  it('answers a read with the registers and their LRC', async () => {
+    // 0x2E = 0x2EA1 (A1, waiting for EV), 0x2F = 0, 0x30 = 65 (6.5 A).
+    expect(await exchange(asciiFrame([0x01, 0x03, 0x00, 0x2e, 0x00, 0x03]), 1)).toBe(asciiFrame([0x01, 0x03, 0x06, 0x2e, 0xa1, 0x00, 0x00, 0x00, 0x41]));
+  });
+
+  it('drops a frame with a wrong LRC and stays silent for a unit not on the bus', async () => {
+    const answerAfter = asciiFrame([0x01, 0x03, 0x02, 0x00, 0x41]);
+    expect(await exchange(':0103002E000500\r\n', 0)).toBe(answerAfter);
+    expect(await exchange(asciiFrame([0x07, 0x03, 0x00, 0x2e, 0x00, 0x01]), 0)).toBe(answerAfter);
+  });
+
+  it('refuses function 6 for a map that takes function 16 only, and unmapped registers with exception 2', async () => {
+    expect(await exchange(asciiFrame([0x01, 0x06, 0x00, 0x14, 0x01, 0x0b]), 1)).toBe(asciiFrame([0x01, 0x86, 0x01]));
+    expect(await exchange(asciiFrame([0x01, 0x03, 0x10, 0x00, 0x00, 0x01]), 1)).toBe(asciiFrame([0x01, 0x83, 0x02]));
+    expect(await exchange(asciiFrame([0x01, 0x10, 0x00, 0x14, 0x00, 0x01, 0x02, 0x01, 0x0b]), 1)).toBe(asciiFrame([0x01, 0x10, 0x00, 0x14, 0x00, 0x01]));
+    expect(simulator.register(1, 'holding', 0x14)).toBe(0x10b);
   });
 });

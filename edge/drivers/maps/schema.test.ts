@@ -46,6 +46,7 @@ describe('register map schema', () => {
 
   it('every built-in map passes it, with its source named', () => {
     expect([...builtInMaps.keys()].sort()).toEqual([
+      'abl',
       'alfen-ev-ng9xx',
       'eastron',
       'huawei-ess',
