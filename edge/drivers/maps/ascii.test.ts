@@ -111,7 +111,7 @@ describeWithPeers(['socat'], __filename)('the ABL EVCC map over Modbus ASCII on 
     simulator.set(1, 'outletState', 0x2ec2);
   });
 
-  it('writes a charge current as the duty cycle in ‰ with function 16 (the EVCC takes no function 6)', async () => {
+  it('writes a charge current as the duty cycle in ‰ with function 16 (the EVCC takes no function 6), and under 6 A disables the outlet', async () => {
     const driver = driverOf();
     await driver.poll();
     const writes = simulator.writes(1);
@@ -120,8 +120,13 @@ describeWithPeers(['socat'], __filename)('the ABL EVCC map over Modbus ASCII on 
     expect(simulator.register(1, 'holding', 0x14)).toBe(267);
     expect(await driver.writeSetpoint(-4140)).toBe(true);
     expect(simulator.register(1, 'holding', 0x14)).toBe(100);
-    expect(simulator.writes(1)).toBe(writes + 2);
-    expect(driver.statistics).toEqual({ ...zero, success: 3 });
+    // Under 6 A the outlet is disabled: 1000 ‰ (0x03E8), not a duty cycle the vehicle cannot take.
+    expect(await driver.writeSetpoint(-1000)).toBe(true);
+    expect(simulator.register(1, 'holding', 0x14)).toBe(1000);
+    expect(await driver.writeSetpoint(0)).toBe(true);
+    expect(simulator.register(1, 'holding', 0x14)).toBe(1000);
+    expect(simulator.writes(1)).toBe(writes + 4);
+    expect(driver.statistics).toEqual({ ...zero, success: 5 });
   });
 
   it('a map that asks for ASCII on a TCP connection is answered invalidRequest with the reason', async () => {

@@ -357,7 +357,8 @@ export class MapDriver extends PolledAssetDriver {
       quantity = Math.abs(quantity);
     }
     const address = target < 0 && spec.negativeAddress !== undefined ? spec.negativeAddress : spec.address;
-    const registers = encodeRaw(quantity / spec.scale, spec.type, orderOf(this.map, spec));
+    const off = spec.off !== undefined && Math.abs(quantity) < spec.off.below ? spec.off.raw : undefined;
+    const registers = off === undefined ? encodeRaw(quantity / spec.scale, spec.type, orderOf(this.map, spec)) : [off];
     if (registers.length === 1) {
       await this.writeRegister(address, registers[0] ?? 0);
     } else {

@@ -17,9 +17,10 @@
  * power, so the report has no active power. The phase currents are taken in register order
  * L1, L2, L3 as ABL's sheet lists them (evcc reads them the other way round).
  *
- * Not covered: writing 0x03E8 to disable the outlet (a setpoint below 6 A writes a duty cycle
- * under 10 %, which the vehicle reads as "charging not allowed"), the outlet serial number at
- * 0x0050, and reading Icmax back (the controller answers it only in its 0x002E block, mixed with
+ * A setpoint under 6 A, the least IEC 61851 signals, writes 1000 (0x03E8, 100 % duty cycle):
+ * the outlet disabled, no charging.
+ *
+ * Not covered: the outlet serial number at 0x0050, and reading Icmax back (the controller answers it only in its 0x002E block, mixed with
  * flags), so the confirmed setpoint is not read.
  */
 import type { RegisterMapInput } from '../schema';
@@ -61,6 +62,6 @@ export const ablEmhMap = {
     { name: 'currentL2', address: 0x31, type: 'u16', scale: -0.1, unavailable: [1000], field: 'phaseCurrent.l2' },
     { name: 'currentL3', address: 0x32, type: 'u16', scale: -0.1, unavailable: [1000], field: 'phaseCurrent.l3' },
   ],
-  setpoint: { kind: 'current', address: 0x14, type: 'u16', scale: 0.06, phases: 3, readBack: false },
+  setpoint: { kind: 'current', address: 0x14, type: 'u16', scale: 0.06, phases: 3, off: { below: 6, raw: 1000 }, readBack: false },
   identity: { manufacturer: 'ABL' },
 } satisfies RegisterMapInput;
