@@ -50,11 +50,12 @@ const series700: TestModel[] = [
  * wind, 4 demo EV, 5 demo relay, 6 demo generator, 7 demo heat storage (its storage temperature
  * feeds the temperature limiter), then one of every register-map family: 8 Janitza, 9 Huawei
  * inverter, 10 Huawei ESS, 11 Sungrow, 12 SMA Sunny Island, 13 Alfen charger, 14 Waveshare relay,
- * 15 test-modbus-inverter, 16 test-asset, 17 Socomec; then the families with drivers of their own: 18
- * a SunSpec series-100 inverter and 19 a series-700 DER (their model chains served by pymodbus,
- * a peer nobody here wrote), 20 an Eastron SDM630 (its documented map on the map simulator). The ABL charger is the one family
- * left out: it speaks Modbus ASCII on RS485 only, and the config takes only the gateway's own
- * serial ports, so it runs through the link pool on a pseudo-terminal in drivers/maps/ascii.test.ts.
+ * 15 test-modbus-inverter, 16 test-asset, 17 Socomec; then the families with drivers of their
+ * own: 18 a SunSpec series-100 inverter and 19 a series-700 DER (their model chains served by
+ * pymodbus, a peer nobody here wrote), 20 an Eastron SDM630 (its documented map on the map
+ * simulator). The ABL charger is the one family left out: it speaks Modbus ASCII on RS485 only,
+ * and the config takes only the gateway's own serial ports, so it runs through the link pool on a
+ * pseudo-terminal in drivers/maps/ascii.test.ts.
  */
 describeWithPeers(['pymodbus'], __filename)('the agent with one asset of every family and one loop of every type', () => {
   let t: TestApp;
