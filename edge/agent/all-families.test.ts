@@ -8,7 +8,11 @@ import { systemActor } from '../../graph/common/context';
 import { version } from '../../server/version';
 import { anOrganization } from '../../test-support/factories';
 import { testApp, type TestApp } from '../../test-support/app';
+import { startRegisterServer, type RegisterServer } from '../../test-support/modbus-peers/register-server';
+import { describeWithPeers } from '../../test-support/services';
 import { builtInMap } from '../drivers/maps/registry';
+import { derCapacityPoints, derControlsPoints, derMeasurementPoints, integerInverterPoints, nameplatePoints, controlsPoints } from '../drivers/sunspec/models';
+import { commonData, modelData, sunspecChain, type TestModel } from '../drivers/sunspec/test-maps';
 import { startMapSimulator, type MapSimulator } from '../simulators/map-simulator';
 import { freePort, startModbusSimulator, type ModbusSimulator } from '../simulators/modbus-simulator';
 import { Battery, EvCharger, Generator, HeatStorage, Load, Relay, Site, SolarPlant, WindTurbine } from '../simulators/plant';
@@ -23,6 +27,22 @@ interface ReportRow {
   body: { observations: Record<string, unknown> };
 }
 
+/** A 10 kW series-100 inverter: common, 103 (integers with scale factors), nameplate 120, controls 123. */
+const series100: TestModel[] = [
+  { id: 1, data: commonData({ manufacturer: 'Fronius', model: 'Symo 10.0-3-M', version: '3.14.1-2', serialNumber: 'SIM-100' }) },
+  { id: 103, data: modelData(50, integerInverterPoints, { W: 6543, W_SF: 0, Hz: 5001, Hz_SF: -2, AphA: 484, AphB: 485, AphC: 483, A_SF: -2, St: 4 }) },
+  { id: 120, data: modelData(26, nameplatePoints, { WRtg: 10000, WRtg_SF: 0 }) },
+  { id: 123, data: modelData(24, controlsPoints, { WMaxLimPct: 10000, WMaxLim_Ena: 0, WMaxLimPct_SF: -2 }) },
+];
+
+/** A 50 kW series-700 DER: common, 701 (AC measurement), 702 (capacity), 704 (controls). */
+const series700: TestModel[] = [
+  { id: 1, data: commonData({ manufacturer: 'SunSpec DER', model: 'DER-50', version: '1.0.7', serialNumber: 'SIM-700' }) },
+  { id: 701, data: modelData(153, derMeasurementPoints, { InvSt: 5, W: 4567, W_SF: 1, Hz: 49990, Hz_SF: -3 }) },
+  { id: 702, data: modelData(48, derCapacityPoints, { WMaxRtg: 5000, WMax: 5000, W_SF: 1 }) },
+  { id: 704, data: modelData(69, derControlsPoints, { WMaxLimPctEna: 0, WMaxLimPct: 1000, WMaxLim_SF: -1 }) },
+];
+
 /**
  * Issue 20's "Done when": one asset of every family that has a driver and one loop of every type,
  * run by the real agent (real loop factory, real drivers over Modbus TCP) against simulators,
@@ -30,13 +50,19 @@ interface ReportRow {
  * wind, 4 demo EV, 5 demo relay, 6 demo generator, 7 demo heat storage (its storage temperature
  * feeds the temperature limiter), then one of every register-map family: 8 Janitza, 9 Huawei
  * inverter, 10 Huawei ESS, 11 Sungrow, 12 SMA Sunny Island, 13 Alfen charger, 14 Waveshare relay,
- * 15 test-modbus-inverter, 16 test-asset, 17 Socomec.
+ * 15 test-modbus-inverter, 16 test-asset, 17 Socomec; then the families with drivers of their
+ * own: 18 a SunSpec series-100 inverter and 19 a series-700 DER (their model chains served by
+ * pymodbus, a peer nobody here wrote), 20 an Eastron SDM630 (its documented map on the map
+ * simulator). The ABL charger is the one family left out: it speaks Modbus ASCII on RS485 only,
+ * and the config takes only the gateway's own serial ports, so it runs through the link pool on a
+ * pseudo-terminal in drivers/maps/ascii.test.ts.
  */
-describe('the agent with one asset of every family and one loop of every type', () => {
+describeWithPeers(['pymodbus'], __filename)('the agent with one asset of every family and one loop of every type', () => {
   let t: TestApp;
   let stateDirectory: string;
   let demo: ModbusSimulator;
   let maps: MapSimulator;
+  let sunspec: RegisterServer;
   let agent: Agent | undefined;
 
   beforeAll(async () => {
@@ -71,14 +97,18 @@ describe('the agent with one asset of every family and one loop of every type', 
         { slaveId: 8, map: builtInMap('test-modbus-inverter'), values: { activePower: 4000, availablePower: 5200, nominalPower: 10_000 } },
         { slaveId: 9, map: builtInMap('test-asset'), values: { activePower: -1500, frequency: 50.01 } },
         { slaveId: 10, map: builtInMap('socomec'), values: { activePower: -2340, frequency: 50.02 } },
+        { slaveId: 11, map: builtInMap('eastron'), values: { powerL1: 1200, powerL2: 1100, powerL3: 900, frequency: 49.99 } },
       ],
     });
-  });
+    sunspec = await startRegisterServer({ units: { '1': { holding: sunspecChain(40000, series100) }, '2': { holding: sunspecChain(40000, series700) } } });
+    // The app with its hub, two simulators and a pymodbus peer: well within 30 s on a quiet machine, not on a loaded one.
+  }, 120_000);
 
   afterAll(async () => {
     await agent?.stop();
     await demo.close();
     await maps.close();
+    await sunspec.stop();
     await t.close();
     rmSync(stateDirectory, { recursive: true, force: true });
   });
@@ -86,6 +116,7 @@ describe('the agent with one asset of every family and one loop of every type', 
   it('reports every asset and the status of every loop, with no unsupported asset type or control loop', async () => {
     const onDemo = (slaveId: number) => ({ communication: demo.connection(), slaveId });
     const onMaps = (slaveId: number) => ({ communication: maps.connection(), slaveId });
+    const onSunspec = (slaveId: number) => ({ communication: sunspec.connection, slaveId });
     const assets = [
       { type: 'demo-meter', identifier: 'grid-meter', ...onDemo(1) },
       { type: 'demo-solar', identifier: 'pv', ...onDemo(2), nominalActivePower: 15_000 },
@@ -105,6 +136,9 @@ describe('the agent with one asset of every family and one loop of every type', 
       { type: 'test-modbus-inverter', identifier: 'test-inverter', ...onMaps(8) },
       { type: 'test-asset', identifier: 'test-meter', ...onMaps(9) },
       { type: 'socomec', identifier: 'socomec', ...onMaps(10) },
+      { type: 'sunspec-series100', identifier: 'sunspec-100', ...onSunspec(1) },
+      { type: 'sunspec-series700', identifier: 'sunspec-700', ...onSunspec(2) },
+      { type: 'eastron', identifier: 'sdm630', ...onMaps(11) },
     ];
     const limit = { consumption: 100_000, feedIn: 80_000 };
     const rtiPort = await freePort('127.0.0.1');
@@ -212,8 +246,15 @@ describe('the agent with one asset of every family and one loop of every type', 
         'solarPower',
         'meterPower',
         'meterPower',
+        'solarPower',
+        'solarPower',
+        'meterPower',
       ].map((type) => [type]),
     );
+    // Grid frequency as each family's document gives it: SunSpec Hz with its scale factor (103, 701), the SDM630's float.
+    const frequencyOf = (index: number) =>
+      all.find((row) => row.asset_index === index && !row.type.endsWith('.flash') && row.type !== 'alarm')?.body.observations.frequency;
+    expect([18, 19, 20].map(frequencyOf)).toEqual([50.01, 49.99, 49.99]);
     expect([...reported(all).loops].sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(activeControl.map((_, index) => index));
     // The loops serving Modbus TCP listen on their ports.
     for (const port of [rtiPort, serverPort]) {

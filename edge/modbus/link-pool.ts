@@ -48,7 +48,16 @@ export interface LinkPoolOptions {
 export type ModbusEndpoint =
   | { type: 'tcp'; ip: string; port: number; rtuOverTcp: boolean }
   | { type: 'udp'; ip: string; port: number }
-  | { type: 'rs485'; path: string; baudRate: number; dataBits: number; stopBits: number; parity: 'none' | 'even' | 'mark' | 'odd' | 'space' };
+  | {
+      type: 'rs485';
+      path: string;
+      baudRate: number;
+      dataBits: number;
+      stopBits: number;
+      parity: 'none' | 'even' | 'mark' | 'odd' | 'space';
+      /** Modbus ASCII framing (the unit's map asks for it) instead of RTU. */
+      ascii?: boolean;
+    };
 
 /** A device identification read with function 43/14: the objects by id, and the conformity level. */
 export interface DeviceIdentification {
@@ -105,7 +114,7 @@ export function endpointOf(connection: unknown): ModbusEndpoint | string {
 
 function endpointKey(endpoint: ModbusEndpoint): string {
   if (endpoint.type === 'rs485') {
-    return `rs485:${endpoint.path}`;
+    return `rs485:${endpoint.path}${endpoint.ascii === true ? ':ascii' : ''}`;
   }
   if (endpoint.type === 'tcp') {
     return `tcp:${endpoint.ip}:${endpoint.port}${endpoint.rtuOverTcp ? ':rtu' : ''}`;
@@ -289,6 +298,9 @@ class Link {
     const endpoint = this.endpoint;
     if (endpoint.type === 'rs485') {
       const { baudRate, dataBits, stopBits, parity } = endpoint;
+      if (endpoint.ascii === true) {
+        return client.connectAsciiSerial(endpoint.path, { baudRate, dataBits, stopBits, parity });
+      }
       return client.connectRTUBuffered(endpoint.path, { baudRate, dataBits, stopBits, parity });
     }
     if (endpoint.type === 'udp') {
@@ -677,7 +689,11 @@ export class ModbusLinkPool implements ModbusLinks {
    * gives a unit with its own counters; units on the same endpoint share one link.
    */
   unit(connection: unknown, slaveId: number, options: UnitOptions): IdentifiableUnit {
-    const endpoint = endpointOf(connection);
+    let endpoint = endpointOf(connection);
+    if (options.framing === 'ascii' && typeof endpoint !== 'string') {
+      // modbus-serial frames ASCII on serial ports only; a serial-to-Ethernet converter carrying ASCII is not reached.
+      endpoint = endpoint.type === 'rs485' ? { ...endpoint, ascii: true } : `Modbus ASCII needs an rs485 connection, not ${endpoint.type}`;
+    }
     if (typeof endpoint === 'string') {
       return new PooledUnit(endpoint, slaveId, options);
     }

@@ -50,6 +50,8 @@ export interface UnitOptions {
   blockGap?: number;
   /** Most registers readBlocks asks for in one request, for units that take fewer than 125 (default 125). */
   blockLength?: number;
+  /** ascii: Modbus ASCII frames on the serial line (devices that speak only ASCII); default RTU on serial, MBAP on TCP. */
+  framing?: 'ascii';
 }
 
 /** The link pool: one link per endpoint, shared by the assets on it. */

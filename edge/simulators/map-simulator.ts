@@ -8,13 +8,14 @@
  * relays) and refused with exception 2 elsewhere; a written value stays, so a driver reads its
  * setpoint back.
  */
+import { createServer, type Socket } from 'node:net';
 import { type ServerTCP, type FCallback, type FCallbackVal, type IServiceVector } from 'modbus-serial';
 import { encodeRaw, orderOf, pointValue, rawOf, rawValues } from '../drivers/maps/points';
 import { registerCount, type PointTable, type RegisterMap, type RegisterPoint } from '../drivers/maps/schema';
 import { emptyStatistics } from '../drivers/common/report';
 import { reportOf, stateOf } from '../drivers/demo/readings';
 import { setpointIn } from '../drivers/maps/setpoint';
-import { freePort, gatewayTargetFailed, illegalDataAddress, listen, ModbusException } from './modbus-simulator';
+import { freePort, gatewayTargetFailed, illegalDataAddress, illegalDataValue, illegalFunction, listen, ModbusException } from './modbus-simulator';
 import type { Site } from './plant';
 import { applyCommand, applySetpoint, bindingOf, readPlant, type PlantBinding, type PlantTarget } from './plant-drivers';
 
@@ -225,6 +226,15 @@ class MapUnitState {
     }
   }
 
+  /** Function 6: refused with exception 1 by a unit whose map takes writes with function 16 only. */
+  writeSingle(address: number, value: number): void {
+    if (this.map.writeMultiple) {
+      this.writes += 1;
+      throw new ModbusException(illegalFunction, `${this.map.type} takes register writes with function 16 only`);
+    }
+    this.write('holding', address, [value]);
+  }
+
   write(table: 'holding' | 'coil', address: number, values: readonly number[]): void {
     this.writes += 1;
     if (!values.every((_, i) => this.writable[table].has(address + i))) {
@@ -235,9 +245,7 @@ class MapUnitState {
   }
 }
 
-/** Starts a server for `units` on a free port of `host` (or `port`); resolves once it listens. */
-export async function startMapSimulator(options: MapSimulatorOptions): Promise<MapSimulator> {
-  const host = options.host ?? '127.0.0.1';
+function unitStates(options: MapSimulatorOptions): Map<number, MapUnitState> {
   const units = new Map<number, MapUnitState>();
   for (const unit of options.units) {
     if (units.has(unit.slaveId)) {
@@ -251,6 +259,13 @@ export async function startMapSimulator(options: MapSimulatorOptions): Promise<M
     }
     units.set(unit.slaveId, state);
   }
+  return units;
+}
+
+/** Starts a server for `units` on a free port of `host` (or `port`); resolves once it listens. */
+export async function startMapSimulator(options: MapSimulatorOptions): Promise<MapSimulator> {
+  const host = options.host ?? '127.0.0.1';
+  const units = unitStates(options);
   const unitOf = (slaveId: number): MapUnitState => {
     const unit = units.get(slaveId);
     if (unit === undefined) {
@@ -301,8 +316,7 @@ export async function startMapSimulator(options: MapSimulatorOptions): Promise<M
       ),
     setCoil: (address: number, value: boolean, unitId: number, done: FCallback): void =>
       answer(() => unitOf(unitId).write('coil', address, [value ? 1 : 0]), done),
-    setRegister: (address: number, value: number, unitId: number, done: FCallback): void =>
-      answer(() => unitOf(unitId).write('holding', address, [value]), done),
+    setRegister: (address: number, value: number, unitId: number, done: FCallback): void => answer(() => unitOf(unitId).writeSingle(address, value), done),
     setRegisterArray: (address: number, values: number[], unitId: number, done: FCallback): void =>
       answer(() => unitOf(unitId).write('holding', address, values), done),
   };
@@ -341,4 +355,134 @@ export async function startMapSimulator(options: MapSimulatorOptions): Promise<M
 
 function isFactor(map: RegisterMap, name: string): boolean {
   return map.points.some((point) => point.scaleFactor === name);
+}
+
+/** The longitudinal redundancy check of Modbus ASCII: the two's complement of the byte sum. */
+export function asciiLrc(bytes: readonly number[]): number {
+  return -bytes.reduce((sum, byte) => sum + byte, 0) & 0xff;
+}
+
+/** A Modbus ASCII frame: ':', the bytes and their LRC in upper-case hex, CR LF. */
+export function asciiFrame(bytes: readonly number[]): string {
+  return `:${[...bytes, asciiLrc(bytes)].map((byte) => byte.toString(16).toUpperCase().padStart(2, '0')).join('')}\r\n`;
+}
+
+const word = (bytes: readonly number[], at: number): number => ((bytes[at] ?? 0) << 8) | (bytes[at + 1] ?? 0);
+
+/**
+ * The answer of `units` to one ASCII frame's text (between ':' and CR LF), as bytes; null when
+ * nothing is answered: a malformed frame or a wrong LRC (dropped, as the serial line spec asks),
+ * or a unit that is not on the bus (silence, as on RS485).
+ */
+function answerAsciiFrame(units: ReadonlyMap<number, MapUnitState>, text: string): number[] | null {
+  if (text.length < 6 || text.length % 2 !== 0 || !/^[0-9A-Fa-f]+$/.test(text)) {
+    return null;
+  }
+  const bytes = Array.from({ length: text.length / 2 }, (_, i) => parseInt(text.slice(i * 2, i * 2 + 2), 16));
+  const lrc = bytes.pop();
+  const [slaveId = 0, code = 0] = bytes;
+  const unit = units.get(slaveId);
+  if (lrc !== asciiLrc(bytes) || unit === undefined) {
+    return null;
+  }
+  try {
+    if ((code === 3 || code === 4) && bytes.length === 6) {
+      const count = word(bytes, 4);
+      if (count < 1 || count > 125) {
+        throw new ModbusException(illegalDataValue, `${count} registers`);
+      }
+      const values = unit.read(code === 3 ? 'holding' : 'input', word(bytes, 2), count);
+      return [slaveId, code, count * 2, ...values.flatMap((value) => [value >> 8, value & 0xff])];
+    }
+    if (code === 6 && bytes.length === 6) {
+      unit.writeSingle(word(bytes, 2), word(bytes, 4));
+      return bytes;
+    }
+    if (code === 16 && bytes.length >= 7) {
+      const count = word(bytes, 4);
+      if (count < 1 || count > 123 || bytes[6] !== count * 2 || bytes.length !== 7 + count * 2) {
+        throw new ModbusException(illegalDataValue, 'register count and byte count disagree');
+      }
+      unit.write(
+        'holding',
+        word(bytes, 2),
+        Array.from({ length: count }, (_, i) => word(bytes, 7 + i * 2)),
+      );
+      return bytes.slice(0, 6);
+    }
+    throw new ModbusException(illegalFunction, `function ${code} is not served over ASCII`);
+  } catch (error) {
+    if (error instanceof ModbusException) {
+      return [slaveId, code | 0x80, error.modbusErrorCode];
+    }
+    throw error;
+  }
+}
+
+/**
+ * The same units answering Modbus ASCII frames over TCP (functions 3, 4, 6 and 16), for the
+ * families that speak only ASCII on their RS485 bus (ABL's EVCC). A test joins a pseudo-terminal
+ * to the port with socat, so the client opens a real serial port and frames ASCII on it.
+ */
+export async function startMapAsciiSimulator(options: MapSimulatorOptions): Promise<MapSimulator> {
+  const host = options.host ?? '127.0.0.1';
+  const units = unitStates(options);
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.setEncoding('latin1');
+    let buffer = '';
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      for (;;) {
+        const start = buffer.indexOf(':');
+        const end = start < 0 ? -1 : buffer.indexOf('\r\n', start);
+        if (start < 0 || end < 0) {
+          buffer = start < 0 ? '' : buffer.slice(start);
+          return;
+        }
+        const answer = answerAsciiFrame(units, buffer.slice(start + 1, end));
+        buffer = buffer.slice(end + 2);
+        if (answer !== null) {
+          socket.write(asciiFrame(answer), 'latin1');
+        }
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('error', () => undefined);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : 0);
+    });
+  });
+  const unitOf = (slaveId: number): MapUnitState => {
+    const unit = units.get(slaveId);
+    if (unit === undefined) {
+      throw new RangeError(`no unit ${slaveId}`);
+    }
+    return unit;
+  };
+  let closed: Promise<void> | undefined;
+  return {
+    host,
+    port,
+    connection: () => ({ type: 'tcp', ip: host, port }),
+    set: (slaveId, point, value) => unitOf(slaveId).set(point, value),
+    value: (slaveId, point) => unitOf(slaveId).value(point),
+    register: (slaveId, table, address) => unitOf(slaveId).tables[table].get(address),
+    writes: (slaveId) => units.get(slaveId)?.writes ?? 0,
+    close: () => {
+      closed ??= new Promise<void>((resolve) => {
+        for (const socket of sockets) {
+          socket.destroy();
+        }
+        server.close(() => resolve());
+      });
+      return closed;
+    },
+  };
 }

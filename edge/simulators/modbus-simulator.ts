@@ -54,8 +54,10 @@ export interface ModbusSimulator {
   close(): Promise<void>;
 }
 
-/** Modbus exception codes the simulator answers with. */
+/** Modbus exception codes the simulators answer with. */
+export const illegalFunction = 0x01;
 export const illegalDataAddress = 0x02;
+export const illegalDataValue = 0x03;
 export const gatewayTargetFailed = 0x0b;
 
 /** An exception answer of a simulated unit (modbus-serial answers `modbusErrorCode`). */

@@ -357,19 +357,17 @@ export class MapDriver extends PolledAssetDriver {
       quantity = Math.abs(quantity);
     }
     const address = target < 0 && spec.negativeAddress !== undefined ? spec.negativeAddress : spec.address;
-    const registers = encodeRaw(quantity / spec.scale, spec.type, orderOf(this.map, spec));
+    const off = spec.off !== undefined && Math.abs(quantity) < spec.off.below ? spec.off.raw : undefined;
+    const registers = off === undefined ? encodeRaw(quantity / spec.scale, spec.type, orderOf(this.map, spec)) : [off];
     if (registers.length === 1) {
-      await this.unit.writeRegister(address, registers[0] ?? 0);
+      await this.writeRegister(address, registers[0] ?? 0);
     } else {
       await this.unit.writeRegisters(address, registers);
     }
     // The direction last: on devices where it is the command, it starts what the value set up.
     if (spec.direction !== undefined) {
       const { direction } = spec;
-      await this.unit.writeRegister(
-        direction.address,
-        target > 0 ? direction.positive : target < 0 ? direction.negative : (direction.zero ?? direction.positive),
-      );
+      await this.writeRegister(direction.address, target > 0 ? direction.positive : target < 0 ? direction.negative : (direction.zero ?? direction.positive));
     }
   }
 
@@ -379,7 +377,16 @@ export class MapDriver extends PolledAssetDriver {
       await this.unit.writeRegisters(write.address, encodeRaw(write.value, 'u32', 'big'));
       return;
     }
-    await this.unit.writeRegister(write.address, write.value);
+    await this.writeRegister(write.address, write.value);
+  }
+
+  /** One register: function 6, or 16 for a map that says writeMultiple. */
+  private async writeRegister(address: number, value: number): Promise<void> {
+    if (this.map.writeMultiple) {
+      await this.unit.writeRegisters(address, [value]);
+      return;
+    }
+    await this.unit.writeRegister(address, value);
   }
 
   protected override async carryOut(command: DriverCommand): Promise<boolean> {
@@ -403,7 +410,7 @@ export class MapDriver extends PolledAssetDriver {
       return true;
     }
     if (command.kind === 'generator' && run !== undefined && command.run !== null) {
-      await this.unit.writeRegister(run.address, command.run ? run.run : run.stop);
+      await this.writeRegister(run.address, command.run ? run.run : run.stop);
       return true;
     }
     return false;
@@ -497,6 +504,7 @@ export function createMapDriver(index: number, config: AssetConfig, map: Registe
     timeoutMs: config.timeout,
     blockLength: map.requests.maxRegisters,
     blockGap: map.requests.gap,
+    ...(map.framing === 'ascii' ? { framing: 'ascii' as const } : {}),
   });
   return new MapDriver(index, config, map, unit, context.log, clock);
 }

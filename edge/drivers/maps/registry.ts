@@ -4,6 +4,7 @@
  * agent at start with the map and point named, never at a poll.
  */
 import type { AssetType } from '../../../contracts/device/asset-types';
+import { ablEmhMap } from './families/abl';
 import { alfenNg9xxMap } from './families/alfen';
 import { eastronSdm630Map } from './families/eastron';
 import { huaweiEssMap, huaweiInverterMap } from './families/huawei';
@@ -24,6 +25,7 @@ const sources: readonly RegisterMapInput[] = [
   sungrowStringInverterMap,
   smaSunnyIslandMap,
   alfenNg9xxMap,
+  ablEmhMap,
   waveshareRelayMap,
   testModbusInverterMap,
   testAssetMap,

@@ -46,6 +46,7 @@ describe('register map schema', () => {
 
   it('every built-in map passes it, with its source named', () => {
     expect([...builtInMaps.keys()].sort()).toEqual([
+      'abl',
       'alfen-ev-ng9xx',
       'eastron',
       'huawei-ess',
@@ -89,6 +90,11 @@ describe('register map schema', () => {
     [{ ...meter, report: 'batteryPower' }, 'test.json.report', 'carlo-gavazzi (meter) makes meterPower, not batteryPower'],
     [{ ...meter, setpoint: { kind: 'current', address: 1, type: 'u16' } }, 'test.json.setpoint.kind', 'a current setpoint is for EV chargers'],
     [{ ...meter, setpoint: { kind: 'watts', address: 1, type: 'u16', magnitude: true } }, 'test.json.setpoint.direction', 'needs its direction register'],
+    [
+      { ...meter, setpoint: { kind: 'watts', address: 1, type: 'f32', off: { below: 10, raw: 0 } } },
+      'test.json.setpoint.off',
+      'an off value is for a one-register setpoint (u16, s16)',
+    ],
     [{ ...meter, setpoint: { kind: 'watts', address: 1, type: 'u16', max: 'maxDischargePower' } }, 'test.json.setpoint.max', 'maxDischargePower is no field'],
     [
       { ...meter, setpoint: { kind: 'watts', address: 1, type: 'u16', negativeAddress: 3 } },

@@ -140,6 +140,14 @@ const setpointSchema = yup
     /** The range of a setpoint, W, asset convention: fields of the report (maxChargePower) or numbers; else 0..nominal (battery ±nominal, ev -nominal..0). */
     min: yup.mixed<string | number>().optional(),
     max: yup.mixed<string | number>().optional(),
+    /** A quantity (A, W or %) under `below` in magnitude writes `raw` instead: the device's own "off" (ABL: 1000 ‰, outlet disabled). */
+    off: yup
+      .object({
+        below: yup.number().positive().required(),
+        raw: yup.number().integer().min(0).max(0xffff).required(),
+      })
+      .exact()
+      .default(undefined),
     /** Whether the setpoint register is read back each poll as the confirmed setpoint. */
     readBack: yup.boolean().default(true),
   })
@@ -157,6 +165,13 @@ export const registerMapSchema = yup
     report: yup.string().required(),
     defaultSlaveId: yup.number().integer().min(0).max(255).default(1),
     wordOrder: yup.string().oneOf(endiannesses).default('big'),
+    /** How frames go on the line: the connection's own (MBAP on TCP, RTU on RS485), or Modbus ASCII on an RS485 line (devices that speak only ASCII). */
+    framing: yup
+      .string()
+      .oneOf(['native', 'ascii'] as const)
+      .default('native'),
+    /** Single registers written with function 16 (write multiple), for devices that lack function 6. */
+    writeMultiple: yup.boolean().default(false),
     /** Largest request and the gap read across (units that answer fewer than 125 registers). */
     requests: yup
       .object({ maxRegisters: yup.number().integer().min(1).max(125).default(125), gap: yup.number().integer().min(0).max(125).default(8) })
@@ -350,6 +365,9 @@ export function parseRegisterMap(input: unknown, where: string): RegisterMap {
       if (value !== undefined && typeof value !== 'string' && !Number.isFinite(value)) {
         throw issue(`${where}.setpoint.${bound}`, 'must be a number of W or a field');
       }
+    }
+    if (setpoint.off !== undefined && setpoint.type !== 'u16' && setpoint.type !== 's16') {
+      throw issue(`${where}.setpoint.off`, 'an off value is for a one-register setpoint (u16, s16)');
     }
     if (setpoint.kind === 'current' && category !== 'ev') {
       throw issue(`${where}.setpoint.kind`, 'a current setpoint is for EV chargers');

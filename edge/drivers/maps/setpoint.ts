@@ -64,6 +64,9 @@ export function setpointIn(map: RegisterMap, spec: SetpointSpec, block: Pick<Reg
   if (registers === undefined) {
     return null;
   }
+  if (spec.off !== undefined && registers[0] === spec.off.raw) {
+    return 0;
+  }
   let raw = Number(decodeRaw(registers, spec.type, orderOf(map, spec)));
   if (spec.magnitude) {
     raw = negative ? -Math.abs(raw) : Math.abs(raw);
