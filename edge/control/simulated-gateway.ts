@@ -124,13 +124,14 @@ export function feedInScenario(seed: number): { gateway: SimulatedGateway; limit
 
 /**
  * A 40 kW site load (3 kW deviation, 5 s correlation) with 20 kW peaks twice an hour behind a meter
- * with a 55 kW consumption limit, shaved by a 200 kWh, 50 kW battery (0.5 s response).
+ * with a 55 kW consumption limit, shaved by a 200 kWh, 50 kW battery (0.5 s response) at
+ * `stateOfCharge` % (60 by default) at midnight.
  */
-export function peakShavingScenario(seed: number): { gateway: SimulatedGateway; limitW: number; load: Load; battery: Battery } {
+export function peakShavingScenario(seed: number, stateOfCharge = 60): { gateway: SimulatedGateway; limitW: number; load: Load; battery: Battery } {
   const limitW = 55_000;
   const site = new Site({ seed, start: summerDay });
   const load = site.add(new Load({ base: 40_000, noise: 3_000, noiseTimeConstantS: 5, peakPower: 20_000, peaksPerHour: 2, peakDurationS: [60, 600] }));
-  const battery = site.add(new Battery({ capacityWh: 200_000, stateOfCharge: 60, maxChargePower: 50_000, maxDischargePower: 50_000, powerResponseMs: 500 }));
+  const battery = site.add(new Battery({ capacityWh: 200_000, stateOfCharge, maxChargePower: 50_000, maxDischargePower: 50_000, powerResponseMs: 500 }));
   const config = deviceConfig(
     [{ type: 'demo-meter' }, { type: 'demo-battery', nominalActivePower: 50_000, powerResponseMs: 500 }],
     [{ type: 'batteryPeakShaver', meterAssetIndex: 0, batteryAssetIndices: [1], contractualLimit: { consumption: limitW } }],

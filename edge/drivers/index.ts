@@ -11,6 +11,7 @@ import { demoAssetTypes } from './demo/register-maps';
 import { createEastronDriver } from './eastron/driver';
 import { createMapDriver } from './maps/driver';
 import { builtInMaps } from './maps/registry';
+import { createSagerFurnaceDriver } from './sager/furnace';
 import type { RegisterMap } from './maps/schema';
 import { createSunspecDriver, sunspecAssetTypes } from './sunspec/driver';
 
@@ -27,6 +28,7 @@ export const driverFactories: Partial<Record<AssetType, DriverFactory>> = {
   ...mapFactories(builtInMaps),
   ...Object.fromEntries(Object.keys(sunspecAssetTypes).map((type): [AssetType, DriverFactory] => [type as AssetType, createSunspecDriver])),
   eastron: createEastronDriver,
+  'sager-furnace': createSagerFurnaceDriver,
 };
 
 /** Whether a type has a built-in driver. */

@@ -46,7 +46,7 @@ export const assetHandlers: Pick<MessageHandlers, 'getMetadata' | 'setAssetSched
     return true;
   },
 
-  /** demoBattery parameters to an asset's driver, hedno to a loop. */
+  /** Asset parameters (sagerFurnace, demoBattery) to the asset's driver, which says whether it takes them; hedno to a loop. */
   setAssetParameters: async ({ id, message, agent, fail }) => {
     const runtime = agent.runtime();
     const { parameters } = message;
@@ -55,7 +55,7 @@ export const assetHandlers: Pick<MessageHandlers, 'getMetadata' | 'setAssetSched
       if (!driver) {
         return fail(agentErrorCodes.unknownAsset, `No asset with a driver at index ${message.assetIndex}.`, message.assetIndex);
       }
-      if (parameters.type !== 'demoBattery' || !driver.applyParameters || !(await driver.applyParameters(parameters))) {
+      if (parameters.type === 'hedno' || !driver.applyParameters || !(await driver.applyParameters(parameters))) {
         return fail(
           agentErrorCodes.unsupportedParameters,
           `Asset ${message.assetIndex} (${driver.config.type}) takes no ${parameters.type} parameters.`,
