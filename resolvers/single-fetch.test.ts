@@ -147,8 +147,8 @@ describe('a query planned as one fetch from one subgraph, run straight on that s
     await database.close();
   });
 
-  /** The HTTP answer (status and body text, as sent) to one POST /graphql. */
-  async function answer(graph: GraphqlServer, operation: Operation): Promise<{ status: number; body: string }> {
+  /** The HTTP answer (status, headers and body text, as sent) to one POST /graphql. */
+  async function answer(graph: GraphqlServer, operation: Operation): Promise<{ status: number; headers: [string, string][]; body: string }> {
     const response = await graph.server.executeHTTPGraphQLRequest({
       httpGraphQLRequest: {
         method: 'POST',
@@ -162,7 +162,7 @@ describe('a query planned as one fetch from one subgraph, run straight on that s
     if (response.body.kind !== 'complete') {
       throw new Error('an incremental GraphQL answer where a whole one was expected');
     }
-    return { status: response.status ?? 200, body: response.body.string };
+    return { status: response.status ?? 200, headers: [...response.headers].sort(), body: response.body.string };
   }
 
   it.each(operations)('answers $name byte for byte as the gateway does ($route)', async (operation) => {
