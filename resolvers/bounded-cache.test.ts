@@ -25,4 +25,14 @@ describe('a bounded cache', () => {
     cache.clear();
     expect({ size: cache.size, hits: cache.hits, misses: cache.misses }).toEqual({ size: 0, hits: 1, misses: 2 });
   });
+
+  it('shows an entry to peek without counting it or keeping it longer', () => {
+    const cache = new BoundedCache<number>(2);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    expect([cache.peek('a'), cache.peek('z')]).toEqual([1, undefined]);
+    expect({ hits: cache.hits, misses: cache.misses }).toEqual({ hits: 0, misses: 0 });
+    cache.set('c', 3);
+    expect([cache.peek('a'), cache.peek('b'), cache.peek('c')]).toEqual([undefined, 2, 3]);
+  });
 });

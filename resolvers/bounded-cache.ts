@@ -27,6 +27,11 @@ export class BoundedCache<V> {
     return value;
   }
 
+  /** The entry without counting it as asked or used (for a look from outside the cache's own user). */
+  peek(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+
   set(key: string, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);

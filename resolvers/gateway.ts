@@ -29,6 +29,7 @@ import { buildOperationsSubgraph } from './operations/schema';
 import type { Services } from '../graph/services';
 import type { Subgraph } from './subgraph';
 import { BoundedCache } from './bounded-cache';
+import { singleFetchGateway, type SingleFetchCounts } from './single-fetch';
 
 /** Every subgraph Gridport serves; each is composed into the one graph clients see. */
 export function buildSubgraphs(log: Logger): Promise<Subgraph[]> {
@@ -234,6 +235,11 @@ export interface GraphqlServerOptions {
   services: Services;
   log: Logger;
   environment: 'production' | 'development' | 'test';
+  /**
+   * Run a query whose plan is one fetch from one subgraph straight on that subgraph
+   * (resolvers/single-fetch.ts); on unless a test compares the two ways.
+   */
+  singleFetchDirect?: boolean;
 }
 
 export interface GraphqlOperation {
@@ -251,6 +257,8 @@ export interface GraphqlServer {
   execute<T = Record<string, unknown>>(actor: Actor, request: GraphqlOperation, transport?: GraphqlTransport): Promise<GraphQLResponse<T>>;
   /** What the gateway keeps of operations seen before: query plans, and subgraph operations parsed and validated. */
   caches(): Record<'queryPlans' | 'subgraphOperations', { entries: number; hits: number; misses: number }>;
+  /** Queries run straight on their one subgraph, queries run through the gateway, and routes kept. */
+  singleFetch(): SingleFetchCounts;
   stop(): Promise<void>;
 }
 
@@ -258,7 +266,7 @@ export interface GraphqlServer {
  * The GraphQL gateway: every subgraph composed into one graph and served in process
  * (`LocalGraphQLDataSource`, so each request's context reaches the subgraph resolvers).
  */
-export async function createGraphqlServer({ services, log, environment }: GraphqlServerOptions): Promise<GraphqlServer> {
+export async function createGraphqlServer({ services, log, environment, singleFetchDirect = true }: GraphqlServerOptions): Promise<GraphqlServer> {
   const graph = await composeGraph(log);
   const schemas = new Map(graph.subgraphs.map((subgraph) => [subgraph.name, subgraph.schema]));
   const queryPlans = new BoundedCache<QueryPlan>(queryPlansKept);
@@ -275,9 +283,10 @@ export async function createGraphqlServer({ services, log, environment }: Graphq
       return new InProcessSubgraph(schema, subgraphOperations);
     },
   });
+  const direct = singleFetchGateway(gateway, { subgraphs: schemas, planOf: (key) => queryPlans.peek(key), capacity: queryPlansKept });
   const protection = armor(environment);
   const server = new ApolloServer<GraphqlContext>({
-    gateway,
+    gateway: singleFetchDirect ? direct.gateway : gateway,
     logger: log,
     nodeEnv: environment,
     csrfPrevention: true,
@@ -305,6 +314,7 @@ export async function createGraphqlServer({ services, log, environment }: Graphq
       queryPlans: { entries: queryPlans.size, hits: queryPlans.hits, misses: queryPlans.misses },
       subgraphOperations: { entries: subgraphOperations.size, hits: subgraphOperations.hits, misses: subgraphOperations.misses },
     }),
+    singleFetch: () => direct.counts(),
     stop: () => server.stop(),
   };
 }
