@@ -3,7 +3,6 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { configIssues, parseDeviceConfig, type DeviceConfig } from '../../contracts/device/config';
-import type { AssetParameters } from '../../contracts/device/commands';
 import type { ControlLoop as ControlLoopConfig } from '../../contracts/device/control-loops';
 import type { DeviceReport } from '../../contracts/hub/reports';
 import type { ControlLoop, LoopStep, SiteSnapshot } from '../control/loop';
@@ -231,7 +230,6 @@ describe('the edge agent against the real hub', () => {
     directory: string;
     identifier: string;
     exits: number[];
-    parameters: AssetParameters[];
     loops: TestPeakShaver[];
     proxy: CuttableProxy | null;
     start: (token?: string) => Promise<Agent>;
@@ -259,14 +257,9 @@ describe('the edge agent against the real hub', () => {
     const site = new Site({ seed: sites, start: clock.now() });
     const battery = site.add(new Battery({ capacityWh: 100000, maxChargePower: 50000, maxDischargePower: 50000 }));
     const plant = plantDriverFactory(site, [site.meter, battery]);
-    const parameters: AssetParameters[] = [];
     const loops: TestPeakShaver[] = [];
     const parts: Partial<AgentParts> = {
-      createDriver: (index, config, context) => {
-        const driver = plant(index, config, context);
-        // The battery takes demoBattery parameters; what it was given is kept for the test.
-        return driver && index === 1 ? Object.assign(driver, { applyParameters: (given: AssetParameters) => parameters.push(given) > 0 }) : driver;
-      },
+      createDriver: plant,
       createControlLoop: (index, config) => {
         if (config.type !== 'proportionalPeakShaver') {
           return null;
@@ -287,7 +280,6 @@ describe('the edge agent against the real hub', () => {
       directory,
       identifier,
       exits,
-      parameters,
       loops,
       proxy: cuttable,
       token: provisioningToken,
@@ -552,7 +544,15 @@ describe('the edge agent against the real hub', () => {
           observations: { messageId: sent.batteryParameters, parameters: { type: 'demoBattery', errors: ['E12'], warnings: ['W3'] } },
         },
       ]);
-      expect(site.parameters).toEqual([{ type: 'demoBattery', errors: ['E12'], warnings: ['W3'] }]);
+      // The demo battery reports the codes it was given as alarms, right after the parameters' answer.
+      const alarms = await eventually(
+        async () => (await rows(site.deviceId)).filter((row) => row.type === 'alarm' && row.asset_index === 1),
+        (found) => found.length >= 2,
+      );
+      expect(alarms.map((row) => row.body.observations).sort((a, b) => String(a.code).localeCompare(String(b.code)))).toEqual([
+        { code: 'E12', level: 'fault', active: true, description: 'Demo battery error E12' },
+        { code: 'W3', level: 'warning', active: true, description: 'Demo battery warning W3' },
+      ]);
       expect(await answered(sent.meterParameters, 1)).toEqual([
         error(sent.meterParameters, 'setAssetParameters', 'unsupported_parameters', 'Asset 0 (demo-meter) takes no demoBattery parameters.', 0),
       ]);

@@ -122,6 +122,11 @@ async function assetReports(runtime: Runtime, now: number, only: number | null, 
     if (report) {
       await send(report);
     }
+    if (only === null) {
+      for (const alarm of driver.drainAlarms?.(at) ?? []) {
+        await send(alarm);
+      }
+    }
   }
 }
 

@@ -78,6 +78,8 @@ export interface AssetDriver {
   readonly statistics: ConnectionStatistics;
   /** Takes asset parameters (setAssetParameters: demoBattery errors and warnings, sagerFurnace schedule); false when this asset takes none of this kind. Absent: takes none. */
   applyParameters?(parameters: AssetParameters): boolean | Promise<boolean>;
+  /** The asset's alarm reports since the last call (raised and cleared, each once). Absent: the asset raises none. */
+  drainAlarms?(at: Date): DeviceReport[];
   close(): Promise<void>;
 }
 

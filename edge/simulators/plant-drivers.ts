@@ -10,6 +10,8 @@ import type { ConnectionStatistics, DeviceReport, SetpointObservations } from '.
 import type { AssetState, DriverCommand, DriverContext, DriverFactory, PowerRange } from '../drivers/driver';
 import { PolledAssetDriver, RequestCounter } from '../drivers/common/polled-driver';
 import { flashReportOf, reportOf, setpointLimitsOf, stateOf, unreadState, type DemoKind, type DemoReadings } from '../drivers/demo/readings';
+import type { AssetParameters } from '../../contracts/device/commands';
+import { DemoBatteryAlarms } from '../drivers/demo/battery-alarms';
 import { Battery, EvCharger, Generator, GridMeter, type HeatStorage, Relay, SolarPlant, WindTurbine, type Site } from './plant';
 
 /** A plant asset with its kind. */
@@ -184,6 +186,7 @@ export class PlantDriver extends PolledAssetDriver {
   readonly link: PlantLink;
   private lastReading: DemoReadings[DemoKind] | null = null;
   private readonly counter: RequestCounter;
+  private readonly alarms: DemoBatteryAlarms | null;
 
   constructor(
     index: number,
@@ -198,6 +201,16 @@ export class PlantDriver extends PolledAssetDriver {
     this.binding = bindingOf(target);
     this.link = options.link ?? { down: false };
     this.state = unreadState(this.binding.kind, this.binding.kind === 'relay' ? this.binding.asset.channels.length : 0);
+    this.alarms = config.type === 'demo-battery' ? new DemoBatteryAlarms(index) : null;
+  }
+
+  /** demoBattery parameters, as the Modbus demo driver takes them. */
+  applyParameters(parameters: AssetParameters): boolean {
+    return this.alarms?.apply(parameters) ?? false;
+  }
+
+  drainAlarms(at: Date): DeviceReport[] {
+    return this.alarms?.drain(at) ?? [];
   }
 
   protected async read(now: number): Promise<AssetState> {

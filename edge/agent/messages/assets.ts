@@ -68,6 +68,10 @@ export const assetHandlers: Pick<MessageHandlers, 'getMetadata' | 'setAssetSched
         asset: message.assetIndex,
         observations: { messageId: id, parameters: toJson(parameters) },
       });
+      // Alarms the parameters raised or cleared (a demo battery's codes) follow at once, not at the next reporting interval.
+      for (const alarm of driver.drainAlarms?.(new Date(agent.reporter.at())) ?? []) {
+        await agent.reporter.send(alarm);
+      }
       return true;
     }
     const index = message.controlLoopIndex ?? -1;

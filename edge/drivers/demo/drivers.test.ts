@@ -163,6 +163,36 @@ describe('demo drivers against the Modbus simulator', () => {
     site.step(1);
   });
 
+  it('a demo battery takes demoBattery parameters and reports each raised and cleared code once as an alarm; other types take none', async () => {
+    const driver = driverFor('demo-battery');
+    const at = new Date(noon);
+    const alarms = () => (driver.drainAlarms?.(at) ?? []).map((report) => [observations(report), (report as { asset?: number }).asset]);
+    expect(alarms()).toEqual([]);
+    expect(await driver.applyParameters?.({ type: 'demoBattery', errors: ['E12', 'E7'], warnings: ['W3', 'E7'] })).toBe(true);
+    expect(alarms()).toEqual([
+      [{ code: 'W3', level: 'warning', active: true, description: 'Demo battery warning W3' }, 0],
+      [{ code: 'E7', level: 'fault', active: true, description: 'Demo battery error E7' }, 0],
+      [{ code: 'E12', level: 'fault', active: true, description: 'Demo battery error E12' }, 0],
+    ]);
+    expect(alarms()).toEqual([]);
+    // The same codes again change nothing; E12 cleared and W3 turned into an error are reported, once.
+    expect(await driver.applyParameters?.({ type: 'demoBattery', errors: ['E12', 'E7'], warnings: ['W3'] })).toBe(true);
+    expect(alarms()).toEqual([]);
+    expect(await driver.applyParameters?.({ type: 'demoBattery', errors: ['E7', 'W3'], warnings: [] })).toBe(true);
+    expect(alarms()).toEqual([
+      [{ code: 'E12', level: 'fault', active: false, description: 'Demo battery error E12 cleared' }, 0],
+      [{ code: 'W3', level: 'fault', active: true, description: 'Demo battery error W3' }, 0],
+    ]);
+    expect(await driver.applyParameters?.({ type: 'demoBattery', errors: [], warnings: [] })).toBe(true);
+    expect(alarms()).toEqual([
+      [{ code: 'W3', level: 'fault', active: false, description: 'Demo battery error W3 cleared' }, 0],
+      [{ code: 'E7', level: 'fault', active: false, description: 'Demo battery error E7 cleared' }, 0],
+    ]);
+    expect(await driver.applyParameters?.({ type: 'sagerFurnace', schedule: [] })).toBe(false);
+    expect(await driverFor('demo-meter').applyParameters?.({ type: 'demoBattery', errors: ['E1'], warnings: [] })).toBe(false);
+    expect(driverFor('demo-meter').drainAlarms?.(at)).toEqual([]);
+  });
+
   it('a meter driver reads the grid meter: power, phases, energy', async () => {
     const driver = driverFor('demo-meter', { enableFlashReport: { additionalProperties: ['phaseCurrent'] } });
     await driver.poll();

@@ -6,6 +6,7 @@
  * none, and a setpoint is refused).
  */
 import { assetDefaults, type AssetConfig, type MeterAsset } from '../../../contracts/device/assets';
+import type { AssetParameters } from '../../../contracts/device/commands';
 import type { ConnectionStatistics, DeviceReport, SetpointObservations } from '../../../contracts/hub/reports';
 import type { ModbusUnit } from '../../modbus/link';
 import { PolledAssetDriver } from '../common/polled-driver';
@@ -20,6 +21,7 @@ import {
   setpointRegisters,
   type DemoAssetType,
 } from './register-maps';
+import { DemoBatteryAlarms } from './battery-alarms';
 import { flashReportOf, reportOf, setpointLimitsOf, stateOf, unreadState, type DemoKind, type DemoReadings } from './readings';
 
 /** Slave id of a demo asset whose config names none. */
@@ -42,6 +44,7 @@ export class DemoDriver extends PolledAssetDriver {
   readonly kind: DemoKind;
   private lastReading: DemoReadings[DemoKind] | null = null;
   private readonly count: number;
+  private readonly alarms: DemoBatteryAlarms | null;
 
   constructor(
     index: number,
@@ -55,6 +58,16 @@ export class DemoDriver extends PolledAssetDriver {
     this.kind = demoKinds[type];
     this.count = demoCountOf(config);
     this.state = unreadState(this.kind, this.count);
+    this.alarms = type === 'demo-battery' ? new DemoBatteryAlarms(index) : null;
+  }
+
+  /** demoBattery parameters: the error and warning codes a demo battery reports as alarms. */
+  applyParameters(parameters: AssetParameters): boolean {
+    return this.alarms?.apply(parameters) ?? false;
+  }
+
+  drainAlarms(at: Date): DeviceReport[] {
+    return this.alarms?.drain(at) ?? [];
   }
 
   protected async read(now: number): Promise<AssetState> {
