@@ -38,6 +38,9 @@ const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
 /** Reports in one ingest batch, up to hubLimits.ingestBatchMax (2,000). */
 const batchSizeBuckets = [1, 5, 10, 25, 50, 100, 250, 500, 1000, 2000];
 
+/** An operation definition's keyword and name anywhere in a document (global: walked with lastIndex). */
+const operationDefinition = /(?:^|[^A-Za-z0-9_])(query|mutation|subscription)\s+([A-Za-z_][A-Za-z0-9_]*)/g;
+
 /** A GraphQL name (the spec's Name), as an operation name must be. */
 const graphqlName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -54,8 +57,14 @@ export function operationOf(query: unknown, operationName: unknown): { name: str
     if (operationName.length > metricsLimits.graphqlOperationNameLength || !graphqlName.test(operationName)) {
       return null;
     }
-    const defined = new RegExp(`(?:^|[^A-Za-z0-9_])(query|mutation|subscription)\\s+${operationName}(?![A-Za-z0-9_])`).exec(query);
-    return defined ? { name: operationName, type: defined[1] as OperationType } : null;
+    // One regular expression made once, walked over the document's operation definitions (not one made per request and name).
+    operationDefinition.lastIndex = 0;
+    for (let defined = operationDefinition.exec(query); defined !== null; defined = operationDefinition.exec(query)) {
+      if (defined[2] === operationName) {
+        return { name: operationName, type: defined[1] as OperationType };
+      }
+    }
+    return null;
   }
   // Without operationName the document must hold one operation; a leading named one is taken, comments skipped.
   const leading = /^(?:\s|,|#[^\n]*\n)*(query|mutation|subscription)\s+([A-Za-z_][A-Za-z0-9_]*)/.exec(query);
