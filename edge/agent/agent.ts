@@ -17,6 +17,8 @@ import { AgentState, stateFiles } from './state';
 import { defaultSystemProbes, type SystemProbes } from './system';
 import { tasksOf } from './tasks';
 import { WorkQueue } from './work-queue';
+import type { HostNetwork } from '../network/host-network';
+import { hostOutcomeReports } from '../network/host-reports';
 
 export { agentExitCodes } from './exit-codes';
 export { agentErrorCodes } from './reporter';
@@ -52,6 +54,10 @@ export interface AgentOptions {
   minBackoffMs?: number;
   maxBackoffMs?: number;
   system?: Partial<SystemProbes>;
+  /** The gateway's own network and VPN as the config asks (edge/network); left as they are without one. */
+  hostNetwork?: HostNetwork;
+  /** How often a network change that waits for the maintenance window looks whether it opened (default 60 s). */
+  maintenanceCheckMs?: number;
   /** Asked to end the process with an agentExitCodes code (hard reboot, forceUpdate, reprovision), after the agent stopped. */
   onExit?: (code: number, reason: string) => void;
 }
@@ -74,6 +80,7 @@ export class Agent {
   private schedule: ScheduleRunner | null = null;
   /** Work a message asks for once it is answered: a restart, an exit. */
   private readonly afterAnswers: (() => Promise<void>)[] = [];
+  private cancelMaintenanceCheck: (() => void) | null = null;
 
   constructor(private readonly options: AgentOptions) {
     this.clock = options.clock ?? systemClock;
@@ -95,6 +102,7 @@ export class Agent {
       reporter: this.reporter,
       schedules: this.schedules,
       runtime: () => this.runtime,
+      host: options.hostNetwork ?? null,
       run: (config) => this.queue.run(() => this.apply(config)),
       afterAnswer: (work) => void this.afterAnswers.push(work),
       restart: () => this.restart(),
@@ -154,6 +162,7 @@ export class Agent {
     for (const report of unsupported) {
       await this.reporter.send(report);
     }
+    await this.resumeHostNetwork(stored);
     this.log('info', `agent started with the ${stored ? 'stored' : 'default'} config`, { assets: config.assets.length, loops: config.activeControl.length });
     this.cadence.scheduleNext();
   }
@@ -161,8 +170,11 @@ export class Agent {
   /** Stops the loops and drivers and closes the connection; unsent reports stay on disk for the next start. */
   async stop(): Promise<void> {
     this.cadence.stop();
+    this.cancelMaintenanceCheck?.();
+    this.cancelMaintenanceCheck = null;
     await this.queue.idle();
     await this.teardown();
+    await this.options.hostNetwork?.close();
     await this.client?.stop();
     this.client = null;
     this.arbiter = null;
@@ -202,6 +214,37 @@ export class Agent {
     runtime.tasks = tasksOf(runtime, this.clock.now(), (report) => this.reporter.send(report));
     this.cadence.scheduleNext();
     return unsupported;
+  }
+
+  /**
+   * The stored config's network and VPN at start (the VPN client is the agent's child and must
+   * run again; a change that waited for the window still does), and the look, each
+   * maintenanceCheckMs, whether a waiting change may run now. The default config never touches
+   * the gateway's network: a gateway the cloud has not configured keeps what it was installed with.
+   */
+  private async resumeHostNetwork(stored: DeviceConfig | null): Promise<void> {
+    const host = this.options.hostNetwork;
+    if (!host) {
+      return;
+    }
+    await host.load();
+    if (stored) {
+      const outcome = await this.queue.run(() => host.change(stored));
+      for (const report of hostOutcomeReports(outcome, this.reporter, false)) {
+        await this.reporter.send(report);
+      }
+    }
+    const check = async (): Promise<void> => {
+      const waited = host.isPending;
+      const outcome = waited ? await this.queue.run(() => host.runPendingIfDue()) : null;
+      if (outcome) {
+        for (const report of hostOutcomeReports(outcome, this.reporter, true)) {
+          await this.reporter.send(report);
+        }
+      }
+      this.cancelMaintenanceCheck = this.clock.schedule(check, this.options.maintenanceCheckMs ?? 60_000);
+    };
+    this.cancelMaintenanceCheck = this.clock.schedule(check, this.options.maintenanceCheckMs ?? 60_000);
   }
 
   private async teardown(): Promise<void> {

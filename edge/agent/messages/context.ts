@@ -11,6 +11,7 @@ import type { Reporter } from '../reporter';
 import type { Runtime } from '../runtime';
 import type { AgentState } from '../state';
 import type { SystemProbes } from '../system';
+import type { HostNetwork } from '../../network/host-network';
 
 /** The schema of each cloud-to-device message type (device-model.md section 3.10). */
 type Schemas = { setConfig: typeof setConfigMessageSchema } & typeof cloudToDeviceCommandSchemas;
@@ -33,6 +34,8 @@ export interface AgentServices {
   readonly schedules: HeldSchedules;
   /** What runs the config now; null while none does. */
   runtime(): Runtime | null;
+  /** The gateway's own network and VPN (edge/network); null where the agent leaves them alone. */
+  readonly host: HostNetwork | null;
   /**
    * Runs a config in place of the one running, after the work queued before it; throws when it
    * cannot be run (nothing runs then). Answers the error reports of what it names that this agent
