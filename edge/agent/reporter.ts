@@ -13,7 +13,6 @@ export const agentErrorCodes = {
   unknownAsset: 'unknown_asset',
   unknownControlLoop: 'unknown_control_loop',
   unsupportedParameters: 'unsupported_parameters',
-  noOpcXmlDaClient: 'no_opc_xml_da_client',
   noVestasApClient: 'no_vestas_ap_client',
   noModem: 'no_modem',
   tunnelFailed: 'tunnel_failed',
