@@ -8,7 +8,10 @@
  * connection for everything that does not ask for a name; a name the record lacks falls back
  * to the default.
  */
+import type { AssetConfig } from '../../contracts/device/assets';
+import type { AssetType } from '../../contracts/device/asset-types';
 import type { Connection } from '../../contracts/device/connection';
+import { hasDriver } from '../drivers';
 
 /** One connection of the single kinds (a multiple connection's default or one of its named ones). */
 export type SingleConnection = Exclude<Connection, { type: 'multiple' }>;
@@ -46,8 +49,32 @@ export function urlOf(connection: Connection): string | null {
   return named.length === 1 && named[0] !== undefined ? named[0].url : null;
 }
 
-/** Whether `carrier` can go over the connection (of a multiple connection: its default or any named one). */
-export function carries(connection: Connection, carrier: ConnectionCarrier): boolean {
+/** Whether `carrier` can go over the connection (of a multiple connection: the one named, its default without a name). */
+export function carries(connection: Connection, carrier: ConnectionCarrier, name?: string): boolean {
   const types: readonly string[] = connectionCarriers[carrier];
-  return [connectionNamed(connection), ...Object.values(extraConnections(connection))].some((entry) => types.includes(entry.type));
+  return types.includes(connectionNamed(connection, name).type);
+}
+
+/** The asset types reached over HTTP (OPC XML-DA): Vestas AP (edge/opc). */
+const httpAssetTypes: ReadonlySet<string> = new Set<AssetType>(['vestas-ap']);
+
+/**
+ * Why the agent cannot reach an asset over its connection, or null when it can (or cannot
+ * tell). The built-in drivers speak Modbus over the asset's connection (of a multiple one: its
+ * default, as the link pool takes it), so an asset of theirs on a url is refused at start
+ * rather than failing every poll; the http types need a url. A none connection is left to the
+ * driver: a virtual asset (a demo type on an in-process plant) has no link of its own.
+ */
+export function connectionRefusal(asset: AssetConfig): string | null {
+  const connection = asset.communication;
+  if (connection.type === 'none') {
+    return null;
+  }
+  if (httpAssetTypes.has(asset.type)) {
+    return urlOf(connection) === null ? `a ${connection.type} connection has no url to reach it at` : null;
+  }
+  if (hasDriver(asset.type as AssetType) && !carries(connection, 'modbus')) {
+    return `a ${connection.type} connection carries no Modbus, which its driver speaks`;
+  }
+  return null;
 }

@@ -9,6 +9,7 @@ export const agentErrorCodes = {
   invalidConfig: 'invalid_config',
   configNotApplied: 'config_not_applied',
   unsupportedAssetType: 'unsupported_asset_type',
+  unsupportedConnection: 'unsupported_connection',
   unsupportedControlLoop: 'unsupported_control_loop',
   unknownAsset: 'unknown_asset',
   unknownControlLoop: 'unknown_control_loop',
