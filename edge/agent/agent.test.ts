@@ -658,7 +658,7 @@ describe('the edge agent against the real hub', () => {
         ...siteConfig,
         assets: [
           ...siteConfig.assets,
-          { type: 'vestas-ap', identifier: 'park', communication: { type: 'url', url: opc.url }, readTimeout: 2, writeTimeout: 2 },
+          { type: 'vestas-ap', identifier: 'park', communication: { type: 'url', url: opc.url }, readTimeout: 10, writeTimeout: 10 },
         ],
       };
       const response = await t.call('PUT', `/console-admin/v1/device/${site.hashId}`, ops, { config });

@@ -3,7 +3,8 @@ import type { BrowseCommand } from '../../contracts/device/commands';
 import { startOpcXmlDaServer, type OpcXmlDaServer } from '../simulators/opc-xml-da-server';
 import { executeBrowseCommand, executedOPCXMLDACommandReport } from './command';
 
-const timeouts = { readMs: 2000, writeMs: 2000 };
+// Generous: a loaded machine must not turn an answer into a timeout.
+const timeouts = { readMs: 10_000, writeMs: 10_000 };
 
 /** A small park: a branch per turbine, live and writable items, an item with children, one of uncertain quality. */
 function parkItems() {
