@@ -283,7 +283,8 @@ export class OpcXmlDaClient {
         ReturnErrorText: true,
       });
       const reply = await this.call('Browse', `<Browse xmlns="${xmlDaNamespace}"${attributes}/>`);
-      for (const element of childElements(reply, 'Elements')) {
+      const page = childElements(reply, 'Elements');
+      for (const element of page) {
         elements.push({
           name: attribute(element, 'Name') ?? '',
           itemName: attribute(element, 'ItemName') ?? attribute(element, 'Name') ?? '',
@@ -297,7 +298,8 @@ export class OpcXmlDaClient {
       if (!more) {
         return { elements, more: false };
       }
-      if (elements.length >= most || continuation === undefined) {
+      // An empty page that still promises more would loop for ever: what came is what there is.
+      if (elements.length >= most || continuation === undefined || page.length === 0) {
         // MoreElements without a continuation point: the server cannot hand out the rest (XML-DA 1.01 section 3.7).
         return { elements: elements.slice(0, most), more: true };
       }
