@@ -10,6 +10,7 @@ import { channels } from '../../graph/common/pubsub';
 import { systemActor } from '../../graph/common/context';
 import { Battery, Site } from '../simulators/plant';
 import { plantDriverFactory } from '../simulators/plant-drivers';
+import { startOpcXmlDaServer } from '../simulators/opc-xml-da-server';
 import { anOrganization, buildDevice } from '../../test-support/factories';
 import { testApp, type TestApp } from '../../test-support/app';
 import { agentExitCodes, stateFiles, type Agent } from './agent';
@@ -467,7 +468,8 @@ describe('the edge agent against the real hub', () => {
         }),
         opc: await send(site.hashId, {
           type: 'executeOPCXMLDACommand',
-          connection: { type: 'url', url: 'http://192.168.10.40/opc' },
+          // Nothing listens on port 1: answered at once with a connection error.
+          connection: { type: 'url', url: 'http://127.0.0.1:1/opc' },
           command: { type: 'getStatus' },
         }),
         vestas: await send(site.hashId, { type: 'executeVestasAPCommand', assetIndex: 0, command: { type: 'getStatus' } }),
@@ -521,9 +523,26 @@ describe('the edge agent against the real hub', () => {
           observations: expect.objectContaining({ messageId: sent.modbus, registers: [7, 8, 9] }) as unknown,
         },
       ]);
-      expect(await answered(sent.opc, 1)).toEqual([error(sent.opc, 'executeOPCXMLDACommand', 'no_opc_xml_da_client', 'This agent has no OPC XML-DA client.')]);
+      expect(await answered(sent.opc, 1)).toEqual([
+        {
+          type: 'executedOPCXMLDACommand',
+          asset: null,
+          controller: null,
+          observations: {
+            messageId: sent.opc,
+            command: { type: 'getStatus' },
+            error: 'connectionError: http://127.0.0.1:1/opc could not be reached: ECONNREFUSED',
+          },
+        },
+      ]);
       expect(await answered(sent.vestas, 1)).toEqual([
-        error(sent.vestas, 'executeVestasAPCommand', 'no_vestas_ap_client', 'This agent has no Vestas AP client.', 0),
+        error(
+          sent.vestas,
+          'executeVestasAPCommand',
+          'no_vestas_ap_client',
+          'Asset 0 (demo-meter) is not a vestas-ap asset; only those answer Vestas AP commands.',
+          0,
+        ),
       ]);
       const metadata = await answered(sent.metadata, 3);
       expect(metadata.map((answer) => [answer.type, answer.asset])).toEqual([
@@ -622,6 +641,92 @@ describe('the edge agent against the real hub', () => {
       expect(afterRestart.at(-1)?.body.observations).toMatchObject({ setpoints: { desired: { cloud: 10000 }, effective: 10000 } });
     } finally {
       await peer.stop();
+    }
+  });
+
+  it('carries out executeOPCXMLDACommand and executeVestasAPCommand sent through the console against a local OPC XML-DA server', async () => {
+    const opc = await startOpcXmlDaServer({
+      items: {
+        'Park/ActivePower': { dataType: 'double', value: 1850.5, engineeringUnits: 'kW' },
+        'Park/PowerLimit': { dataType: 'double', value: 3000, writable: true },
+        'Park/Turbine1/State': { dataType: 'int', value: 2 },
+      },
+    });
+    try {
+      const site = await aSite();
+      const config = {
+        ...siteConfig,
+        assets: [
+          ...siteConfig.assets,
+          { type: 'vestas-ap', identifier: 'park', communication: { type: 'url', url: opc.url }, readTimeout: 10, writeTimeout: 10 },
+        ],
+      };
+      const response = await t.call('PUT', `/console-admin/v1/device/${site.hashId}`, ops, { config });
+      expect(response.statusCode).toBe(200);
+      await eventually(
+        () => rows(site.deviceId),
+        (all) => all.some((row) => row.type === 'config' && row.body.observations.source === 'cloud'),
+      );
+      const read = await send(site.hashId, {
+        type: 'executeOPCXMLDACommand',
+        connection: { type: 'url', url: opc.url },
+        command: { type: 'read', names: ['Park/ActivePower', 'Park/Nothing'] },
+      });
+      const browse = await send(site.hashId, { type: 'executeVestasAPCommand', assetIndex: 2, command: { type: 'browse', itemName: 'Park' } });
+      const write = await send(site.hashId, {
+        type: 'executeVestasAPCommand',
+        assetIndex: 2,
+        command: { type: 'write', items: [{ name: 'Park/PowerLimit', valueType: 'double', value: 1200 }] },
+      });
+      const unknown = await send(site.hashId, { type: 'executeVestasAPCommand', assetIndex: 7, command: { type: 'getStatus' } });
+      const answer = async (messageId: string, count: number) =>
+        (await answers(site.deviceId, messageId, count)).map((row) => ({ type: row.type, asset: row.asset_index, observations: row.body.observations }));
+
+      // A refused item keeps its place, the error names it, and no ack follows.
+      expect(await answer(read, 1)).toEqual([
+        {
+          type: 'executedOPCXMLDACommand',
+          asset: null,
+          observations: {
+            messageId: read,
+            command: { type: 'read', names: ['Park/ActivePower', 'Park/Nothing'] },
+            items: [
+              { name: 'Park/ActivePower', value: '1850.5', quality: 'good' },
+              { name: 'Park/Nothing', value: null, quality: 'E_UNKNOWNITEMNAME' },
+            ],
+            error: 'E_UNKNOWNITEMNAME on Park/Nothing: The item name is not known in the server address space.',
+          },
+        },
+      ]);
+      expect((await answer(browse, 2)).sort((a, b) => a.type.localeCompare(b.type))).toEqual([
+        { type: 'ack', asset: null, observations: { messageId: browse, messageType: 'executeVestasAPCommand' } },
+        {
+          type: 'executedVestasAPCommand',
+          asset: 2,
+          observations: {
+            messageId: browse,
+            command: { type: 'browse', itemName: 'Park' },
+            items: [
+              { name: 'Park/ActivePower', value: 'item' },
+              { name: 'Park/PowerLimit', value: 'item' },
+              { name: 'Park/Turbine1', value: 'branch' },
+            ],
+          },
+        },
+      ]);
+      expect((await answer(write, 2)).find((row) => row.type === 'executedVestasAPCommand')?.observations.items).toEqual([
+        { name: 'Park/PowerLimit', value: '1200', quality: 'good' },
+      ]);
+      expect(opc.value('Park/PowerLimit')).toBe(1200);
+      expect(await answer(unknown, 1)).toEqual([
+        {
+          type: 'error',
+          asset: null,
+          observations: { messageId: unknown, messageType: 'executeVestasAPCommand', code: 'unknown_asset', message: 'No asset at index 7.' },
+        },
+      ]);
+    } finally {
+      await opc.close();
     }
   });
 

@@ -5,6 +5,7 @@ import type { ScheduleRunner } from '../control/schedule';
 import type { SetpointArbiter } from '../control/setpoints';
 import type { AssetDriver } from '../drivers/driver';
 import type { ModbusLinks } from '../modbus/link';
+import { connectionRefusal } from './connections';
 import type { AgentLog } from './journal';
 import type { AgentParts } from './parts';
 import { agentErrorCodes, type Reporter } from './reporter';
@@ -37,6 +38,12 @@ export function buildAssets(
   const loops: (ControlLoop | undefined)[] = [];
   const unsupported: DeviceReport[] = [];
   config.assets.forEach((asset, index) => {
+    const refused = connectionRefusal(asset);
+    if (refused !== null) {
+      drivers.push(undefined);
+      unsupported.push(reporter.error(agentErrorCodes.unsupportedConnection, `asset ${index} (${asset.type}): ${refused}; it is not read`, { asset: index }));
+      return;
+    }
     const driver = parts.createDriver(index, asset, context) ?? undefined;
     drivers.push(driver);
     if (!driver) {
