@@ -10,7 +10,8 @@ import { ingestBenchmark } from './ingest.bench';
 import { invoicingBenchmark } from './invoicing.bench';
 import { monitorsBenchmark } from './monitors.bench';
 import { optimizerBenchmark } from './optimizer.bench';
-import { csvHeader, csvLine, flatLimits, soakBenchmark } from './soak.bench';
+import { soakBenchmark } from './soak.bench';
+import { csvHeader, csvLine, flatLimits, markdownTable } from './soak-samples';
 
 const benchmarks = ['http', 'fleet', 'ingest', 'monitors', 'forwarding', 'optimizer', 'fuzz', 'invoicing', 'soak'] as const;
 /** Run only when named: the soak takes as long as it is asked to (an hour for the docs' figures). */
@@ -176,7 +177,7 @@ async function soak(
     `Soak: the compiled server with the demo fleet, ${options.gateways} loaded gateways sending ${options.rate} reports/s in all, ${options.apiRate} API requests/s and a live subscription, for ${options.minutes} min; a sample every ${options.sampleSeconds} s.\n\n`,
   );
   process.stdout.write(`${csvHeader()}\n`);
-  const { summary } = await soakBenchmark(databaseUrl, {
+  const { samples, summary } = await soakBenchmark(databaseUrl, {
     minutes: options.minutes,
     gateways: options.gateways,
     reportsPerSecond: options.rate,
@@ -200,8 +201,12 @@ async function soak(
       `- event-loop lag: worst sample p99 ${summary.loopLagWorstP99Ms} ms; server log: ${summary.serverWarnings} warnings, ${summary.serverErrors} errors`,
       `- database: ${databaseMb.start} MB to ${databaseMb.end} MB, ${databaseMb.growthMbPerHour} MB/h, ${databaseMb.bytesPerReport} bytes a stored report`,
       `- RSS: second quarter ${memory.secondQuarterMb} MB, last quarter ${memory.lastQuarterMb} MB, slope ${memory.slopeMbPerHour} MB/h`,
-      `- heap used: second quarter ${heap.secondQuarterMb} MB, last quarter ${heap.lastQuarterMb} MB, slope ${heap.slopeMbPerHour} MB/h`,
+      `- heap used after collection (the lowest of each 5 min): second quarter ${heap.secondQuarterMb} MB, last quarter ${heap.lastQuarterMb} MB, slope ${heap.slopeMbPerHour} MB/h`,
       `- memory ${memory.flat ? 'FLAT' : 'NOT FLAT'}: ${memory.reason} (flat: within ±${flatLimits.quarterChange * 100} % and under ${flatLimits.slopeMbPerHour} MB/h)`,
+      '',
+      `Samples every ${options.minutes >= 20 ? 5 : 1} min (the window before each; errors counted from the start):`,
+      '',
+      markdownTable(samples, options.minutes >= 20 ? 300 : 60),
       '',
     ].join('\n'),
   );

@@ -14,6 +14,7 @@ import { migrateLatest, openDatabase } from '../server/database';
 import { demoDeviceNames } from '../server/demo';
 import type { LoadCommand, LoadEvent, LoadResult } from './gateway-load';
 import { seedGateways } from './ingest.bench';
+import { csvHeader, csvLine, heapFloors, memoryVerdict, percentile, round, type MemoryVerdict, type SoakSample } from './soak-samples';
 
 /**
  * The soak (issue 21, item 3): Gridport's compiled server in its own process, as an operator
@@ -41,51 +42,6 @@ export interface SoakOptions {
   onSample?: (sample: SoakSample) => void;
   /** Called once the server runs: its pid and the folder of its data and log. */
   onStarted?: (started: { pid: number; dataDir: string; logFile: string }) => void;
-}
-
-/** One sample: the window since the previous one (rates, percentiles) and the state at its end (memory, totals). */
-export interface SoakSample {
-  elapsedS: number;
-  /** The server's resident memory (/proc) and V8 heap (/metrics). */
-  rssMb: number;
-  heapUsedMb: number;
-  heapTotalMb: number;
-  externalMb: number;
-  /** Event-loop delay over the window (prom-client's monitorEventLoopDelay, reset at each scrape). */
-  loopLagP99Ms: number;
-  loopLagMeanMs: number;
-  /** The server's CPU over the window, in cores (/proc). */
-  serverCores: number;
-  gatewaysConnected: number;
-  sent: number;
-  acknowledged: number;
-  ackP50Ms: number;
-  ackP99Ms: number;
-  ackMaxMs: number;
-  /** Reports sent and not yet acknowledged at the window's end. */
-  outstanding: number;
-  /** Since the start: error frames the gateways received (refusals), and their sockets closed by the server. */
-  gatewayErrors: number;
-  gatewayCloses: number;
-  /** Reports the ingest committed since the server started (gridport_ingest_reports_total, stored). */
-  storedTotal: number;
-  apiRequests: number;
-  apiP50Ms: number;
-  apiP99Ms: number;
-  /** Requests refused, failed or answered with GraphQL errors in the window. */
-  apiFailures: number;
-  /** Live reports of the subscribed loaded gateways: how many came, and from the report's `at` (set when sent) to here. */
-  liveReceived: number;
-  liveP50Ms: number;
-  liveP99Ms: number;
-  /** Live reports of the demo devices (their edge agents inside the server): the demo fleet is running. */
-  demoReports: number;
-  /** Since the start: the subscription's socket closed and reopened. */
-  subscriptionDisconnects: number;
-  databaseMb: number;
-  /** Since the start: lines the server logged at warn and error (or fatal). */
-  serverWarnings: number;
-  serverErrors: number;
 }
 
 export interface SoakSummary {
@@ -117,50 +73,12 @@ export interface SoakSummary {
   serverErrors: number;
   loopLagWorstP99Ms: number;
   memory: MemoryVerdict;
+  /** The heap in use after collection (heapFloors), judged the same way as RSS. */
   heap: { secondQuarterMb: number; lastQuarterMb: number; slopeMbPerHour: number };
   databaseMb: { start: number; end: number; growthMbPerHour: number; bytesPerReport: number };
 }
 
-export interface MemoryVerdict {
-  secondQuarterMb: number;
-  lastQuarterMb: number;
-  /** Least-squares slope of RSS over the samples after the first quarter (the warm-up), MB an hour. */
-  slopeMbPerHour: number;
-  flat: boolean;
-  reason: string;
-}
-
-/**
- * "Flat": the last quarter's mean RSS within 5 % of the second quarter's, and the slope after the
- * warm-up under 10 MB an hour. Why these: V8's old space grows in steps between major collections,
- * so RSS wanders by a few percent within minutes whatever the load; a slope of 10 MB/h is 240 MB
- * a day, which an operator's memory alert would see within a day or two, while a smaller one is
- * not told apart from that wandering in an hour.
- */
-export const flatLimits = { quarterChange: 0.05, slopeMbPerHour: 10 } as const;
-
 const clockTicksPerSecond = 100;
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-function round(value: number, digits = 1): number {
-  return Number(value.toFixed(digits));
-}
-
-function mean(values: readonly number[]): number {
-  return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
-}
-
-/** Least-squares slope of y over x. */
-function slope(points: readonly { x: number; y: number }[]): number {
-  const mx = mean(points.map((point) => point.x));
-  const my = mean(points.map((point) => point.y));
-  const num = points.reduce((sum, point) => sum + (point.x - mx) * (point.y - my), 0);
-  const den = points.reduce((sum, point) => sum + (point.x - mx) ** 2, 0);
-  return den === 0 ? 0 : num / den;
-}
 
 /** Resident memory (MB) and CPU time so far (ms) of a process, from /proc. */
 function processReading(pid: number): { rssMb: number; cpuMs: number } {
@@ -285,7 +203,12 @@ class ApiLoad {
   private readonly kinds: (() => Promise<boolean>)[];
 
   constructor(base: string, cookie: string) {
-    const rest = (route: string) => async () => (await fetch(`${base}${route}`, { headers: { cookie } })).ok;
+    const rest = (route: string) => async () => {
+      const response = await fetch(`${base}${route}`, { headers: { cookie } });
+      // Read to the end, as a client does: an unread body keeps its connection out of the pool.
+      await response.arrayBuffer();
+      return response.ok;
+    };
     const graphql = (query: string) => async () => {
       const response = await fetch(`${base}/graphql`, {
         method: 'POST',
@@ -423,65 +346,6 @@ function watchLog(child: ChildProcess, file: string): { warnings: number; errors
   child.stderr?.on('data', onData);
   child.once('exit', () => sink.end());
   return counts;
-}
-
-const csvColumns: (keyof SoakSample)[] = [
-  'elapsedS',
-  'rssMb',
-  'heapUsedMb',
-  'heapTotalMb',
-  'externalMb',
-  'loopLagP99Ms',
-  'loopLagMeanMs',
-  'serverCores',
-  'gatewaysConnected',
-  'sent',
-  'acknowledged',
-  'ackP50Ms',
-  'ackP99Ms',
-  'ackMaxMs',
-  'outstanding',
-  'gatewayErrors',
-  'gatewayCloses',
-  'storedTotal',
-  'apiRequests',
-  'apiP50Ms',
-  'apiP99Ms',
-  'apiFailures',
-  'liveReceived',
-  'liveP50Ms',
-  'liveP99Ms',
-  'demoReports',
-  'subscriptionDisconnects',
-  'databaseMb',
-  'serverWarnings',
-  'serverErrors',
-];
-
-export function csvHeader(): string {
-  return csvColumns.join(',');
-}
-
-export function csvLine(sample: SoakSample): string {
-  return csvColumns.map((column) => String(sample[column])).join(',');
-}
-
-/** The judgement on memory: the second quarter (after the warm-up) against the last, and the slope after the warm-up. */
-export function memoryVerdict(samples: readonly SoakSample[], value: (sample: SoakSample) => number = (sample) => sample.rssMb): MemoryVerdict {
-  const quarter = Math.max(1, Math.floor(samples.length / 4));
-  const second = samples.slice(quarter, 2 * quarter);
-  const last = samples.slice(samples.length - quarter);
-  const secondQuarterMb = round(mean(second.map(value)));
-  const lastQuarterMb = round(mean(last.map(value)));
-  const slopeMbPerHour = round(slope(samples.slice(quarter).map((sample) => ({ x: sample.elapsedS / 3600, y: value(sample) }))));
-  const change = secondQuarterMb === 0 ? 0 : (lastQuarterMb - secondQuarterMb) / secondQuarterMb;
-  const flat = samples.length >= 4 && Math.abs(change) <= flatLimits.quarterChange && slopeMbPerHour < flatLimits.slopeMbPerHour;
-  const reason =
-    samples.length < 4
-      ? 'too few samples to judge'
-      : `last quarter ${change >= 0 ? '+' : ''}${round(change * 100)} % against the second (limit ±${flatLimits.quarterChange * 100} %), ` +
-        `slope ${slopeMbPerHour} MB/h after the warm-up (limit ${flatLimits.slopeMbPerHour} MB/h)`;
-  return { secondQuarterMb, lastQuarterMb, slopeMbPerHour, flat, reason };
 }
 
 /** Runs the soak on PostgreSQL at `databaseUrl` (an empty database), or on PGlite in a fresh folder without one. */
@@ -638,7 +502,7 @@ export async function soakBenchmark(databaseUrl: string | null, options: SoakOpt
     const apiSamples = samples.filter((sample) => sample.apiRequests > 0);
     const hours = (samples[samples.length - 1]?.elapsedS ?? 0) / 3600;
     const lastSample = samples[samples.length - 1];
-    const heap = memoryVerdict(samples, (sample) => sample.heapUsedMb);
+    const heap = memoryVerdict(heapFloors(samples), (sample) => sample.heapUsedMb);
     const summary: SoakSummary = {
       minutes: options.minutes,
       samples: samples.length,
