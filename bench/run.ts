@@ -10,12 +10,16 @@ import { ingestBenchmark } from './ingest.bench';
 import { invoicingBenchmark } from './invoicing.bench';
 import { monitorsBenchmark } from './monitors.bench';
 import { optimizerBenchmark } from './optimizer.bench';
+import { soakBenchmark } from './soak.bench';
+import { csvHeader, csvLine, flatLimits, markdownTable } from './soak-samples';
 
-const benchmarks = ['http', 'fleet', 'ingest', 'monitors', 'forwarding', 'optimizer', 'fuzz', 'invoicing'] as const;
+const benchmarks = ['http', 'fleet', 'ingest', 'monitors', 'forwarding', 'optimizer', 'fuzz', 'invoicing', 'soak'] as const;
+/** Run only when named: the soak takes as long as it is asked to (an hour for the docs' figures). */
+const namedOnly: readonly BenchmarkName[] = ['soak'];
 type BenchmarkName = (typeof benchmarks)[number];
 
-const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [monitors] [forwarding] [optimizer] [fuzz] [invoicing] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--seed N] [--runs 200] [--reports 200000] [--alarm-every 500] [--devices 10000] [--rounds 5] [--requests 1000]
-Runs the benchmarks named (all of them when none is), printing the tables of docs/performance.md.
+const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [monitors] [forwarding] [optimizer] [fuzz] [invoicing] [soak] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--seed N] [--runs 200] [--reports 200000] [--alarm-every 500] [--devices 10000] [--rounds 5] [--requests 1000] [--minutes 60] [--gateways 1000] [--sample-seconds 30] [--api-rate 4] [--out soak.csv] [--server-node-arg=--flag]
+Runs the benchmarks named (all of them but the soak when none is), printing the tables of docs/performance.md.
 Ingest: --connections the gateway connections of each run, --rate the reports per second sent in
 all, --seconds the measured window (after a 5 s warm-up), --profile where the server's CPU goes.
 HTTP: the health probe, a REST and a GraphQL list of 50 organisations, and on PostgreSQL a bare
@@ -27,7 +31,10 @@ Monitors: reports per second through the ingest with the monitors off and on, --
 --alarm-every N: one agent alarm report in N.
 Forwarding: delivery to an HTTP endpoint and a PostgreSQL database while the ingest stores --rate
 reports a second (default 10000) for --seconds (default 30): throughput, lag, drain time.
-Invoicing: one organisation of --devices devices with a month of charges, invoiced, run again, read and printed as a PDF.`;
+Invoicing: one organisation of --devices devices with a month of charges, invoiced, run again, read and printed as a PDF.
+Soak: the compiled server with the demo fleet and --gateways loaded gateways sending --rate reports/s
+in all (default: each gateway one every 2 s) plus --api-rate API requests/s and a live subscription,
+for --minutes; a sample every --sample-seconds (a CSV at --out), then a summary judging memory flat.`;
 
 async function http(databaseUrl: string | null, options: { rounds: number; requests: number; profile: boolean }): Promise<void> {
   const result = await httpBenchmark(databaseUrl, { ...options, concurrency: 16 });
@@ -162,6 +169,49 @@ async function invoicing(databaseUrl: string | null, options: { devices: number 
   );
 }
 
+async function soak(
+  databaseUrl: string | null,
+  options: { minutes: number; gateways: number; rate: number; sampleSeconds: number; apiRate: number; out: string | null; serverNodeArgs: string[] },
+): Promise<void> {
+  process.stdout.write(
+    `Soak: the compiled server with the demo fleet, ${options.gateways} loaded gateways sending ${options.rate} reports/s in all, ${options.apiRate} API requests/s and a live subscription, for ${options.minutes} min; a sample every ${options.sampleSeconds} s.\n\n`,
+  );
+  process.stdout.write(`${csvHeader()}\n`);
+  const { samples, summary } = await soakBenchmark(databaseUrl, {
+    minutes: options.minutes,
+    gateways: options.gateways,
+    reportsPerSecond: options.rate,
+    sampleSeconds: options.sampleSeconds,
+    apiPerSecond: options.apiRate,
+    out: options.out,
+    serverNodeArgs: options.serverNodeArgs,
+    onStarted: ({ pid, logFile }) => process.stdout.write(`server pid ${pid}, its log ${logFile}\n`),
+    onSample: (sample) => process.stdout.write(`${csvLine(sample)}\n`),
+  });
+  const { memory, heap, databaseMb } = summary;
+  process.stdout.write(
+    [
+      '',
+      `Summary of ${summary.samples} samples over ${summary.minutes} min:`,
+      `- gateways: ${summary.gateways} (${summary.failedConnections} failed to connect), ${summary.gatewayCloses} closed by the server, ${summary.gatewayErrors} error frames (refusals)`,
+      `- reports: ${summary.sent} sent, ${summary.acknowledged} acknowledged in the windows, ${summary.stored} in the database at the end, ${summary.lost} lost`,
+      `- ack: p50 ${summary.ackP50Ms} ms, p99 ${summary.ackP99Ms} ms (medians of the samples), worst sample p99 ${summary.ackWorstP99Ms} ms`,
+      `- API: ${summary.apiRequests} requests, p50 ${summary.apiP50Ms} ms, p99 ${summary.apiP99Ms} ms (medians of the samples), ${summary.apiFailures} failed`,
+      `- live data: ${summary.liveReceived} reports of the subscribed gateways, p99 ${summary.liveP99Ms} ms from send; ${summary.demoReports} demo reports; ${summary.subscriptionDisconnects} subscription disconnects`,
+      `- event-loop lag: worst sample p99 ${summary.loopLagWorstP99Ms} ms; server log: ${summary.serverWarnings} warnings, ${summary.serverErrors} errors`,
+      `- database: ${databaseMb.start} MB to ${databaseMb.end} MB, ${databaseMb.growthMbPerHour} MB/h, ${databaseMb.bytesPerReport} bytes a stored report`,
+      `- RSS: second quarter ${memory.secondQuarterMb} MB, last quarter ${memory.lastQuarterMb} MB, slope ${memory.slopeMbPerHour} MB/h`,
+      `- heap used after collection (the lowest of each 5 min): second quarter ${heap.secondQuarterMb} MB, last quarter ${heap.lastQuarterMb} MB, slope ${heap.slopeMbPerHour} MB/h`,
+      `- memory ${memory.flat ? 'FLAT' : 'NOT FLAT'}: ${memory.reason} (flat: within ±${flatLimits.quarterChange * 100} % and under ${flatLimits.slopeMbPerHour} MB/h)`,
+      '',
+      `Samples every ${options.minutes >= 20 ? 5 : 1} min (the window before each; errors counted from the start):`,
+      '',
+      markdownTable(samples, options.minutes >= 20 ? 300 : 60),
+      '',
+    ].join('\n'),
+  );
+}
+
 async function fuzz(databaseUrl: string | null, options: { seed: number; runs: number }): Promise<void> {
   const result = await fuzzBenchmark(databaseUrl, {
     seed: options.seed,
@@ -197,7 +247,7 @@ async function main(): Promise<void> {
     allowPositionals: true,
     options: {
       connections: { type: 'string', default: '1000,10000' },
-      rate: { type: 'string', default: '10000' },
+      rate: { type: 'string' },
       seconds: { type: 'string', default: '30' },
       profile: { type: 'boolean', default: false },
       seed: { type: 'string' },
@@ -207,6 +257,12 @@ async function main(): Promise<void> {
       devices: { type: 'string', default: '10000' },
       rounds: { type: 'string', default: '5' },
       requests: { type: 'string', default: '1000' },
+      minutes: { type: 'string', default: '60' },
+      gateways: { type: 'string', default: '1000' },
+      'sample-seconds': { type: 'string', default: '30' },
+      'api-rate': { type: 'string', default: '4' },
+      out: { type: 'string' },
+      'server-node-arg': { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', default: false },
     },
   });
@@ -215,7 +271,9 @@ async function main(): Promise<void> {
     process.stderr.write(`${unknown.length > 0 ? `unknown benchmark: ${unknown.join(', ')}\n` : ''}${usage}\n`);
     process.exit(values.help ? 0 : 2);
   }
-  const selected = new Set<BenchmarkName>(positionals.length === 0 ? benchmarks : (positionals as BenchmarkName[]));
+  const selected = new Set<BenchmarkName>(positionals.length === 0 ? benchmarks.filter((name) => !namedOnly.includes(name)) : (positionals as BenchmarkName[]));
+  // The ingest and forwarding default to 10,000 reports/s; the soak to one report every 2 s from each gateway.
+  const rate = Number(values.rate ?? '10000');
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   process.stdout.write(`Gridport benchmarks on ${machine}\n\n`);
   // BENCH_DATABASE_URL: an empty PostgreSQL database to run the server on instead of PGlite.
@@ -233,7 +291,7 @@ async function main(): Promise<void> {
         .split(',')
         .map(Number)
         .filter((count) => Number.isInteger(count) && count > 0),
-      rate: Number(values.rate),
+      rate,
       seconds: Number(values.seconds),
       profile: values.profile,
     });
@@ -242,13 +300,25 @@ async function main(): Promise<void> {
     await monitors(databaseUrl, { reports: Number(values.reports), alarmEvery: Math.max(1, Number(values['alarm-every'])) });
   }
   if (selected.has('forwarding')) {
-    await forwarding(databaseUrl, { rate: Number(values.rate), seconds: Number(values.seconds) });
+    await forwarding(databaseUrl, { rate, seconds: Number(values.seconds) });
   }
   if (selected.has('optimizer')) {
     await optimizer();
   }
   if (selected.has('invoicing')) {
     await invoicing(databaseUrl, { devices: Number(values.devices) });
+  }
+  if (selected.has('soak')) {
+    const gateways = Number(values.gateways);
+    await soak(databaseUrl, {
+      minutes: Number(values.minutes),
+      gateways,
+      rate: values.rate === undefined ? gateways / 2 : Number(values.rate),
+      sampleSeconds: Number(values['sample-seconds']),
+      apiRate: Number(values['api-rate']),
+      out: values.out ?? null,
+      serverNodeArgs: values['server-node-arg'],
+    });
   }
   if (selected.has('fuzz')) {
     await fuzz(databaseUrl, { seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed), runs: Number(values.runs) });
