@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
+import { randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
@@ -14,6 +14,7 @@ import { channels, type PubSub } from '../graph/common/pubsub';
 import { GridportError } from '../contracts/errors';
 import { closeWebSockets } from './upgrade';
 import { Batcher, type BatcherSettings } from './batcher';
+import { verifyDeviceSignature } from '../graph/fleet/services/certificate-authority';
 
 /**
  * How the handshakes' queries are gathered (device rows, outbox reads, delivery marks): a lone
@@ -26,7 +27,8 @@ export const handshakeBatching: BatcherSettings = { waitMs: 2, max: 500, inFligh
 export interface CertifiedDevice {
   deviceId: number;
   identifier: string;
-  publicKey: webcrypto.CryptoKey;
+  /** Checks what the device signs (verifyDeviceSignature). */
+  publicKey: KeyObject;
 }
 
 /** A report that passed its schema, or the issues that refused it. */
@@ -304,10 +306,7 @@ class GatewayConnection {
     const payload = (typeof envelope.payload === 'object' && envelope.payload !== null ? envelope.payload : {}) as Partial<AuthenticatePayload>;
     const signature = base64Bytes(payload.signature);
     const device = typeof payload.certificate === 'string' ? await this.options.verifyCertificate(payload.certificate).catch(() => null) : null;
-    const verified =
-      device !== null &&
-      signature !== null &&
-      (await webcrypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, device.publicKey, signature, this.nonce).catch(() => false));
+    const verified = device !== null && signature !== null && verifyDeviceSignature(device.publicKey, this.nonce, signature);
     clearTimeout(this.authTimer);
     if (!device || !verified) {
       this.options.log.warn({ claimed: device?.identifier ?? null }, 'gateway refused: the certificate or signature does not prove a provisioned device');
