@@ -23,7 +23,7 @@ export interface VerifiedDevice {
 }
 
 /** A device certificate as far as its bytes tell: who it names (O=device, one OU), its fingerprint, its validity and its key. */
-interface ReadCertificate {
+export interface ReadCertificate {
   identifier: string;
   fingerprint: string;
   notBefore: Date;
@@ -209,7 +209,7 @@ export class ProvisioningService {
   }
 
   /** What a device certificate's bytes say, remembered by the PEM's hash; null when it is not one (no parse, no one OU identifier, O not device). */
-  private readCertificate(pem: string): ReadCertificate | null {
+  readCertificate(pem: string): ReadCertificate | null {
     const key = createHash('sha256').update(pem).digest('base64');
     const known = this.read.get(key);
     if (known) {
