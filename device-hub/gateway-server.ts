@@ -21,6 +21,7 @@ import type { MessageFromDeviceService } from '../graph/fleet/services/message-f
 import type { ReportIngest } from './ingest';
 import { channels, type PubSub } from '../graph/common/pubsub';
 import { GridportError } from '../contracts/errors';
+import { infrastructureError } from '../graph/common/infrastructure-errors';
 import { closeWebSockets, refuseUpgrade } from './upgrade';
 import { Batcher, type BatcherSettings } from './batcher';
 import { verifyDeviceSignature } from '../graph/fleet/services/certificate-authority';
@@ -430,11 +431,17 @@ class GatewayConnection {
         body: report,
       })
       .then(
-        () => this.queueAck(envelope.id),
+        () => {
+          this.hub.reportStored();
+          this.queueAck(envelope.id);
+        },
         (error: unknown) => {
-          // A full ingest queue is counted there (stats.refused), not logged for each report.
-          if (!(error instanceof GridportError && error.key === 'service_unavailable')) {
-            this.options.log.error({ err: error, device: device.identifier }, 'storing a report failed');
+          // A full ingest queue is counted there (stats.refused), not logged.
+          const key =
+            error instanceof GridportError && error.key === 'service_unavailable' ? 'service_unavailable' : this.hub.reportFailed(error, device.identifier);
+          if (key === 'disk_full') {
+            this.sendError('disk_full', "The server's disk is full: the report was not stored; send it again later.", [envelope.id]);
+            return;
           }
           this.sendError('service_unavailable', 'The report could not be stored; send it again later.', [envelope.id]);
         },
@@ -596,6 +603,8 @@ export class GatewayServer {
   private readonly stopOutbox: () => void;
   private readonly stopPressure: () => void;
   private closing = false;
+  /** Reports refused since the report store failed, while it fails (logged at its start and end). */
+  private storeOutage: { since: number; failed: number } | null = null;
   /** Whether the ingest is behind: connections stop reading until it catches up. */
   private ingestPressed = false;
   /** The handshakes' and deliveries' queries, gathered across connections (handshakeBatching). */
@@ -654,6 +663,38 @@ export class GatewayServer {
   /** How many gateways are connected here. */
   get size(): number {
     return this.connections.size;
+  }
+
+  /**
+   * A report could not be stored (the database away, its disk full): logged once for the
+   * outage, not for each report (a node's gateways send thousands a second), and counted until
+   * a report is stored again. Answers the key the gateway is told: disk_full, else service_unavailable.
+   */
+  reportFailed(error: unknown, device: string): 'disk_full' | 'service_unavailable' {
+    const cause = infrastructureError(error);
+    const key = cause?.error.key === 'disk_full' ? 'disk_full' : 'service_unavailable';
+    if (!this.storeOutage) {
+      this.storeOutage = { since: Date.now(), failed: 0 };
+      this.options.log.error(
+        { err: error, device, key },
+        `storing reports failed${cause ? ` (${cause.logMessage})` : ''}; gateways are told ${key} and send them again; logged once until a report is stored again`,
+      );
+    }
+    this.storeOutage.failed += 1;
+    return key;
+  }
+
+  /** A report was stored: an outage of the report store, if one was logged, has ended. */
+  reportStored(): void {
+    if (!this.storeOutage) {
+      return;
+    }
+    const { since, failed } = this.storeOutage;
+    this.storeOutage = null;
+    this.options.log.warn(
+      { failed, seconds: Math.round((Date.now() - since) / 1000) },
+      `storing reports works again; ${failed} reports were refused meanwhile (the gateways send them again)`,
+    );
   }
 
   /** Takes the device's place for this connection; answers the keep-alive interval of its config. */

@@ -169,7 +169,7 @@ export class ProvisioningService {
    * fingerprint found on the device's row proves the certificate was issued (SHA-256 second
    * preimages are out of reach), and a certificate whose fingerprint no row holds is refused
    * whatever its signature (the full CA check could only refuse it too). Decided with the
-   * security review of issue 21; docs/gateway-protocol.md section 3 gives the reasoning and
+   * security review of issue 21; docs/gateway-protocol.md ("Which certificate is accepted") gives the reasoning and
    * what it rests on (the devices table is as trusted as the CA's key, which sits beside it).
    */
   async verifyDeviceCertificate(pem: string, at = new Date()): Promise<VerifiedDevice | null> {
