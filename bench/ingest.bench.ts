@@ -42,6 +42,8 @@ export interface IngestResult {
   cpuCores: { server: number; loadGenerator: number; restOfMachine: number };
   /** Where the server's CPU went during the window, when profiled. */
   profile: ProfileSummary | null;
+  /** Where the server's CPU went while the gateways connected (the storm), when profiled. */
+  connectProfile: ProfileSummary | null;
 }
 
 export interface ProfileSummary {
@@ -206,6 +208,12 @@ function categoryOf({ functionName, url }: ProfileNode['callFrame']): string {
     ['device-hub/gateway-server', 'device-hub/gateway-server.ts'],
     ['contracts/hub/protocol', 'envelope parsing (contracts/hub/protocol.ts)'],
     ['node_modules/pino', 'logging'],
+    ['node_modules/@peculiar', 'certificates (@peculiar/x509, asn1)'],
+    ['node_modules/asn1js', 'certificates (@peculiar/x509, asn1)'],
+    ['node_modules/pvtsutils', 'certificates (@peculiar/x509, asn1)'],
+    ['certificate-authority', 'certificates (certificate-authority.ts)'],
+    ['provisioning.service', 'certificates (provisioning.service.ts)'],
+    ['node:internal/crypto', 'Node crypto (verify, import, hash)'],
   ] as const) {
     if (url.includes(part)) {
       return name;
@@ -243,16 +251,32 @@ function summariseProfile(profile: Profile): ProfileSummary {
   return { categories: share(categories, 20), top: share(functions, 15) };
 }
 
+async function startProfile(): Promise<Session> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return session;
+}
+
+async function stopProfile(session: Session): Promise<ProfileSummary> {
+  const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
+  session.disconnect();
+  return summariseProfile(profile);
+}
+
 async function run(server: RunningServer, identitiesFile: string, deviceIds: number[], connections: number, options: IngestOptions): Promise<IngestResult> {
   collectGarbage();
   const idle = rssMb();
   const child = gateways();
   try {
     const connected = next(child, 'connected');
+    const connectSession = options.profile ? await startProfile() : null;
     const connectCpu = process.cpuUsage();
     send(child, { kind: 'connect', url: server.url, identitiesFile, connections, concurrency: 64 });
     const { connected: open, failed, ms: connectMs, cpuMs: loadGeneratorConnectCpuMs } = await connected;
     const serverConnectCpu = process.cpuUsage(connectCpu);
+    const connectProfile = connectSession ? await stopProfile(connectSession) : null;
     await new Promise((resolve) => setTimeout(resolve, 1000));
     collectGarbage();
     const withConnections = rssMb();
@@ -276,22 +300,12 @@ async function run(server: RunningServer, identitiesFile: string, deviceIds: num
     server.hub.ingest.stats.queuedMax = 0;
     const cpuStart = process.cpuUsage();
     const machineStart = machineJiffies();
-    const session = options.profile ? new Session() : null;
-    if (session) {
-      session.connect();
-      await session.post('Profiler.enable');
-      await session.post('Profiler.start');
-    }
+    const session = options.profile ? await startProfile() : null;
     const windowStart = performance.now();
     const { result } = await loaded;
     const seconds = (performance.now() - windowStart) / 1000;
     subscriberMeasuring = false;
-    let profile: ProfileSummary | null = null;
-    if (session) {
-      const { profile: taken } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
-      session.disconnect();
-      profile = summariseProfile(taken);
-    }
+    const profile = session ? await stopProfile(session) : null;
     const cpu = process.cpuUsage(cpuStart);
     const machineEnd = machineJiffies();
     const batches = server.hub.ingest.stats.batches - stats.batches;
@@ -333,6 +347,7 @@ async function run(server: RunningServer, identitiesFile: string, deviceIds: num
         restOfMachine: Number(Math.max(0, machineCores - serverCores - result.cpuCores).toFixed(2)),
       },
       profile,
+      connectProfile,
     };
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -109,16 +109,21 @@ async function ingest(databaseUrl: string | null, options: { connections: number
     );
   }
   for (const run of result.runs) {
-    if (!run.profile) {
-      continue;
-    }
-    process.stdout.write(`\nServer CPU profile, ${run.connections} connections (share of the server's samples, idle included):\n\n`);
-    for (const { name, percent } of run.profile.categories) {
-      process.stdout.write(`- ${name}: ${percent} %\n`);
-    }
-    process.stdout.write('\nTop functions by self time:\n\n');
-    for (const { name, percent } of run.profile.top) {
-      process.stdout.write(`- ${percent} % ${name}\n`);
+    for (const [profile, what] of [
+      [run.connectProfile, 'while connecting'],
+      [run.profile, 'during the measured window'],
+    ] as const) {
+      if (!profile) {
+        continue;
+      }
+      process.stdout.write(`\nServer CPU profile ${what}, ${run.connections} connections (share of the server's samples, idle included):\n\n`);
+      for (const { name, percent } of profile.categories) {
+        process.stdout.write(`- ${name}: ${percent} %\n`);
+      }
+      process.stdout.write('\nTop functions by self time:\n\n');
+      for (const { name, percent } of profile.top) {
+        process.stdout.write(`- ${percent} % ${name}\n`);
+      }
     }
   }
   process.stdout.write('\n');

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { exampleDeviceConfig } from '../contracts/device';
-import { closeCodes, gatewayPath, hubLimits } from '../contracts/hub/protocol';
+import { closeCodes, gatewayPath, hubLimits, retryAfterOfReason } from '../contracts/hub/protocol';
+import { until as waitUntil } from '../test-support/until';
 import { GatewayClient, type IncomingMessage } from '../edge/gateway-client/client';
 import { provision, signChallenge, type GatewayIdentity } from '../edge/gateway-client/provision';
 import { testApp, type TestApp } from '../test-support/app';
@@ -533,6 +534,49 @@ describe('the device hub', () => {
     await nextFrame(big);
     big.send('x'.repeat(hubLimits.maxFrameBytes + 1));
     expect(await closed(big)).toBe(closeCodes.tooBig);
+  });
+
+  it('refuses a gateway reconnecting in a tight loop with 4029 and a retry-after once its connections in the window are spent, before its device is looked up; its client stays away', async () => {
+    const gateway = await aGateway();
+    for (let attempt = 0; attempt < hubLimits.reconnectsPerWindow; attempt += 1) {
+      const socket = await rawAuthenticated(gateway.identity);
+      const gone = closed(socket);
+      socket.close();
+      await gone;
+    }
+    const lookups = jest.spyOn(t.services.provisioning, 'verifyDeviceCertificates');
+    const looping = new WebSocket(`${baseUrl.replace('http', 'ws')}${gatewayPath}`);
+    const challenge = await nextFrame(looping);
+    const refused = new Promise<{ code: number; reason: string }>((resolve) =>
+      looping.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+    looping.send(
+      JSON.stringify({
+        id: 'auth',
+        type: 'authenticate',
+        payload: { certificate: gateway.identity.certificatePem, signature: await signChallenge(gateway.identity.privateKey, String(challenge.payload.nonce)) },
+      }),
+    );
+    const { code, reason } = await refused;
+    expect(code).toBe(closeCodes.reconnectThrottled);
+    const retryAfter = retryAfterOfReason(reason);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(hubLimits.reconnectWindowMs / 1000);
+    expect(lookups).not.toHaveBeenCalled();
+    lookups.mockRestore();
+
+    // Another device is not held back by this one's loop.
+    const other = await aGateway();
+    (await rawAuthenticated(other.identity)).close();
+
+    const errors: string[] = [];
+    const client = aClient(gateway, undefined, (error) => errors.push(error.key));
+    await client.start();
+    await waitUntil('the client to be told to stay away', () => client.throttledFor !== null, 20_000);
+    expect(client.throttledFor).toBeGreaterThan(0);
+    expect(client.connections).toBe(0);
+    expect(errors).toContain('too_many_requests');
+    await client.stop();
   });
 
   it('closes a gateway that sends faster than allowed (4008)', async () => {

@@ -1,10 +1,19 @@
-import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
+import { randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
-import { closeCodes, gatewayPath, hubLimits, parseEnvelope, type AuthenticatePayload, type Envelope, type EnvelopeType } from '../contracts/hub/protocol';
+import {
+  closeCodes,
+  gatewayPath,
+  hubLimits,
+  parseEnvelope,
+  throttledReason,
+  type AuthenticatePayload,
+  type Envelope,
+  type EnvelopeType,
+} from '../contracts/hub/protocol';
 import { implausibleReportIssues, runningConfigOf, type RunningConfig } from '../contracts/hub/reports';
 import type { DeviceOutboxService, PendingMessage } from '../graph/fleet/services/device-outbox.service';
 import type { DevicePresenceService, DeviceSession, OpenedSession } from '../graph/fleet/services/device-presence.service';
@@ -12,8 +21,11 @@ import type { MessageFromDeviceService } from '../graph/fleet/services/message-f
 import type { ReportIngest } from './ingest';
 import { channels, type PubSub } from '../graph/common/pubsub';
 import { GridportError } from '../contracts/errors';
-import { closeWebSockets } from './upgrade';
+import { infrastructureError } from '../graph/common/infrastructure-errors';
+import { closeWebSockets, refuseUpgrade } from './upgrade';
 import { Batcher, type BatcherSettings } from './batcher';
+import { verifyDeviceSignature } from '../graph/fleet/services/certificate-authority';
+import { ReconnectThrottle, type ReconnectThrottleSettings } from './reconnect-throttle';
 
 /**
  * How the handshakes' queries are gathered (device rows, outbox reads, delivery marks): a lone
@@ -26,7 +38,8 @@ export const handshakeBatching: BatcherSettings = { waitMs: 2, max: 500, inFligh
 export interface CertifiedDevice {
   deviceId: number;
   identifier: string;
-  publicKey: webcrypto.CryptoKey;
+  /** Checks what the device signs (verifyDeviceSignature). */
+  publicKey: KeyObject;
 }
 
 /** A report that passed its schema, or the issues that refused it. */
@@ -48,8 +61,12 @@ export interface GatewayServerOptions {
   messagesFromDevice: Pick<MessageFromDeviceService, 'errorEnvelope'>;
   /** The device behind a certificate: signed by the platform CA, valid now, the one provisioning recorded; null otherwise (batched by the caller). */
   verifyCertificate(pem: string): Promise<CertifiedDevice | null>;
+  /** What a certificate's bytes say (no database, remembered per certificate): its fingerprint and key, before the throttle; null when it is no device certificate. */
+  readCertificate(pem: string): { fingerprint: string; publicKey: KeyObject } | null;
   /** The shared report schema (contracts/hub/reports.ts). */
   validateReport(value: unknown): ReportCheck;
+  /** Connections per device and window (hubLimits.reconnectsPerWindow, reconnectWindowMs unless given). */
+  reconnectThrottle?: ReconnectThrottleSettings;
 }
 
 /** Decodes base64 into bytes; null when it is not base64. */
@@ -103,6 +120,8 @@ class GatewayConnection {
   networkInterface: string | null = null;
   /** This connection's id, recorded on the device row while it holds the device. */
   readonly connectionId = randomUUID();
+  /** The certificate's fingerprint once its attempt was counted (refunded when the server fails the handshake). */
+  private fingerprint: string | null = null;
   private readonly nonce = randomBytes(32);
   private tokens: number = hubLimits.framesBurst;
   private lastRefill = Date.now();
@@ -127,7 +146,10 @@ class GatewayConnection {
     private readonly options: GatewayServerOptions,
     readonly networkInterfaceHint: string | null,
     tls: { certificatePem: string | null; version: string | null },
+    /** The fingerprint whose attempt the upgrade already counted (mutual TLS), so the challenge that may follow does not count it again. */
+    private readonly counted: string | null = null,
   ) {
+    this.fingerprint = counted;
     this.authTimer = setTimeout(() => this.close(closeCodes.authenticationTimeout, 'authenticate within the time allowed'), hubLimits.authenticateWithinMs);
     socket.on('message', (data, isBinary) => this.onFrame(data, isBinary));
     socket.on('pong', () => {
@@ -303,19 +325,43 @@ class GatewayConnection {
   private async authenticate(envelope: Envelope<'authenticate', AuthenticatePayload>): Promise<void> {
     const payload = (typeof envelope.payload === 'object' && envelope.payload !== null ? envelope.payload : {}) as Partial<AuthenticatePayload>;
     const signature = base64Bytes(payload.signature);
-    const device = typeof payload.certificate === 'string' ? await this.options.verifyCertificate(payload.certificate).catch(() => null) : null;
-    const verified =
-      device !== null &&
-      signature !== null &&
-      (await webcrypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, device.publicKey, signature, this.nonce).catch(() => false));
+    const pem = typeof payload.certificate === 'string' ? payload.certificate : null;
+    // The cheap checks first (the certificate's bytes, remembered, and the signature over the nonce); the database only for a holder of the key not reconnecting too often.
+    const read = pem === null ? null : this.options.readCertificate(pem);
+    const signed = read !== null && signature !== null && verifyDeviceSignature(read.publicKey, this.nonce, signature);
     clearTimeout(this.authTimer);
-    if (!device || !verified) {
-      this.options.log.warn({ claimed: device?.identifier ?? null }, 'gateway refused: the certificate or signature does not prove a provisioned device');
-      this.close(closeCodes.authenticationFailed, 'authentication failed');
+    if (!signed || pem === null) {
+      this.refuseAuthentication();
+      return;
+    }
+    if (read.fingerprint !== this.counted) {
+      const retryAfter = this.hub.throttle.attempt(read.fingerprint);
+      if (retryAfter !== null) {
+        this.close(closeCodes.reconnectThrottled, throttledReason(retryAfter));
+        return;
+      }
+    }
+    this.fingerprint = read.fingerprint;
+    let device: CertifiedDevice | null;
+    try {
+      device = await this.options.verifyCertificate(pem);
+    } catch (error) {
+      this.options.log.error({ err: error }, 'looking the device of a certificate up failed; the gateway reconnects');
+      this.hub.throttle.refund(read.fingerprint);
+      this.close(closeCodes.serviceRestart, 'the device could not be looked up; reconnect');
+      return;
+    }
+    if (!device) {
+      this.refuseAuthentication();
       return;
     }
     const networkInterface = typeof payload.networkInterface === 'string' ? payload.networkInterface.slice(0, 32) : this.networkInterfaceHint;
     await this.accept(device, networkInterface, typeof payload.version === 'string' ? payload.version.slice(0, 64) : null);
+  }
+
+  private refuseAuthentication(): void {
+    this.options.log.warn('gateway refused: the certificate or signature does not prove a provisioned device');
+    this.close(closeCodes.authenticationFailed, 'authentication failed');
   }
 
   /** The device is proven (signed challenge or mutual TLS): it takes its place, is welcomed, and its outbox flows. */
@@ -329,6 +375,9 @@ class GatewayConnection {
       keepAliveSeconds = await this.hub.register(this, networkInterface, version);
     } catch (error) {
       this.options.log.error({ err: error, device: device.identifier }, 'opening the session failed; the gateway reconnects');
+      if (this.fingerprint !== null) {
+        this.hub.throttle.refund(this.fingerprint);
+      }
       this.close(closeCodes.serviceRestart, 'the session could not be opened; reconnect');
       return;
     }
@@ -382,11 +431,17 @@ class GatewayConnection {
         body: report,
       })
       .then(
-        () => this.queueAck(envelope.id),
+        () => {
+          this.hub.reportStored();
+          this.queueAck(envelope.id);
+        },
         (error: unknown) => {
-          // A full ingest queue is counted there (stats.refused), not logged for each report.
-          if (!(error instanceof GridportError && error.key === 'service_unavailable')) {
-            this.options.log.error({ err: error, device: device.identifier }, 'storing a report failed');
+          // A full ingest queue is counted there (stats.refused), not logged.
+          const key =
+            error instanceof GridportError && error.key === 'service_unavailable' ? 'service_unavailable' : this.hub.reportFailed(error, device.identifier);
+          if (key === 'disk_full') {
+            this.sendError('disk_full', "The server's disk is full: the report was not stored; send it again later.", [envelope.id]);
+            return;
           }
           this.sendError('service_unavailable', 'The report could not be stored; send it again later.', [envelope.id]);
         },
@@ -518,18 +573,29 @@ class GatewayConnection {
 export class GatewayServer {
   private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: hubLimits.maxFrameBytes });
   private readonly connections = new Map<number, GatewayConnection>();
+  /** Each device's connection attempts in its window (a gateway reconnecting in a tight loop). */
+  readonly throttle: ReconnectThrottle;
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const url = new URL(request.url ?? '/', 'http://hub');
     if (url.pathname !== gatewayPath) {
       return;
     }
     const tls = { certificatePem: peerCertificatePem(request), version: url.searchParams.get('version')?.slice(0, 64) ?? null };
+    // Mutual TLS proved the key: a device reconnecting too often is refused before the websocket exists.
+    const read = tls.certificatePem === null ? null : this.options.readCertificate(tls.certificatePem);
+    if (read) {
+      const retryAfter = this.throttle.attempt(read.fingerprint);
+      if (retryAfter !== null) {
+        refuseUpgrade(socket, 'too_many_requests', undefined, { 'Retry-After': String(retryAfter) });
+        return;
+      }
+    }
     // The connection lives through the socket's own events from here on.
     this.sockets.handleUpgrade(
       request,
       socket,
       head,
-      (ws) => new GatewayConnection(ws, this, this.options, url.searchParams.get('networkInterface')?.slice(0, 32) ?? null, tls),
+      (ws) => new GatewayConnection(ws, this, this.options, url.searchParams.get('networkInterface')?.slice(0, 32) ?? null, tls, read?.fingerprint ?? null),
     );
   };
 
@@ -537,6 +603,8 @@ export class GatewayServer {
   private readonly stopOutbox: () => void;
   private readonly stopPressure: () => void;
   private closing = false;
+  /** Reports refused since the report store failed, while it fails (logged at its start and end). */
+  private storeOutage: { since: number; failed: number } | null = null;
   /** Whether the ingest is behind: connections stop reading until it catches up. */
   private ingestPressed = false;
   /** The handshakes' and deliveries' queries, gathered across connections (handshakeBatching). */
@@ -546,6 +614,7 @@ export class GatewayServer {
   private readonly disconnects: Batcher<{ deviceId: number; connectionId: string }, boolean>;
 
   constructor(private readonly options: GatewayServerOptions) {
+    this.throttle = new ReconnectThrottle(options.reconnectThrottle ?? { attempts: hubLimits.reconnectsPerWindow, windowMs: hubLimits.reconnectWindowMs });
     this.sessions = new Batcher((sessions) => options.presence.connectedMany(sessions), handshakeBatching);
     this.outboxReads = new Batcher((requests) => options.outbox.pendingMany(requests), handshakeBatching);
     this.disconnects = new Batcher((connections) => options.presence.disconnectedMany(connections), handshakeBatching);
@@ -594,6 +663,38 @@ export class GatewayServer {
   /** How many gateways are connected here. */
   get size(): number {
     return this.connections.size;
+  }
+
+  /**
+   * A report could not be stored (the database away, its disk full): logged once for the
+   * outage, not for each report (a node's gateways send thousands a second), and counted until
+   * a report is stored again. Answers the key the gateway is told: disk_full, else service_unavailable.
+   */
+  reportFailed(error: unknown, device: string): 'disk_full' | 'service_unavailable' {
+    const cause = infrastructureError(error);
+    const key = cause?.error.key === 'disk_full' ? 'disk_full' : 'service_unavailable';
+    if (!this.storeOutage) {
+      this.storeOutage = { since: Date.now(), failed: 0 };
+      this.options.log.error(
+        { err: error, device, key },
+        `storing reports failed${cause ? ` (${cause.logMessage})` : ''}; gateways are told ${key} and send them again; logged once until a report is stored again`,
+      );
+    }
+    this.storeOutage.failed += 1;
+    return key;
+  }
+
+  /** A report was stored: an outage of the report store, if one was logged, has ended. */
+  reportStored(): void {
+    if (!this.storeOutage) {
+      return;
+    }
+    const { since, failed } = this.storeOutage;
+    this.storeOutage = null;
+    this.options.log.warn(
+      { failed, seconds: Math.round((Date.now() - since) / 1000) },
+      `storing reports works again; ${failed} reports were refused meanwhile (the gateways send them again)`,
+    );
   }
 
   /** Takes the device's place for this connection; answers the keep-alive interval of its config. */

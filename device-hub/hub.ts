@@ -7,6 +7,7 @@ import type { Services } from '../graph/services';
 import { Batcher } from './batcher';
 import { GatewayServer, handshakeBatching } from './gateway-server';
 import { ReportIngest } from './ingest';
+import type { ReconnectThrottleSettings } from './reconnect-throttle';
 import { NodePresence } from './presence';
 import { ReportHistoryJob } from './rollups';
 import { defaultHistorySettings, type HistorySettings } from '../contracts/history';
@@ -42,6 +43,7 @@ export function createDeviceHub({
   presence = defaultPresenceSettings,
   monitors = defaultMonitorSweepSettings,
   metrics = noMetrics,
+  reconnectThrottle,
 }: {
   db: Knex;
   services: Services;
@@ -53,6 +55,8 @@ export function createDeviceHub({
   monitors?: MonitorSweepSettings | false;
   /** This node's metrics (server/metrics.ts): ingest batches and monitor evaluations are counted there. */
   metrics?: NodeMetrics;
+  /** Connections per device and window (hubLimits unless given). */
+  reconnectThrottle?: ReconnectThrottleSettings;
 }): DeviceHub {
   const historyJob = new ReportHistoryJob(db, history, log);
   // The first round (this month's partitions first) runs now, in the background; it logs its own failures.
@@ -102,7 +106,9 @@ export function createDeviceHub({
     ingest,
     messagesFromDevice: services.messagesFromDevice,
     verifyCertificate,
+    readCertificate: (pem) => services.provisioning.readCertificate(pem),
     validateReport,
+    ...(reconnectThrottle ? { reconnectThrottle } : {}),
   });
   const tunnels = new TunnelServer({ pubsub: services.pubsub, log, verifyCertificate });
   return {

@@ -1,4 +1,4 @@
-import { randomBytes, webcrypto } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
@@ -6,6 +6,7 @@ import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import { hubLimits, tunnelHeaders, tunnelPath } from '../contracts/hub/protocol';
 import { closeWebSockets, refuseUpgrade } from './upgrade';
 import type { CertifiedDevice } from './gateway-server';
+import { verifyDeviceSignature } from '../graph/fleet/services/certificate-authority';
 import type { PubSub } from '../graph/common/pubsub';
 
 /**
@@ -207,14 +208,7 @@ export class TunnelServer {
     if (!device) {
       return null;
     }
-    const verified = await webcrypto.subtle
-      .verify(
-        { name: 'ECDSA', hash: 'SHA-256' },
-        device.publicKey,
-        new Uint8Array(Buffer.from(signature, 'base64')),
-        new Uint8Array(Buffer.from(tunnelId, 'utf8')),
-      )
-      .catch(() => false);
+    const verified = verifyDeviceSignature(device.publicKey, Buffer.from(tunnelId, 'utf8'), Buffer.from(signature, 'base64'));
     return verified ? device : null;
   }
 

@@ -211,7 +211,7 @@ describeWhenMounted('the embedded data folder on a full disk', () => {
 
     // Reports the server cannot store are refused (the gateway keeps them and sends them again), not acknowledged.
     await send(50);
-    await until('a report refused as not stored', () => errorKeys.includes('service_unavailable'), 15_000);
+    await until('a report refused as not stored, the gateway told the disk is full', () => errorKeys.includes('disk_full'), 15_000);
     expect(client.waiting).toBeGreaterThan(0);
     await until('the hub logging why', () => running.output.stdout.includes('No space left on device'), 5000);
 

@@ -9,6 +9,7 @@ import { registerGraphql } from '../server/graphql';
 import { attachGraphqlWs } from '../server/graphql-ws';
 import { attachDeveloperChannel } from '../server/developer-channel';
 import { createDeviceHub, type DeviceHub } from '../device-hub/hub';
+import type { ReconnectThrottleSettings } from '../device-hub/reconnect-throttle';
 import type { MonitorSweepSettings } from '../graph/operations/services/monitor-sweep';
 import { databaseAnswers } from '../server/database';
 import { createLogger, type Logger } from '../server/logger';
@@ -103,6 +104,8 @@ export interface TestAppOptions extends Pick<
   alarms?: Dependencies['alarms'];
   /** How long a developer's tunnel waits for the device (hubLimits.tunnelOpenTimeoutMs unless given). */
   tunnelOpenTimeoutMs?: number;
+  /** Connections per device and window (hubLimits.reconnectsPerWindow in reconnectWindowMs unless given): tests that reconnect one gateway many times raise it. */
+  reconnectThrottle?: ReconnectThrottleSettings;
   /** Serve HTTPS with this certificate, asking for client certificates of the device CA (as the server does with TLS_CERT_FILE). */
   tls?: { certificatePem: string; privateKeyPem: string };
   /** Run the forwarding worker (with the hub: under its node id), as the server does. */
@@ -119,6 +122,7 @@ export async function testApp(
     hub: withHub = false,
     monitors,
     tunnelOpenTimeoutMs,
+    reconnectThrottle,
     tls,
     deliver = false,
     metrics: withMetrics = false,
@@ -156,6 +160,7 @@ export async function testApp(
         log: logs.log,
         ...(monitors === undefined ? {} : { monitors }),
         ...(metrics ? { metrics: metrics.node } : {}),
+        ...(reconnectThrottle ? { reconnectThrottle } : {}),
       })
     : null;
   hub?.attach(app.server);

@@ -66,6 +66,13 @@ export const hubLimits = {
   tunnelOpenTimeoutMs: 15_000,
   /** Longest envelope id. */
   idLength: 64,
+  /**
+   * Connections one device (one certificate) may open in a window: a gateway reconnecting in a
+   * tight loop is refused beyond them (HTTP 429 with Retry-After on a mutual-TLS upgrade, close
+   * 4029 after the signed challenge), before its device is looked up or its session opened.
+   */
+  reconnectsPerWindow: 10,
+  reconnectWindowMs: 60_000,
 } as const;
 
 /** Close codes (RFC 6455 private range 4000-4999, and the standard ones used). */
@@ -84,7 +91,20 @@ export const closeCodes = {
   replaced: 4003,
   /** Frames faster than framesPerSecond allows. */
   rateLimited: 4008,
+  /** The device connected more than reconnectsPerWindow times in reconnectWindowMs; the reason says when to come back (retryAfterOfReason). */
+  reconnectThrottled: 4029,
 } as const;
+
+/** The reason of a 4029 close: the seconds to wait, as HTTP's Retry-After says them for a refused upgrade. */
+export function throttledReason(retryAfterSeconds: number): string {
+  return `reconnecting too often; retry after ${retryAfterSeconds} s`;
+}
+
+/** The seconds a 4029 close's reason (throttledReason) or a 429's Retry-After header asks to wait; null when it names none. */
+export function retryAfterOfReason(reason: string): number | null {
+  const seconds = /retry after (\d{1,6}) s$/.exec(reason)?.[1] ?? /^\d{1,6}$/.exec(reason.trim())?.[0];
+  return seconds === undefined ? null : Number(seconds);
+}
 
 export const envelopeTypes = ['challenge', 'authenticate', 'welcome', 'report', 'message', 'ack', 'error'] as const;
 export type EnvelopeType = (typeof envelopeTypes)[number];

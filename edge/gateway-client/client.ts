@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
-import { closeCodes, gatewayPath, hubLimits, parseEnvelope, type ChallengePayload, type EnvelopeType, type WelcomePayload } from '../../contracts/hub/protocol';
+import {
+  closeCodes,
+  gatewayPath,
+  hubLimits,
+  parseEnvelope,
+  retryAfterOfReason,
+  type ChallengePayload,
+  type EnvelopeType,
+  type WelcomePayload,
+} from '../../contracts/hub/protocol';
 import { signChallenge, type GatewayIdentity } from './provision';
 
 /** The client's own pace for reports: under the cloud's frame limits, leaving room for acks and keep-alives. */
@@ -69,6 +78,10 @@ export class GatewayClient {
   keepAliveSeconds: number | null = null;
   /** How often the connection was (re)established, for tests and logs. */
   connections = 0;
+  /** The seconds the cloud last asked this gateway to stay away (4029, or 429 with Retry-After), for tests and logs; null when it never did. */
+  throttledFor: number | null = null;
+  /** No reconnect before this time (Date.now()): the cloud's Retry-After. */
+  private notBefore = 0;
 
   constructor(private readonly options: GatewayClientOptions) {
     this.backoff = options.minBackoffMs ?? 500;
@@ -181,10 +194,22 @@ export class GatewayClient {
     const socket = new WebSocket(url, tls);
     this.socket = socket;
     socket.on('message', (data) => void this.onFrame(data.toString()));
+    // A refused upgrade: a 429 asks to come back after Retry-After (the cloud's reconnect throttle).
+    socket.on('unexpected-response', (_request, response) => {
+      const retryAfter = response.statusCode === 429 ? retryAfterOfReason(String(response.headers['retry-after'] ?? '')) : null;
+      if (retryAfter !== null) {
+        this.stayAway(retryAfter);
+      }
+      response.resume();
+      socket.terminate();
+    });
     socket.on('close', (code, reason) => {
       this.ready = false;
       if (code === closeCodes.authenticationFailed) {
         this.options.onError?.({ key: 'unauthorized', message: `the cloud refused the certificate: ${reason.toString()}` });
+      }
+      if (code === closeCodes.reconnectThrottled) {
+        this.stayAway(retryAfterOfReason(reason.toString()) ?? hubLimits.reconnectWindowMs / 1000);
       }
       this.scheduleReconnect();
     });
@@ -243,11 +268,20 @@ export class GatewayClient {
     }, 50);
   }
 
+  /** The cloud throttled this gateway's reconnects: the next attempt waits the seconds it asked, and the backoff starts from the top. */
+  private stayAway(seconds: number): void {
+    this.throttledFor = seconds;
+    this.notBefore = Date.now() + seconds * 1000;
+    this.backoff = this.options.maxBackoffMs ?? 30_000;
+    this.options.onError?.({ key: 'too_many_requests', message: `the cloud refused the reconnect; retrying after ${seconds} s` });
+  }
+
   private scheduleReconnect(): void {
     if (this.stopped || this.reconnectTimer) {
       return;
     }
-    const delay = this.backoff * (0.5 + Math.random() / 2);
+    // At least what the cloud asked (plus jitter, so throttled gateways do not return together).
+    const delay = Math.max(this.backoff * (0.5 + Math.random() / 2), this.notBefore - Date.now() + Math.random() * 1000);
     this.backoff = Math.min(this.options.maxBackoffMs ?? 30_000, this.backoff * 2);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;

@@ -1,4 +1,4 @@
-import { webcrypto } from 'node:crypto';
+import { webcrypto, type KeyObject } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -55,7 +55,7 @@ describe('gateway provisioning against the real server', () => {
     const nonce = Buffer.from(webcrypto.getRandomValues(new Uint8Array(32))).toString('base64');
     const signature = await signChallenge(loaded.privateKey, nonce);
     expect(Buffer.from(signature, 'base64')).toHaveLength(64);
-    expect(await verifyChallenge(verified?.publicKey as webcrypto.CryptoKey, nonce, signature)).toBe(true);
+    expect(await verifyChallenge(verified?.publicKey as KeyObject, nonce, signature)).toBe(true);
   });
 
   it('throws the server’s refusal and writes nothing: a used token is unauthorized', async () => {

@@ -1,9 +1,9 @@
-import { createHash, webcrypto } from 'node:crypto';
+import { createHash, webcrypto, type KeyObject } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import { createServices } from '../../services';
 import { testApp, testSecrets, type TestApp } from '../../../test-support/app';
 import { anOrganization, buildDevice } from '../../../test-support/factories';
-import { CertificateAuthority, certificateFingerprint, generateAuthority, verifyChallenge } from './certificate-authority';
+import { CertificateAuthority, certificateFingerprint, generateAuthority, readDeviceCertificate, verifyChallenge } from './certificate-authority';
 
 type X509Crypto = NonNullable<Parameters<typeof x509.Pkcs10CertificateRequestGenerator.create>[1]>;
 const crypto = webcrypto as unknown as X509Crypto;
@@ -70,17 +70,39 @@ describe('the platform CA and device certificates', () => {
     const nonce = webcrypto.getRandomValues(new Uint8Array(32));
     const signature = Buffer.from(await webcrypto.subtle.sign(ecdsaSha256, keys.privateKey, nonce)).toString('base64');
     const nonceBase64 = Buffer.from(nonce).toString('base64');
-    expect(await verifyChallenge(verified?.publicKey as webcrypto.CryptoKey, nonceBase64, signature)).toBe(true);
-    expect(await verifyChallenge(verified?.publicKey as webcrypto.CryptoKey, Buffer.from('another nonce').toString('base64'), signature)).toBe(false);
+    expect(await verifyChallenge(verified?.publicKey as KeyObject, nonceBase64, signature)).toBe(true);
+    expect(await verifyChallenge(verified?.publicKey as KeyObject, Buffer.from('another nonce').toString('base64'), signature)).toBe(false);
   });
 
-  it('verifyDeviceCertificate refuses a certificate of another CA, even one recorded for the device', async () => {
+  it('verifyDeviceCertificate takes the fingerprint recorded for the device as proof of issue, and refuses a certificate no device records', async () => {
     const { deviceId, keys } = await provisioned('foreign-ca');
     const generated = await generateAuthority();
     const foreign = await CertificateAuthority.load(generated.certificatePem, generated.privateKeyPem);
     const issued = await foreign.issue({ identifier: 'foreign-ca', publicKey: keys.publicKey });
-    await t.database.db('devices').where({ id: deviceId }).update({ certificate_fingerprint: issued.fingerprint });
+    const authority = await t.services.provisioning.authority();
+    const facts = readDeviceCertificate(issued.pem);
+    expect(facts && authority.signed(facts)).toBe(false);
+    // Not recorded: refused, whatever signed it.
     expect(await t.services.provisioning.verifyDeviceCertificate(issued.pem)).toBeNull();
+    // Recorded on the device's row (only provisioning writes it, for the certificate it has just issued): the fingerprint proves it, the CA signature is not checked again.
+    await t.database.db('devices').where({ id: deviceId }).update({ certificate_fingerprint: issued.fingerprint });
+    expect(await t.services.provisioning.verifyDeviceCertificate(issued.pem)).toMatchObject({ identifier: 'foreign-ca', deviceId });
+  });
+
+  it('the CA signed what it issued, and not a certificate of another CA with the same name', async () => {
+    const { keys, cert } = await provisioned('signed-by-ca');
+    const authority = await t.services.provisioning.authority();
+    const generated = await generateAuthority();
+    const foreign = await CertificateAuthority.load(generated.certificatePem, generated.privateKeyPem);
+    const forged = await foreign.issue({ identifier: 'signed-by-ca', publicKey: keys.publicKey });
+    const ours = readDeviceCertificate(cert);
+    const theirs = readDeviceCertificate(forged.pem);
+    expect(ours).toMatchObject({ identifier: 'signed-by-ca', organization: 'device' });
+    expect(ours?.fingerprint).toBe(certificateFingerprint(new x509.X509Certificate(cert)));
+    expect(ours && authority.vouchesFor(ours)).toBe(true);
+    expect(ours && authority.vouchesFor(ours, new Date(Date.now() + 11 * 365 * 24 * 60 * 60 * 1000))).toBe(false);
+    expect(theirs?.issuer).toBe(ours?.issuer);
+    expect(theirs && authority.signed(theirs)).toBe(false);
   });
 
   it('verifyDeviceCertificate refuses an expired certificate, and one used after its validity', async () => {

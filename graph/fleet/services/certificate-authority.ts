@@ -1,4 +1,4 @@
-import { createHash, webcrypto } from 'node:crypto';
+import { createHash, KeyObject, verify as verifySignature, webcrypto, X509Certificate as NativeCertificate } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import { GridportError } from '../../../contracts/errors';
 import { deviceIdentifierPattern, deviceSubjectOrganization } from '../../../contracts/provisioning';
@@ -42,6 +42,58 @@ export function parseCertificate(pem: string): x509.X509Certificate | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * What the hub reads of a device certificate: its subject's one OU and O, its fingerprint, its
+ * validity and its key. Parsed with Node's native X509Certificate (OpenSSL): a reconnect storm
+ * reads thousands, and @peculiar/x509's JavaScript ASN.1 cost several times more per
+ * certificate. Nothing here says who signed it (CertificateAuthority.signed does).
+ */
+export interface DeviceCertificateFacts {
+  /** The OU, when the subject has exactly one and it is a device identifier. */
+  identifier: string | null;
+  /** The O, when the subject has exactly one. */
+  organization: string | null;
+  issuer: string;
+  fingerprint: string;
+  notBefore: Date;
+  notAfter: Date;
+  publicKey: KeyObject;
+  native: NativeCertificate;
+}
+
+/** The values of one attribute in a native certificate's subject (one `KEY=value` a line; Node quotes a value with special characters). */
+function subjectValues(subject: string, attribute: string): string[] {
+  return subject.split('\n').flatMap((line) => (line.startsWith(`${attribute}=`) ? [line.slice(attribute.length + 1)] : []));
+}
+
+/** The facts of a device certificate from PEM, or null when it does not parse. */
+export function readDeviceCertificate(pem: string): DeviceCertificateFacts | null {
+  let native: NativeCertificate;
+  try {
+    native = new NativeCertificate(pem);
+  } catch {
+    return null;
+  }
+  const units = subjectValues(native.subject, 'OU');
+  const organizations = subjectValues(native.subject, 'O');
+  const unit = units.length === 1 ? units[0] : undefined;
+  const notBefore = new Date(native.validFrom);
+  const notAfter = new Date(native.validTo);
+  if (Number.isNaN(notBefore.getTime()) || Number.isNaN(notAfter.getTime())) {
+    return null;
+  }
+  return {
+    identifier: unit !== undefined && deviceIdentifierPattern.test(unit) ? unit : null,
+    organization: organizations.length === 1 ? (organizations[0] ?? null) : null,
+    issuer: native.issuer,
+    fingerprint: createHash('sha256').update(native.raw).digest('hex'),
+    notBefore,
+    notAfter,
+    publicKey: native.publicKey,
+    native,
+  };
 }
 
 export interface CertificateRequest {
@@ -134,13 +186,16 @@ export interface IssueOptions {
 
 /** The platform CA in memory: its certificate and its (non-extractable) signing key. */
 export class CertificateAuthority {
-  private verifyingKey: Promise<CryptoKey> | null = null;
+  /** The CA's certificate as OpenSSL reads it: the issuer name and key device certificates are checked against. */
+  private readonly native: NativeCertificate;
 
   private constructor(
     readonly certificate: x509.X509Certificate,
     readonly certificatePem: string,
     private readonly privateKey: CryptoKey,
-  ) {}
+  ) {
+    this.native = new NativeCertificate(certificatePem);
+  }
 
   static async load(certificatePem: string, privateKeyPem: string): Promise<CertificateAuthority> {
     const certificate = new x509.X509Certificate(certificatePem);
@@ -188,7 +243,7 @@ export class CertificateAuthority {
    * Whether `certificate` is a device certificate of this CA valid at `at`: issued by it (name
    * and signature), within its validity, and for client authentication with O=device.
    */
-  async vouchesFor(certificate: x509.X509Certificate, at = new Date()): Promise<boolean> {
+  vouchesFor(certificate: DeviceCertificateFacts, at = new Date()): boolean {
     if (at.getTime() < certificate.notBefore.getTime() || at.getTime() > certificate.notAfter.getTime()) {
       return false;
     }
@@ -197,39 +252,36 @@ export class CertificateAuthority {
 
   /**
    * Whether this CA issued `certificate` as a device certificate (name, signature, O=device),
-   * whatever the date: a fact of the certificate's bytes, so it may be remembered; its validity
-   * at a given time is checked apart (vouchesFor).
+   * whatever the date: a fact of the certificate's bytes; its validity at a given time is
+   * checked apart (vouchesFor).
    */
-  async signed(certificate: x509.X509Certificate): Promise<boolean> {
-    if (certificate.issuer !== this.certificate.subject) {
+  signed(certificate: DeviceCertificateFacts): boolean {
+    if (certificate.organization !== deviceSubjectOrganization || !certificate.native.checkIssued(this.native)) {
       return false;
     }
     try {
-      // The CA's key imported once, not at every certificate checked (a reconnect storm checks thousands).
-      this.verifyingKey ??= verifyingKeyOf(this.certificate);
-      if (!(await certificate.verify({ publicKey: await this.verifyingKey, signatureOnly: true }, x509Crypto))) {
-        return false;
-      }
+      return certificate.native.verify(this.native.publicKey);
     } catch {
       return false;
     }
-    return certificate.subjectName.getField('O').join() === deviceSubjectOrganization;
   }
-}
-
-/** The ECDSA P-256 public key of a certificate, for verifying what its holder signs. */
-export async function verifyingKeyOf(certificate: x509.X509Certificate): Promise<CryptoKey> {
-  return certificate.publicKey.export(ecdsaP256, ['verify'], x509Crypto);
 }
 
 /**
- * Whether `signatureBase64` is the holder's signature of the nonce (ECDSA P-256 with SHA-256,
- * IEEE P1363 r||s as WebCrypto makes it): the hub's challenge, answered by edge `signChallenge`.
+ * Whether `signature` is the holder's signature of `data` (ECDSA P-256 with SHA-256, IEEE P1363
+ * r||s as WebCrypto and the edge's `signChallenge` make it). OpenSSL at once, on this thread:
+ * cheaper than WebCrypto's round trip through the thread pool at a handshake's size.
  */
-export async function verifyChallenge(publicKey: CryptoKey, nonceBase64: string, signatureBase64: string): Promise<boolean> {
+export function verifyDeviceSignature(publicKey: KeyObject | CryptoKey, data: Uint8Array, signature: Uint8Array): boolean {
   try {
-    return await webcrypto.subtle.verify(ecdsaSha256, publicKey, Buffer.from(signatureBase64, 'base64'), Buffer.from(nonceBase64, 'base64'));
+    const key = publicKey instanceof KeyObject ? publicKey : KeyObject.from(publicKey);
+    return verifySignature('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, signature);
   } catch {
     return false;
   }
+}
+
+/** Whether `signatureBase64` is the holder's signature of the nonce (the hub's challenge, answered by edge `signChallenge`). */
+export async function verifyChallenge(publicKey: KeyObject | CryptoKey, nonceBase64: string, signatureBase64: string): Promise<boolean> {
+  return Promise.resolve(verifyDeviceSignature(publicKey, Buffer.from(nonceBase64, 'base64'), Buffer.from(signatureBase64, 'base64')));
 }

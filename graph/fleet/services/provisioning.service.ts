@@ -3,18 +3,11 @@ import { secretHash } from '../../common/secret-hash';
 import type { Knex } from 'knex';
 import { anonymousActor, type Actor } from '../../common/context';
 import { GridportError } from '../../../contracts/errors';
-import type { ProvisionCertificateBody, ProvisionCertificateResponse } from '../../../contracts/provisioning';
+import { deviceSubjectOrganization, type ProvisionCertificateBody, type ProvisionCertificateResponse } from '../../../contracts/provisioning';
 import type { EncryptedSecret, SecretBox } from '../../common/secret-box';
 import { write } from '../../common/write';
-import {
-  CertificateAuthority,
-  certificateFingerprint,
-  generateAuthority,
-  parseCertificate,
-  readCertificateRequest,
-  verifyingKeyOf,
-  type CryptoKey,
-} from './certificate-authority';
+import type { KeyObject } from 'node:crypto';
+import { CertificateAuthority, generateAuthority, readCertificateRequest, readDeviceCertificate } from './certificate-authority';
 
 /** The one row of certificate_authorities. */
 const authorityRowId = 1;
@@ -22,20 +15,20 @@ const authorityRowId = 1;
 /** Who provisioning acts as in the audit log: the device itself, proved only by its token. */
 const provisioningActor: Actor = { ...anonymousActor, name: 'device provisioning' };
 
-/** A gateway the hub may let in: whom its certificate names, and the key to check its challenge with. */
+/** A gateway the hub may let in: whom its certificate names, and the key to check its challenge with (verifyDeviceSignature). */
 export interface VerifiedDevice {
   identifier: string;
   deviceId: number;
-  publicKey: CryptoKey;
+  publicKey: KeyObject;
 }
 
-/** A device certificate the platform CA signed, as far as its bytes prove: who it names, its fingerprint, its validity and its key. */
-interface VouchedCertificate {
+/** A device certificate as far as its bytes tell: who it names (O=device, one OU), its fingerprint, its validity and its key. */
+export interface ReadCertificate {
   identifier: string;
   fingerprint: string;
   notBefore: Date;
   notAfter: Date;
-  publicKey: CryptoKey;
+  publicKey: KeyObject;
 }
 
 /** Certificates remembered at most: a node's gateways with room to spare (about 1 KB each). */
@@ -52,8 +45,8 @@ function isUniqueViolation(error: unknown): boolean {
  */
 export class ProvisioningService {
   private loading: Promise<CertificateAuthority> | null = null;
-  /** Certificates the CA signed, by the SHA-256 of their PEM, least recently used first. */
-  private readonly vouched = new Map<string, VouchedCertificate>();
+  /** Device certificates read, by the SHA-256 of their PEM, least recently used first. */
+  private readonly read = new Map<string, ReadCertificate>();
 
   constructor(
     private readonly db: Knex,
@@ -166,9 +159,18 @@ export class ProvisioningService {
   }
 
   /**
-   * The device a certificate proves, or null: it must be signed by the platform CA, be within
-   * its validity at `at`, and be the certificate last issued to a device (its fingerprint is
-   * the one recorded), so a re-provisioned device's older certificate no longer works.
+   * The device a certificate proves, or null: it must be the certificate last issued to a
+   * device (its SHA-256 fingerprint is the one recorded on the device's row, under the
+   * identifier it names), be within its validity at `at`, and name O=device, so a
+   * re-provisioned device's older certificate no longer works.
+   *
+   * The CA's signature is not checked here: provisioning records a fingerprint only for the
+   * certificate the CA has just signed for that device, in the same transaction, so a
+   * fingerprint found on the device's row proves the certificate was issued (SHA-256 second
+   * preimages are out of reach), and a certificate whose fingerprint no row holds is refused
+   * whatever its signature (the full CA check could only refuse it too). Decided with the
+   * security review of issue 21; docs/gateway-protocol.md ("Which certificate is accepted") gives the reasoning and
+   * what it rests on (the devices table is as trusted as the CA's key, which sits beside it).
    */
   async verifyDeviceCertificate(pem: string, at = new Date()): Promise<VerifiedDevice | null> {
     const [device] = await this.verifyDeviceCertificates([pem], at);
@@ -177,14 +179,14 @@ export class ProvisioningService {
 
   /**
    * verifyDeviceCertificate of several certificates at once (the handshakes of a reconnect
-   * storm): one query looks the devices up by fingerprint. What the CA's signature proves is
-   * remembered per certificate (parsing and checking it again would prove the same), up to
+   * storm): one query looks the devices up by fingerprint. What a certificate's bytes say is
+   * remembered per certificate (parsing it again would read the same), up to
    * certificateCacheMax certificates; the validity at `at` and the device that holds the
    * fingerprint are checked every time. Answers one entry per certificate, in order.
    */
   async verifyDeviceCertificates(pems: readonly string[], at = new Date()): Promise<(VerifiedDevice | null)[]> {
-    const vouched = await Promise.all(pems.map((pem) => this.vouchedCertificate(pem)));
-    const valid = vouched.map((certificate) =>
+    const read = pems.map((pem) => this.readCertificate(pem));
+    const valid = read.map((certificate) =>
       certificate && at.getTime() >= certificate.notBefore.getTime() && at.getTime() <= certificate.notAfter.getTime() ? certificate : null,
     );
     const fingerprints = [...new Set(valid.flatMap((certificate) => (certificate ? [certificate.fingerprint] : [])))];
@@ -206,39 +208,34 @@ export class ProvisioningService {
     });
   }
 
-  /** What the platform CA vouches for in a certificate whatever the date, remembered by the PEM's hash; null when it does not. */
-  private async vouchedCertificate(pem: string): Promise<VouchedCertificate | null> {
+  /** What a device certificate's bytes say, remembered by the PEM's hash; null when it is not one (no parse, no one OU identifier, O not device). */
+  readCertificate(pem: string): ReadCertificate | null {
     const key = createHash('sha256').update(pem).digest('base64');
-    const known = this.vouched.get(key);
+    const known = this.read.get(key);
     if (known) {
       // Most recently used last: the first entry is the one to forget.
-      this.vouched.delete(key);
-      this.vouched.set(key, known);
+      this.read.delete(key);
+      this.read.set(key, known);
       return known;
     }
-    const certificate = parseCertificate(pem);
-    if (!certificate) {
+    const facts = readDeviceCertificate(pem);
+    if (!facts || facts.identifier === null || facts.organization !== deviceSubjectOrganization) {
       return null;
     }
-    const authority = await this.authority();
-    const identifier = certificate.subjectName.getField('OU')[0];
-    if (identifier === undefined || !(await authority.signed(certificate))) {
-      return null;
-    }
-    const vouched: VouchedCertificate = {
-      identifier,
-      fingerprint: certificateFingerprint(certificate),
-      notBefore: certificate.notBefore,
-      notAfter: certificate.notAfter,
-      publicKey: await verifyingKeyOf(certificate),
+    const certificate: ReadCertificate = {
+      identifier: facts.identifier,
+      fingerprint: facts.fingerprint,
+      notBefore: facts.notBefore,
+      notAfter: facts.notAfter,
+      publicKey: facts.publicKey,
     };
-    this.vouched.set(key, vouched);
-    if (this.vouched.size > certificateCacheMax) {
-      const oldest = this.vouched.keys().next();
+    this.read.set(key, certificate);
+    if (this.read.size > certificateCacheMax) {
+      const oldest = this.read.keys().next();
       if (!oldest.done) {
-        this.vouched.delete(oldest.value);
+        this.read.delete(oldest.value);
       }
     }
-    return vouched;
+    return certificate;
   }
 }
