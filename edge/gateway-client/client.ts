@@ -82,6 +82,11 @@ export class GatewayClient {
   throttledFor: number | null = null;
   /** No reconnect before this time (Date.now()): the cloud's Retry-After. */
   private notBefore = 0;
+  private keepAliveTimer: NodeJS.Timeout | null = null;
+  /** When anything last arrived on the connection (a frame, a ping, a pong). */
+  private heardAt = 0;
+  /** How often a silent connection was dropped by the keep-alive, for tests and logs. */
+  silentDrops = 0;
 
   constructor(private readonly options: GatewayClientOptions) {
     this.backoff = options.minBackoffMs ?? 500;
@@ -153,6 +158,7 @@ export class GatewayClient {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopKeepAlive();
     if (this.pumpTimer) {
       clearTimeout(this.pumpTimer);
     }
@@ -165,6 +171,42 @@ export class GatewayClient {
         socket.once('close', () => resolve());
         socket.close(1000, 'gateway stopping');
       });
+    }
+  }
+
+  /**
+   * The gateway's half of the keep-alive (docs/gateway-protocol.md section 3): a websocket ping
+   * every interval, and a connection from which nothing (no frame, ping or pong) arrived for two
+   * intervals dropped, so that a link that died without a close (a NAT that forgot the flow, a
+   * cloud node gone) is noticed and the gateway reconnects instead of waiting on it for good.
+   */
+  private startKeepAlive(seconds: number): void {
+    this.stopKeepAlive();
+    const socket = this.socket;
+    if (!socket) {
+      return;
+    }
+    const intervalMs = seconds * 1000;
+    this.heardAt = Date.now();
+    this.keepAliveTimer = setInterval(() => {
+      if (socket !== this.socket || socket.readyState !== WebSocket.OPEN) {
+        return;
+      }
+      if (Date.now() - this.heardAt >= 2 * intervalMs) {
+        this.silentDrops += 1;
+        this.options.onError?.({ key: 'connection_silent', message: `nothing arrived from the cloud for ${2 * seconds} s; reconnecting` });
+        socket.terminate();
+        return;
+      }
+      socket.ping();
+    }, intervalMs);
+    this.keepAliveTimer.unref();
+  }
+
+  private stopKeepAlive(): void {
+    if (this.keepAliveTimer) {
+      clearInterval(this.keepAliveTimer);
+      this.keepAliveTimer = null;
     }
   }
 
@@ -193,7 +235,16 @@ export class GatewayClient {
         : {};
     const socket = new WebSocket(url, tls);
     this.socket = socket;
-    socket.on('message', (data) => void this.onFrame(data.toString()));
+    socket.on('message', (data) => {
+      this.heardAt = Date.now();
+      void this.onFrame(data.toString());
+    });
+    socket.on('ping', () => {
+      this.heardAt = Date.now();
+    });
+    socket.on('pong', () => {
+      this.heardAt = Date.now();
+    });
     // A refused upgrade: a 429 asks to come back after Retry-After (the cloud's reconnect throttle).
     socket.on('unexpected-response', (_request, response) => {
       const retryAfter = response.statusCode === 429 ? retryAfterOfReason(String(response.headers['retry-after'] ?? '')) : null;
@@ -205,6 +256,7 @@ export class GatewayClient {
     });
     socket.on('close', (code, reason) => {
       this.ready = false;
+      this.stopKeepAlive();
       if (code === closeCodes.authenticationFailed) {
         this.options.onError?.({ key: 'unauthorized', message: `the cloud refused the certificate: ${reason.toString()}` });
       }
@@ -310,6 +362,7 @@ export class GatewayClient {
         const welcome = envelope.payload as WelcomePayload;
         this.identifier = welcome.identifier;
         this.keepAliveSeconds = welcome.keepAliveSeconds;
+        this.startKeepAlive(welcome.keepAliveSeconds);
         this.ready = true;
         this.connections += 1;
         this.backoff = this.options.minBackoffMs ?? 500;
