@@ -8,6 +8,8 @@ import { migrateLatest, openDatabase } from './database';
 import { runEdgeCommand } from '../edge/agent/run';
 import { driverFactoryWith, hasDriver } from '../edge/drivers';
 import { loadRegisterMaps } from '../edge/drivers/maps/load';
+import type { AgentLog } from '../edge/agent/journal';
+import { createHostNetwork } from '../edge/network';
 import { acquireDataFolder, currentHolder, DataFolderInUseError, describeHolder, type DataFolderLock, type LockHolder } from './data-folder-lock';
 import { askServer } from './operator-socket';
 import { nodeVersionProblem } from './node-version';
@@ -66,13 +68,18 @@ async function runEdge(values: CommandValues, io: CliIo): Promise<number> {
   try {
     // Operator maps are checked before the agent starts: a bad map stops it with the file and point named.
     const maps = values['register-maps'] === undefined ? undefined : await loadRegisterMaps(path.resolve(values['register-maps']), hasDriver);
+    const stateDirectory = path.resolve(values.state);
+    const log: AgentLog = (level, message, details) => io.err(JSON.stringify({ time: new Date().toISOString(), level, message, ...details }));
+    // The host's own network only when asked: on a developer's machine the agent must not touch NetworkManager.
+    const hostNetwork = values['host-network'] ? await createHostNetwork({ stateDirectory, baseUrl: values.hub, log }) : undefined;
     return await runEdgeCommand({
       hub: values.hub,
       token: values.token,
       identifier: values.identifier,
-      stateDirectory: path.resolve(values.state),
+      stateDirectory,
       ...(maps === undefined ? {} : { parts: { createDriver: driverFactoryWith(maps) } }),
-      log: (level, message, details) => io.err(JSON.stringify({ time: new Date().toISOString(), level, message, ...details })),
+      ...(hostNetwork === undefined ? {} : { hostNetwork }),
+      log,
     });
   } catch (error) {
     if (error instanceof GridportError) {

@@ -52,13 +52,15 @@ Commands:
                                             invoices made and the charges held back
   mail test <to>                            send a test mail the way Gridport sends mail (SMTP_URL,
                                             or kept in the mails table) and print its receipt
-  edge --hub <url> --state <dir> [--token <token>] [--identifier <id>] [--register-maps <dir>]
+  edge --hub <url> --state <dir> [--token <token>] [--identifier <id>] [--register-maps <dir>] [--host-network]
                                             run the gateway agent (docs/edge.md): provisions with
                                             the token at the first start (the key stays in
                                             <dir>), then connects to the hub and runs until
                                             SIGTERM or SIGINT; needs no database. --register-maps:
                                             a folder of register maps (*.json) for asset types
-                                            without a built-in driver
+                                            without a built-in driver. --host-network: apply the
+                                            config's network, vpn and maintenance window on this
+                                            host through nmcli and openvpn, with rollback
 
 Options:
   --json    print one JSON object instead of text
@@ -101,6 +103,7 @@ const options = {
   state: { type: 'string' },
   identifier: { type: 'string' },
   'register-maps': { type: 'string' },
+  'host-network': { type: 'boolean', default: false },
   status: { type: 'string' },
   organization: { type: 'string' },
   at: { type: 'string' },
@@ -122,6 +125,8 @@ export interface CommandValues {
   state?: string;
   identifier?: string;
   'register-maps'?: string;
+  /** edge: apply the config's network and vpn on this host (NetworkManager, openvpn). */
+  'host-network'?: boolean;
   status?: string;
   organization?: string;
   /** A moment (ISO 8601): what the billing commands reckon up to. */
