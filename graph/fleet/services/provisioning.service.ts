@@ -31,8 +31,15 @@ export interface ReadCertificate {
   publicKey: KeyObject;
 }
 
-/** Certificates remembered at most: a node's gateways with room to spare (about 1 KB each). */
+/** Certificates of known devices remembered at most: a node's gateways with room to spare (about 1 KB each). */
 const certificateCacheMax = 50_000;
+/**
+ * Certificates read but not yet found on a device's row, remembered at most: enough for the
+ * handshakes in flight of a storm (the hub reads a certificate, checks its signature, then looks
+ * the device up), few enough that certificates nobody issued, which anyone can send before
+ * proving anything, cannot fill the memory or push the known ones out.
+ */
+const unknownCertificateCacheMax = 2_000;
 
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
@@ -45,8 +52,10 @@ function isUniqueViolation(error: unknown): boolean {
  */
 export class ProvisioningService {
   private loading: Promise<CertificateAuthority> | null = null;
-  /** Device certificates read, by the SHA-256 of their PEM, least recently used first. */
+  /** Certificates a device's row holds, by the SHA-256 of their PEM, least recently used first. */
   private readonly read = new Map<string, ReadCertificate>();
+  /** Certificates read and not (yet) found on a device's row, by the same key, oldest first. */
+  private readonly unknown = new Map<string, ReadCertificate>();
 
   constructor(
     private readonly db: Knex,
@@ -199,24 +208,33 @@ export class ProvisioningService {
       certificate_fingerprint: string;
     }[];
     const byFingerprint = new Map(rows.map((row) => [row.certificate_fingerprint, row]));
-    return valid.map((certificate) => {
+    return valid.map((certificate, index) => {
       const row = certificate ? byFingerprint.get(certificate.fingerprint) : undefined;
       if (!certificate || !row || row.identifier !== certificate.identifier) {
         return null;
       }
+      this.remember(pems[index] ?? '', certificate);
       return { identifier: certificate.identifier, deviceId: Number(row.id), publicKey: certificate.publicKey };
     });
   }
 
-  /** What a device certificate's bytes say, remembered by the PEM's hash; null when it is not one (no parse, no one OU identifier, O not device). */
+  /**
+   * What a device certificate's bytes say, remembered by the PEM's hash (a known device's for
+   * good, up to certificateCacheMax; any other among the last unknownCertificateCacheMax read);
+   * null when it is not one (no parse, no one OU identifier, O not device).
+   */
   readCertificate(pem: string): ReadCertificate | null {
-    const key = createHash('sha256').update(pem).digest('base64');
+    const key = pemKey(pem);
     const known = this.read.get(key);
     if (known) {
       // Most recently used last: the first entry is the one to forget.
       this.read.delete(key);
       this.read.set(key, known);
       return known;
+    }
+    const recent = this.unknown.get(key);
+    if (recent) {
+      return recent;
     }
     const facts = readDeviceCertificate(pem);
     if (!facts || facts.identifier === null || facts.organization !== deviceSubjectOrganization) {
@@ -229,13 +247,30 @@ export class ProvisioningService {
       notAfter: facts.notAfter,
       publicKey: facts.publicKey,
     };
-    this.read.set(key, certificate);
-    if (this.read.size > certificateCacheMax) {
-      const oldest = this.read.keys().next();
-      if (!oldest.done) {
-        this.read.delete(oldest.value);
-      }
-    }
+    forgetOldest(this.unknown.set(key, certificate), unknownCertificateCacheMax);
     return certificate;
+  }
+
+  /** Keeps a certificate a device's row holds among the known ones. */
+  private remember(pem: string, certificate: ReadCertificate): void {
+    const key = pemKey(pem);
+    this.unknown.delete(key);
+    this.read.delete(key);
+    forgetOldest(this.read.set(key, certificate), certificateCacheMax);
+  }
+}
+
+function pemKey(pem: string): string {
+  return createHash('sha256').update(pem).digest('base64');
+}
+
+/** Drops the first (oldest or least recently used) entries of a map beyond `max`. */
+function forgetOldest<V>(map: Map<string, V>, max: number): void {
+  while (map.size > max) {
+    const oldest = map.keys().next();
+    if (oldest.done) {
+      return;
+    }
+    map.delete(oldest.value);
   }
 }
