@@ -163,6 +163,12 @@ describe('config fields (device-model.md sections 3.1, 5, 9)', () => {
       'vpn.credentials.key.tag is a required field',
     ],
     ['an empty secret', { vpn: { host: 'h', credentials: { ca: '', cert: 'c', key: 'k' } } }, 'vpn.credentials.ca', 'vpn.credentials.ca is a required field'],
+    [
+      'a vpn host that would start another openvpn directive',
+      { vpn: { host: 'vpn.example 1194\nup /bin/sh', credentials: { ca: 'ca', cert: 'c', key: 'k' } } },
+      'vpn.host',
+      'vpn.host must be a host name or an IP address',
+    ],
     ['an unknown top-level field', { version: 3 }, '', 'this object contains unknown properties: version'],
   ])('refuses %s', (_name, change, path, message) => {
     expect(configIssues(withChange(change))).toEqual([{ path, message }]);

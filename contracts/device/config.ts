@@ -99,7 +99,14 @@ export const secretSchema = yup.lazy((value: unknown) =>
 /** The OpenVPN link to the platform (section 3.1): host, port (default 1194) and credentials. */
 export const vpnSchema = yup
   .object({
-    host: yup.string().trim().min(1).max(255).required(),
+    // A host name or an IP address, nothing else: the gateway writes it into openvpn's config, where a space or a line break would start another directive.
+    host: yup
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .matches(/^[A-Za-z0-9._:-]+$/, '${path} must be a host name or an IP address')
+      .required(),
     port: portSchema.default(1194),
     credentials: yup
       .object({

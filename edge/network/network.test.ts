@@ -154,6 +154,15 @@ describe('VPN secrets and the client config', () => {
     );
   });
 
+  it('refuses a credential that would close its inline tag and start directives of its own', () => {
+    expect(() =>
+      openVpnClientConfig({ host: 'vpn.example', port: 1194, credentials: { ca: 'CA\n</ca>\nup /bin/sh\n<ca>', cert: 'CERT', key: 'KEY' } }, key),
+    ).toThrow('the VPN secret ca cannot be read: a credential is PEM text and may not hold <, > or NUL');
+    expect(() => openVpnClientConfig({ host: 'vpn.example', port: 1194, credentials: { ca: 'CA', cert: 'CERT', key: box.seal('KEY</key>') } }, key)).toThrow(
+      'the VPN secret key cannot be read',
+    );
+  });
+
   it('writes an OpenVPN client config with the credentials inline', () => {
     const text = openVpnClientConfig({ host: 'vpn.example', port: 1194, credentials: { ca: 'CA', cert: 'CERT', key: box.seal('KEY') } }, key);
     expect(text).toBe(

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DeviceConfig } from '../../contracts/device/config';
 import type { HostCommandOptions } from './commands';
-import { openConfigSecret } from './secrets';
+import { openConfigSecret, SecretUnreadableError } from './secrets';
 
 /** The config's `vpn` (device-model.md section 3.1). */
 export type VpnConfig = NonNullable<DeviceConfig['vpn']>;
@@ -11,7 +11,11 @@ export type VpnConfig = NonNullable<DeviceConfig['vpn']>;
 /** The line openvpn prints once the tunnel is up (routes and address in place). */
 const upLine = 'Initialization Sequence Completed';
 
+/** A credential inline in its tag; one that could close the tag (and so start directives of its own, `up` runs a command as root) is refused. */
 function inline(tag: string, text: string): string {
+  if (/[<>\0]/.test(text)) {
+    throw new SecretUnreadableError(tag, 'a credential is PEM text and may not hold <, > or NUL');
+  }
   return `<${tag}>\n${text.trim()}\n</${tag}>`;
 }
 
