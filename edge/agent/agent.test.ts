@@ -460,6 +460,11 @@ describe('the edge agent against the real hub', () => {
       await configure(site);
       const now = site.clock.now();
       const iso = (offset: number) => new Date(now + offset).toISOString();
+      // A port nothing listens on (one the fetch standard does not block, as it blocks port 1).
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const closedPort = (closed.address() as { port: number }).port;
+      await new Promise((resolve) => closed.close(resolve));
       const sent = {
         modbus: await send(site.hashId, {
           type: 'executeModbusCommand',
@@ -468,8 +473,8 @@ describe('the edge agent against the real hub', () => {
         }),
         opc: await send(site.hashId, {
           type: 'executeOPCXMLDACommand',
-          // Nothing listens on port 1: answered at once with a connection error.
-          connection: { type: 'url', url: 'http://127.0.0.1:1/opc' },
+          // Nothing listens on the port: answered at once with a connection error.
+          connection: { type: 'url', url: `http://127.0.0.1:${closedPort}/opc` },
           command: { type: 'getStatus' },
         }),
         vestas: await send(site.hashId, { type: 'executeVestasAPCommand', assetIndex: 0, command: { type: 'getStatus' } }),
@@ -531,7 +536,7 @@ describe('the edge agent against the real hub', () => {
           observations: {
             messageId: sent.opc,
             command: { type: 'getStatus' },
-            error: 'connectionError: http://127.0.0.1:1/opc could not be reached: ECONNREFUSED',
+            error: `connectionError: http://127.0.0.1:${closedPort}/opc could not be reached: ECONNREFUSED`,
           },
         },
       ]);
