@@ -15,7 +15,7 @@ import { registerCount, type PointTable, type RegisterMap, type RegisterPoint } 
 import { emptyStatistics } from '../drivers/common/report';
 import { reportOf, stateOf } from '../drivers/demo/readings';
 import { setpointIn } from '../drivers/maps/setpoint';
-import { freePort, gatewayTargetFailed, illegalDataAddress, illegalDataValue, illegalFunction, listen, ModbusException } from './modbus-simulator';
+import { answerWith, freePort, gatewayTargetFailed, illegalDataAddress, illegalDataValue, illegalFunction, listen, ModbusException } from './modbus-simulator';
 import type { Site } from './plant';
 import { applyCommand, applySetpoint, bindingOf, readPlant, type PlantBinding, type PlantTarget } from './plant-drivers';
 
@@ -273,52 +273,42 @@ export async function startMapSimulator(options: MapSimulatorOptions): Promise<M
     }
     return unit;
   };
-  const answer = <T>(work: () => T, done: (error: Error | null, value?: T) => void): void => {
-    let value: T;
-    try {
-      value = work();
-    } catch (error) {
-      done(error instanceof Error ? error : new Error(String(error)));
-      return;
-    }
-    done(null, value);
-  };
   const vector: IServiceVector = {
     getHoldingRegister: (address: number, unitId: number, done: FCallbackVal<number>): void =>
-      answer(
+      answerWith(
         () => unitOf(unitId).read('holding', address, 1)[0] ?? 0,
         (error, value) => done(error, value ?? 0),
       ),
     getMultipleHoldingRegisters: (address: number, length: number, unitId: number, done: FCallbackVal<number[]>): void =>
-      answer(
+      answerWith(
         () => unitOf(unitId).read('holding', address, length),
         (error, value) => done(error, value ?? []),
       ),
     getInputRegister: (address: number, unitId: number, done: FCallbackVal<number>): void =>
-      answer(
+      answerWith(
         () => unitOf(unitId).read('input', address, 1)[0] ?? 0,
         (error, value) => done(error, value ?? 0),
       ),
     getMultipleInputRegisters: (address: number, length: number, unitId: number, done: FCallbackVal<number[]>): void =>
-      answer(
+      answerWith(
         () => unitOf(unitId).read('input', address, length),
         (error, value) => done(error, value ?? []),
       ),
     getCoil: (address: number, unitId: number, done: FCallbackVal<boolean>): void =>
-      answer(
+      answerWith(
         () => unitOf(unitId).read('coil', address, 1)[0] === 1,
         (error, value) => done(error, value ?? false),
       ),
     getDiscreteInput: (address: number, unitId: number, done: FCallbackVal<boolean>): void =>
-      answer(
+      answerWith(
         () => unitOf(unitId).read('discrete', address, 1)[0] === 1,
         (error, value) => done(error, value ?? false),
       ),
     setCoil: (address: number, value: boolean, unitId: number, done: FCallback): void =>
-      answer(() => unitOf(unitId).write('coil', address, [value ? 1 : 0]), done),
-    setRegister: (address: number, value: number, unitId: number, done: FCallback): void => answer(() => unitOf(unitId).writeSingle(address, value), done),
+      answerWith(() => unitOf(unitId).write('coil', address, [value ? 1 : 0]), done),
+    setRegister: (address: number, value: number, unitId: number, done: FCallback): void => answerWith(() => unitOf(unitId).writeSingle(address, value), done),
     setRegisterArray: (address: number, values: number[], unitId: number, done: FCallback): void =>
-      answer(() => unitOf(unitId).write('holding', address, values), done),
+      answerWith(() => unitOf(unitId).write('holding', address, values), done),
   };
   let server: ServerTCP | undefined;
   let port = 0;

@@ -146,6 +146,18 @@ class UnitState {
   }
 }
 
+/** Answers a modbus-serial service vector's callback with what `work` gives, or with the error it throws (a ModbusException is answered as its exception code). */
+export function answerWith<T>(work: () => T, done: (error: Error | null, value?: T) => void): void {
+  let value: T;
+  try {
+    value = work();
+  } catch (error) {
+    done(error instanceof Error ? error : new Error(String(error)));
+    return;
+  }
+  done(null, value);
+}
+
 /** A TCP port free on `host` now (another process may take it before it is bound: retry). */
 export async function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -197,17 +209,9 @@ export async function startModbusSimulator(site: Site, options: ModbusSimulatorO
   let silent = false;
   // Callback style, so that a silent unit can leave a request unanswered (modbus-serial then sends nothing).
   const answer = <T>(work: () => T, done: (error: Error | null, value?: T) => void): void => {
-    if (silent) {
-      return;
+    if (!silent) {
+      answerWith(work, done);
     }
-    let value: T;
-    try {
-      value = work();
-    } catch (error) {
-      done(error instanceof Error ? error : new Error(String(error)));
-      return;
-    }
-    done(null, value);
   };
   const vector: IServiceVector = {
     getHoldingRegister: (address: number, unitId: number, done: FCallbackVal<number>): void =>

@@ -7,7 +7,7 @@
  * registers are refused with exception 2, as a device refuses unmapped registers.
  */
 import type { ServerTCP, FCallback, FCallbackVal, IServiceVector } from 'modbus-serial';
-import { freePort, illegalDataAddress, listen, ModbusException } from '../../simulators/modbus-simulator';
+import { answerWith, freePort, illegalDataAddress, listen, ModbusException } from '../../simulators/modbus-simulator';
 import { encodeRaw } from '../maps/points';
 import { decodeSchedule, encodeSchedule, sagerScheduleLayout, type SagerScheduleEntry } from './furnace';
 
@@ -77,16 +77,6 @@ export async function startFurnaceSimulator(options: FurnaceSimulatorOptions): P
       throw new ModbusException(illegalDataAddress, `registers ${address}-${end - 1} are not ${writing ? 'writable' : 'mapped'}`);
     }
   };
-  const answer = <T>(work: () => T, done: (error: Error | null, value?: T) => void): void => {
-    let value: T;
-    try {
-      value = work();
-    } catch (error) {
-      done(error instanceof Error ? error : new Error(String(error)));
-      return;
-    }
-    done(null, value);
-  };
   const read = (address: number, length: number, unitId: number): number[] => {
     check(unitId, address, length, false);
     return Array.from({ length }, (_, i) => registers.get(address + i) ?? 0);
@@ -97,17 +87,17 @@ export async function startFurnaceSimulator(options: FurnaceSimulatorOptions): P
   };
   const vector: IServiceVector = {
     getHoldingRegister: (address: number, unitId: number, done: FCallbackVal<number>): void =>
-      answer(
+      answerWith(
         () => read(address, 1, unitId)[0] ?? 0,
         (error, value) => done(error, value ?? 0),
       ),
     getMultipleHoldingRegisters: (address: number, length: number, unitId: number, done: FCallbackVal<number[]>): void =>
-      answer(
+      answerWith(
         () => read(address, length, unitId),
         (error, value) => done(error, value ?? []),
       ),
-    setRegister: (address: number, value: number, unitId: number, done: FCallback): void => answer(() => write(address, [value], unitId), done),
-    setRegisterArray: (address: number, values: number[], unitId: number, done: FCallback): void => answer(() => write(address, values, unitId), done),
+    setRegister: (address: number, value: number, unitId: number, done: FCallback): void => answerWith(() => write(address, [value], unitId), done),
+    setRegisterArray: (address: number, values: number[], unitId: number, done: FCallback): void => answerWith(() => write(address, values, unitId), done),
   };
   const port = await freePort(host);
   const server: ServerTCP = await listen(vector, host, port);
