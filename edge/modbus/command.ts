@@ -97,7 +97,8 @@ function errorText(error: unknown, slaveId: number): string {
   return `unit ${slaveId}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-function commandEcho(message: unknown): Record<string, unknown> {
+/** The command of a message as it was sent, for the report's echo; {} when it has none. */
+export function commandEcho(message: unknown): Record<string, unknown> {
   const command = typeof message === 'object' && message !== null ? (message as Record<string, unknown>).command : undefined;
   return typeof command === 'object' && command !== null && !Array.isArray(command) ? (command as Record<string, unknown>) : {};
 }

@@ -22,6 +22,7 @@ import { assetDefaults, type AssetConfig } from '../../contracts/device/assets';
 import { browseCommandSchema, cloudToDeviceCommandSchemas, type BrowseCommand } from '../../contracts/device/commands';
 import type { ReportOf } from '../../contracts/hub/reports';
 import { OpcRequestError, OpcXmlDaClient, type ItemValue, type OpcItemError, type WriteValue } from './client';
+import { commandEcho } from '../modbus/command';
 
 /** The most items a report carries (contracts/hub/reports.ts). */
 export const maxReportedItems = 1000;
@@ -162,11 +163,6 @@ export async function executeBrowseCommand(url: string, command: BrowseCommand, 
 function invalid(error: unknown): BrowseCommandOutcome {
   const errors = (error as Partial<ValidationError>).errors ?? [String(error)];
   return { error: `invalidRequest: invalid command: ${errors.join('; ')}`.slice(0, maxErrorText) };
-}
-
-function commandEcho(message: unknown): Record<string, unknown> {
-  const command = typeof message === 'object' && message !== null ? (message as Record<string, unknown>).command : undefined;
-  return typeof command === 'object' && command !== null && !Array.isArray(command) ? (command as Record<string, unknown>) : {};
 }
 
 function observations(messageId: string | undefined, command: Record<string, unknown>, result: BrowseCommandOutcome) {
