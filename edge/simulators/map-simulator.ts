@@ -325,22 +325,7 @@ export async function startMapSimulator(options: MapSimulatorOptions): Promise<M
   const running = server;
   running.on('socketError', () => undefined);
   running.on('error', () => undefined);
-  let closed: Promise<void> | undefined;
-  return {
-    host,
-    port,
-    connection: () => ({ type: 'tcp', ip: host, port }),
-    set: (slaveId, point, value) => unitOf(slaveId).set(point, value),
-    value: (slaveId, point) => unitOf(slaveId).value(point),
-    register: (slaveId, table, address) => unitOf(slaveId).tables[table].get(address),
-    writes: (slaveId) => units.get(slaveId)?.writes ?? 0,
-    close: () => {
-      closed ??= new Promise<void>((resolve) => {
-        running.close(() => resolve());
-      });
-      return closed;
-    },
-  };
+  return simulatorHandle(units, host, port, (done) => running.close(() => done()));
 }
 
 function isFactor(map: RegisterMap, name: string): boolean {
@@ -449,6 +434,16 @@ export async function startMapAsciiSimulator(options: MapSimulatorOptions): Prom
       resolve(typeof address === 'object' && address !== null ? address.port : 0);
     });
   });
+  return simulatorHandle(units, host, port, (done) => {
+    for (const socket of sockets) {
+      socket.destroy();
+    }
+    server.close(() => done());
+  });
+}
+
+/** The handle of a map simulator over its units, closed once by `shut` however often close() is called. */
+function simulatorHandle(units: ReadonlyMap<number, MapUnitState>, host: string, port: number, shut: (done: () => void) => void): MapSimulator {
   const unitOf = (slaveId: number): MapUnitState => {
     const unit = units.get(slaveId);
     if (unit === undefined) {
@@ -466,12 +461,7 @@ export async function startMapAsciiSimulator(options: MapSimulatorOptions): Prom
     register: (slaveId, table, address) => unitOf(slaveId).tables[table].get(address),
     writes: (slaveId) => units.get(slaveId)?.writes ?? 0,
     close: () => {
-      closed ??= new Promise<void>((resolve) => {
-        for (const socket of sockets) {
-          socket.destroy();
-        }
-        server.close(() => resolve());
-      });
+      closed ??= new Promise<void>((resolve) => shut(resolve));
       return closed;
     },
   };
