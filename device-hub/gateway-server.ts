@@ -23,7 +23,7 @@ import { channels, type PubSub } from '../graph/common/pubsub';
 import { GridportError } from '../contracts/errors';
 import { infrastructureError } from '../graph/common/infrastructure-errors';
 import { closeWebSockets, refuseUpgrade } from './upgrade';
-import { Batcher, type BatcherSettings } from './batcher';
+import { Batcher, type BatcherSettings } from '../graph/common/batcher';
 import { verifyDeviceSignature } from '../graph/fleet/services/certificate-authority';
 import { ReconnectThrottle, type ReconnectThrottleSettings } from './reconnect-throttle';
 
