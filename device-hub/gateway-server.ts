@@ -23,7 +23,7 @@ import { channels, type PubSub } from '../graph/common/pubsub';
 import { GridportError } from '../contracts/errors';
 import { infrastructureError } from '../graph/common/infrastructure-errors';
 import { closeWebSockets, refuseUpgrade } from './upgrade';
-import { Batcher, type BatcherSettings } from './batcher';
+import { Batcher, type BatcherSettings } from '../graph/common/batcher';
 import { verifyDeviceSignature } from '../graph/fleet/services/certificate-authority';
 import { ReconnectThrottle, type ReconnectThrottleSettings } from './reconnect-throttle';
 
@@ -32,7 +32,7 @@ import { ReconnectThrottle, type ReconnectThrottleSettings } from './reconnect-t
  * gateway waits at most 2 ms; in a reconnect storm, two batches run at once and the next gathers
  * meanwhile, up to 500 a batch.
  */
-export const handshakeBatching: BatcherSettings = { waitMs: 2, max: 500, inFlight: 2 };
+export const handshakeBatching: BatcherSettings = { waitMs: 2, max: 500, inFlight: 2, whenFailed: 'runEachAlone' };
 
 /** The device a certificate proves, as provisioning recorded it. */
 export interface CertifiedDevice {

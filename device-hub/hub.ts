@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { validateReport } from '../contracts/hub/reports';
 import { defaultPresenceSettings, type PresenceSettings } from '../graph/fleet/services/device-presence.service';
 import type { Services } from '../graph/services';
-import { Batcher } from './batcher';
+import { Batcher } from '../graph/common/batcher';
 import { GatewayServer, handshakeBatching } from './gateway-server';
 import { ReportIngest } from './ingest';
 import type { ReconnectThrottleSettings } from './reconnect-throttle';

@@ -11,6 +11,7 @@ import { HashIds } from '../../common/hash-ids';
 import { createServices, type Services } from '../../services';
 import { DevicePresenceService } from '../../fleet/services/device-presence.service';
 import { InProcessPubSub } from '../../common/pubsub';
+import { noMetrics } from '../../common/metrics';
 import { MonitorEvaluator } from './monitor-evaluator';
 import { MonitorSweep } from './monitor-sweep';
 
@@ -603,5 +604,122 @@ describe('monitors and alarms in the database', () => {
     // The lease given up, the other node sweeps.
     expect((await second.runOnce()).leased).toBe(true);
     await second.stop();
+  });
+
+  describe("the evaluator's first read of many devices at once (a restart: every gateway reports together)", () => {
+    /** The selects of devices and of open alarms by device that `db` runs while `work` does. */
+    const readsDuring = async (work: () => Promise<void>) => {
+      const reads = { devices: 0, openAlarms: 0 };
+      const count = (query: { sql: string }) => {
+        if (/^select .* from "devices" where "id" in \(/.test(query.sql)) {
+          reads.devices += 1;
+        }
+        if (/^select .* from "alarms" where "device_id" in \(/.test(query.sql)) {
+          reads.openAlarms += 1;
+        }
+      };
+      database.db.on('query', count);
+      try {
+        await work();
+      } finally {
+        database.db.off('query', count);
+      }
+      return reads;
+    };
+    /** An evaluator that counts the reports it evaluated (a report waiting for its device's read counts when taken up). */
+    const countingEvaluator = () => {
+      const evaluated = { count: 0 };
+      const evaluator = new MonitorEvaluator(database.db, services.alarms, log, {
+        ...noMetrics,
+        monitorReportsEvaluated: (count) => {
+          evaluated.count += count;
+        },
+      });
+      return { evaluator, evaluated };
+    };
+    const good = (deviceId: number, asset: number) => report(deviceId, 'batteryPower', { activePower: 0, ...statistics(10, 0) }, { asset });
+    const bad = (deviceId: number, asset: number) => report(deviceId, 'batteryPower', { activePower: 0, ...statistics(1, 9) }, { asset });
+    const firing = async (deviceId: number) =>
+      (await alarmsOf(deviceId)).filter((alarm) => alarm.closed_at === null && alarm.recovering_since === null).map((alarm) => alarm.asset_identifier);
+
+    afterEach(() => {
+      jest.restoreAllMocks();
+    });
+
+    it('reads 600 devices reporting at once in batches of up to 500: two devices queries and two open-alarm queries, not 1,200', async () => {
+      const deviceIds: number[] = [];
+      for (let index = 0; index < 600; index += 1) {
+        deviceIds.push(await aDevice());
+      }
+      const { evaluator, evaluated } = countingEvaluator();
+      const reads = await readsDuring(async () => {
+        evaluator.evaluate(deviceIds.map((deviceId) => good(deviceId, 0)));
+        await evaluator.idle();
+      });
+      expect(reads).toEqual({ devices: 2, openAlarms: 2 });
+      expect(evaluated.count).toBe(600);
+      await evaluator.close();
+    });
+
+    it("puts each device's open alarms on that device, and drops a device that is gone (read again at its next report)", async () => {
+      const settings = { monitor_settings: JSON.stringify({ acceptableBadConnectionCount: 1 }) };
+      const [first, second, gone] = [await aDevice(settings), await aDevice(settings), await aDevice(settings)];
+      await database.db('devices').where('id', gone).delete();
+      await services.alarms.fire({ monitor: 'asset.connectivity', deviceId: first, assetIdentifier: 'BAT-1' });
+      await services.alarms.fire({ monitor: 'asset.connectivity', deviceId: second, assetIdentifier: 'MTR-1' });
+      await services.alarms.settled();
+
+      const { evaluator, evaluated } = countingEvaluator();
+      const reads = await readsDuring(async () => {
+        evaluator.evaluate([good(first, 0), good(first, 1), good(second, 0), good(second, 1), good(gone, 0)]);
+        await evaluator.idle();
+      });
+      expect(reads).toEqual({ devices: 1, openAlarms: 1 });
+      // Each good report clears only the alarm its own device has open: with the alarms swapped, both would stay firing.
+      expect(await firing(first)).toEqual([]);
+      expect(await firing(second)).toEqual([]);
+      expect((await alarmsOf(first)).map((alarm) => [alarm.asset_identifier, alarm.recovering_since !== null])).toEqual([['BAT-1', true]]);
+      expect((await alarmsOf(second)).map((alarm) => [alarm.asset_identifier, alarm.recovering_since !== null])).toEqual([['MTR-1', true]]);
+      expect(evaluated.count).toBe(4);
+      expect(evaluator.stats.cleared).toBe(2);
+
+      // The gone device was dropped, not kept waiting: its next report reads it again.
+      const again = await readsDuring(async () => {
+        evaluator.evaluate([good(gone, 0)]);
+        await evaluator.idle();
+      });
+      expect(again).toEqual({ devices: 1, openAlarms: 0 });
+      expect(evaluated.count).toBe(4);
+      await evaluator.close();
+    });
+
+    it('leaves the devices of a failed read to be read again at a later report, their reports kept and evaluated then', async () => {
+      const settings = { monitor_settings: JSON.stringify({ acceptableBadConnectionCount: 1 }) };
+      const [first, second] = [await aDevice(settings), await aDevice(settings)];
+      const openAlarmsOfMany = jest.spyOn(services.alarms, 'openAlarmsOfMany').mockRejectedValueOnce(new Error('the pool ran dry'));
+      const { evaluator, evaluated } = countingEvaluator();
+
+      evaluator.evaluate([bad(first, 0), bad(first, 0), bad(second, 0), bad(second, 0)]);
+      await evaluator.idle();
+      expect(openAlarmsOfMany).toHaveBeenCalledTimes(1);
+      expect(openAlarmsOfMany).toHaveBeenCalledWith([first, second]);
+      expect([await firing(first), await firing(second), evaluated.count]).toEqual([[], [], 0]);
+
+      // Within a minute of the failure the devices are not read again; their reports wait.
+      evaluator.evaluate([bad(first, 0), bad(second, 0)]);
+      await evaluator.idle();
+      expect(openAlarmsOfMany).toHaveBeenCalledTimes(1);
+      expect(evaluated.count).toBe(0);
+
+      // A minute later the next report reads them again (together) and every report kept is evaluated.
+      const later = Date.now() + 61_000;
+      jest.spyOn(Date, 'now').mockImplementation(() => later);
+      evaluator.evaluate([bad(first, 0), bad(second, 0)]);
+      await evaluator.idle();
+      expect(openAlarmsOfMany).toHaveBeenCalledTimes(2);
+      expect(evaluated.count).toBe(8);
+      expect([await firing(first), await firing(second)]).toEqual([['BAT-1'], ['BAT-1']]);
+      await evaluator.close();
+    });
   });
 });

@@ -322,9 +322,25 @@ export class AlarmService {
     return { to, markdown };
   }
 
-  /** The open alarms of a device (for an evaluator that takes a device up, after a restart). */
-  async openAlarmsOf(deviceId: number): Promise<AlarmModel[]> {
-    return AlarmModel.query(this.db).where('device_id', deviceId).whereNull('closed_at');
+  /**
+   * The open alarms of each of some devices, in one query (for an evaluator that takes devices
+   * up, after a restart): every device asked for has an entry, empty when none is open.
+   */
+  async openAlarmsOfMany(deviceIds: readonly number[]): Promise<Map<number, AlarmModel[]>> {
+    const open = new Map<number, AlarmModel[]>(deviceIds.map((deviceId) => [deviceId, []]));
+    if (deviceIds.length === 0) {
+      return open;
+    }
+    const alarms = await AlarmModel.query(this.db)
+      .whereIn('device_id', [...new Set(deviceIds)])
+      .whereNull('closed_at')
+      .orderBy('id');
+    for (const alarm of alarms) {
+      if (alarm.deviceId !== null) {
+        open.get(Number(alarm.deviceId))?.push(alarm);
+      }
+    }
+    return open;
   }
 
   /** Open alarms of some kinds across the fleet, not recovering (for the sweep's time-based clears). */

@@ -12,10 +12,12 @@ import {
   type EffectiveMonitorSettings,
   type MonitorKind,
 } from '../../../contracts/monitors';
+import type { AlarmModel } from '../models/alarm.model';
 import type { AlarmKey, AlarmService } from './alarm.service';
 import { countLocalConfigWrites, countRestarts } from './monitor-queries';
 import { monitorSubjectsOf, type MonitoredAsset } from './monitor-subjects';
 import { noMetrics, type NodeMetrics } from '../../common/metrics';
+import { Batcher, type BatcherSettings } from '../../common/batcher';
 
 /** Error report codes of the agent that mean its control loops did not start (edge/agent/reporter.ts agentErrorCodes). */
 const failedLoopCodes = new Set(['unsupported_control_loop', 'config_not_applied']);
@@ -50,6 +52,23 @@ const forgetAfterMs = 5 * 60_000;
 const defaultLoopStepMs = controlLoopDefaults.controlLoopSleep * 1000;
 /** Reports of a device kept while its state loads; beyond, the oldest are evaluated late or not at all. */
 const backlogMax = 10_000;
+/**
+ * How the devices' reads are gathered (after a restart every gateway reports at once): a lone
+ * device waits at most 2 ms, the others gather while one batch of up to 500 runs, so a fleet
+ * takes one devices query and one open-alarms query per batch and at most two of the pool's
+ * connections. A failed batch fails its devices together (the pool ran dry: reading each alone
+ * would add to it); each keeps its reports and is read again at its first report once
+ * `reloadAfterMs` has passed, as a device whose read failed alone always was.
+ */
+const loadBatching: BatcherSettings = { waitMs: 2, max: 500, inFlight: 1, whenFailed: 'refuseAll' };
+
+/** What the evaluator reads of a device. */
+interface DeviceRow {
+  id: string | number;
+  monitor_settings: unknown;
+  config: unknown;
+  config_revision: string | number;
+}
 
 interface DeviceState {
   deviceId: number;
@@ -95,6 +114,8 @@ export class MonitorEvaluator {
   private readonly loads = new Set<Promise<void>>();
   private prunedAt = Date.now();
   private closed = false;
+  private readonly deviceReads = new Batcher((deviceIds: number[]) => this.readDevices(deviceIds), loadBatching);
+  private readonly openAlarmReads = new Batcher((deviceIds: number[]) => this.readOpenAlarms(deviceIds), loadBatching);
   /** For logs and the benchmark. */
   readonly stats = { reports: 0, fired: 0, cleared: 0, writes: 0 };
 
@@ -193,13 +214,30 @@ export class MonitorEvaluator {
     };
   }
 
-  /** Reads the device's settings, config and open alarms; then evaluates what waited meanwhile. */
+  /** Some devices' rows, one query; undefined for a device that is gone. */
+  private async readDevices(deviceIds: number[]): Promise<(DeviceRow | undefined)[]> {
+    const rows = (await this.db('devices')
+      .whereIn('id', [...new Set(deviceIds)])
+      .select('id', 'monitor_settings', 'config', 'config_revision')) as DeviceRow[];
+    const byId = new Map(rows.map((row) => [Number(row.id), row]));
+    return deviceIds.map((deviceId) => byId.get(deviceId));
+  }
+
+  /** Some devices' open alarms, one query. */
+  private async readOpenAlarms(deviceIds: number[]): Promise<AlarmModel[][]> {
+    const open = await this.alarms.openAlarmsOfMany(deviceIds);
+    return deviceIds.map((deviceId) => open.get(deviceId) ?? []);
+  }
+
+  /**
+   * Reads the device's settings, config and open alarms, gathered with the other devices read
+   * meanwhile (loadBatching); then evaluates what waited meanwhile.
+   */
   private load(state: DeviceState): void {
     state.loading = true;
     const loading = (async () => {
       try {
-        const device = (await this.db('devices').where('id', state.deviceId).first('monitor_settings', 'config', 'config_revision')) as
-          { monitor_settings: unknown; config: unknown; config_revision: string | number } | undefined;
+        const device = await this.deviceReads.submit(state.deviceId);
         if (!device) {
           this.devices.delete(state.deviceId);
           return;
@@ -216,7 +254,7 @@ export class MonitorEvaluator {
         state.controllers = subjects.loops.map((loop) => loop.identifier);
         state.controllerStepsMs = subjects.loops.map((loop) => loop.stepMs);
         if (refresh) {
-          const open = await this.alarms.openAlarmsOf(state.deviceId);
+          const open = await this.openAlarmReads.submit(state.deviceId);
           state.firing.clear();
           for (const alarm of open) {
             if (alarm.recoveringSince === null && isMonitorKind(alarm.monitor)) {

@@ -3,6 +3,12 @@ export interface BatcherSettings {
   waitMs: number;
   max: number;
   inFlight: number;
+  /**
+   * What a failed batch does: `runEachAlone` runs it again an item at a time, so one item the
+   * database refuses fails only itself (writes); `refuseAll` refuses every item at once, for
+   * reads that can only fail together (a pool run dry), where running each alone would add load.
+   */
+  whenFailed: 'runEachAlone' | 'refuseAll';
 }
 
 interface Waiting<I, O> {
@@ -16,7 +22,7 @@ interface Waiting<I, O> {
  * into one call of `run`, which answers one result per item, in order. A lone item waits at
  * most `waitMs`; while `inFlight` batches are running, arrivals gather into the next one (up to
  * `max`), so batches grow with the load instead of queueing one statement each. A batch that
- * fails is run again an item at a time, so one item the database refuses fails only itself.
+ * fails is run again an item at a time or refused whole (`whenFailed`).
  */
 export class Batcher<I, O> {
   private queue: Waiting<I, O>[] = [];
@@ -69,8 +75,8 @@ export class Batcher<I, O> {
     try {
       results = await this.run(batch.map((waiting) => waiting.item));
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0]?.reject(error);
+      if (batch.length === 1 || this.settings.whenFailed === 'refuseAll') {
+        batch.forEach((waiting) => waiting.reject(error));
         return;
       }
       for (const waiting of batch) {

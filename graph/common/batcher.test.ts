@@ -1,6 +1,6 @@
 import { Batcher } from './batcher';
 
-/** The batcher of the handshakes' queries: what arrives together is one call, a failed batch is retried an item at a time. */
+/** The batcher of the handshakes' and the monitors' queries: what arrives together is one call, a failed batch is retried an item at a time or refused whole. */
 describe('Batcher', () => {
   afterEach(() => {
     jest.useRealTimers();
@@ -14,7 +14,7 @@ describe('Batcher', () => {
         calls.push(items);
         return items.map((item) => item * 10);
       },
-      { waitMs: 2, max: 100, inFlight: 2 },
+      { waitMs: 2, max: 100, inFlight: 2, whenFailed: 'runEachAlone' },
     );
     const both = Promise.all([batcher.submit(1), batcher.submit(2)]);
     expect(calls).toEqual([]);
@@ -39,7 +39,7 @@ describe('Batcher', () => {
         await new Promise<void>((resolve) => releases.push(resolve));
         return items;
       },
-      { waitMs: 2, max: 3, inFlight: 1 },
+      { waitMs: 2, max: 3, inFlight: 1, whenFailed: 'runEachAlone' },
     );
     const first = [batcher.submit(1), batcher.submit(2), batcher.submit(3)];
     expect(calls).toEqual([[1, 2, 3]]);
@@ -67,7 +67,7 @@ describe('Batcher', () => {
         });
         return items;
       },
-      { waitMs: 1, max: 10, inFlight: 1 },
+      { waitMs: 1, max: 10, inFlight: 1, whenFailed: 'runEachAlone' },
     );
     const item = batcher.submit(1);
     let idle = false;
@@ -92,7 +92,7 @@ describe('Batcher', () => {
         }
         return items.map((item) => item.toUpperCase());
       },
-      { waitMs: 1, max: 10, inFlight: 1 },
+      { waitMs: 1, max: 10, inFlight: 1, whenFailed: 'runEachAlone' },
     );
     const results = await Promise.allSettled([batcher.submit('a'), batcher.submit('bad'), batcher.submit('c')]);
     expect(results).toEqual([
@@ -103,8 +103,23 @@ describe('Batcher', () => {
     expect(calls).toEqual([['a', 'bad', 'c'], ['a'], ['bad'], ['c']]);
   });
 
+  it('refuses every item of a failed batch at once when told to (refuseAll), running none of them again', async () => {
+    const calls: string[][] = [];
+    const batcher = new Batcher(
+      async (items: string[]) => {
+        calls.push(items);
+        throw new Error('the pool ran dry');
+      },
+      { waitMs: 1, max: 10, inFlight: 1, whenFailed: 'refuseAll' },
+    );
+    const results = await Promise.allSettled([batcher.submit('a'), batcher.submit('b')]);
+    const refused = { status: 'rejected', reason: new Error('the pool ran dry') };
+    expect(results).toEqual([refused, refused]);
+    expect(calls).toEqual([['a', 'b']]);
+  });
+
   it('refuses every item of a batch that answers fewer results than items', async () => {
-    const batcher = new Batcher(async (items: number[]) => items.slice(1), { waitMs: 1, max: 10, inFlight: 1 });
+    const batcher = new Batcher(async (items: number[]) => items.slice(1), { waitMs: 1, max: 10, inFlight: 1, whenFailed: 'runEachAlone' });
     const results = await Promise.allSettled([batcher.submit(1), batcher.submit(2)]);
     const refused = { status: 'rejected', reason: new Error('a batch of 2 items answered 1 results') };
     expect(results).toEqual([refused, refused]);
