@@ -12,7 +12,6 @@ import {
   type ExecutionResult,
   type GraphQLSchema,
 } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { BoundedCache } from './bounded-cache';
 import type { GraphqlContext } from './graphql-context';
 
@@ -33,11 +32,8 @@ export interface PlanShape {
   };
 }
 
-/**
- * How an operation is run: by the gateway, or straight on the one subgraph its plan fetches from,
- * compiled once for that subgraph's schema (graphql-jit) when it compiles, else by graphql-js.
- */
-type Route = { kind: 'gateway' } | { kind: 'subgraph'; name: string; schema: GraphQLSchema; compiled: CompiledQuery | null };
+/** How an operation is run: by the gateway, or straight on the one subgraph its plan fetches from. */
+type Route = { kind: 'gateway' } | { kind: 'subgraph'; name: string; schema: GraphQLSchema };
 
 const throughGateway: Route = { kind: 'gateway' };
 
@@ -67,7 +63,7 @@ function asksIntrospection(document: DocumentNode): boolean {
  * document asks no introspection and the subgraph's own schema validates the client's whole
  * document; else through the gateway.
  */
-export function routeOf(plan: PlanShape, document: DocumentNode, operationName: string | undefined, subgraphs: ReadonlyMap<string, GraphQLSchema>): Route {
+export function routeOf(plan: PlanShape, document: DocumentNode, subgraphs: ReadonlyMap<string, GraphQLSchema>): Route {
   const node = plan.node;
   if (
     node?.kind !== 'Fetch' ||
@@ -83,8 +79,7 @@ export function routeOf(plan: PlanShape, document: DocumentNode, operationName: 
   if (!schema || asksIntrospection(document) || validate(schema, document).length > 0) {
     return throughGateway;
   }
-  const compiled = compileQuery(schema, document, operationName);
-  return { kind: 'subgraph', name: node.serviceName, schema, compiled: isCompiledQuery(compiled) ? compiled : null };
+  return { kind: 'subgraph', name: node.serviceName, schema };
 }
 
 export interface SingleFetchOptions {
@@ -134,15 +129,13 @@ export function singleFetchGateway(gateway: Gateway, options: SingleFetchOptions
     ) {
       return null;
     }
-    const result: ExecutionResult = route.compiled
-      ? await route.compiled.query(undefined, requestContext.context, variables)
-      : await execute({
-          schema: route.schema,
-          document,
-          variableValues: variables,
-          operationName: request.operationName,
-          contextValue: requestContext.context,
-        });
+    const result: ExecutionResult = await execute({
+      schema: route.schema,
+      document,
+      variableValues: variables,
+      operationName: request.operationName,
+      contextValue: requestContext.context,
+    });
     if (!result.errors) {
       return result;
     }
@@ -182,7 +175,7 @@ export function singleFetchGateway(gateway: Gateway, options: SingleFetchOptions
       if (route === undefined) {
         const plan = options.planOf(queryPlanKey(requestContext.queryHash, operationName));
         if (plan) {
-          routes.set(routeKey, routeOf(plan, requestContext.document, operationName, options.subgraphs));
+          routes.set(routeKey, routeOf(plan, requestContext.document, options.subgraphs));
         }
       }
       return answer;
