@@ -137,6 +137,22 @@ describeWithRedis('the reconnect throttle across nodes, through Redis', () => {
     expect(await admin.exists(`${prefix}reconnect-throttle:nobody`)).toBe(0);
   });
 
+  it("takes Redis's answer that arrived while this node was busy (its event loop held past redisWaitMs), rather than calling Redis late", async () => {
+    const { log, lines } = messages();
+    const throttle = new ReconnectThrottle({ attempts: 1, windowMs: 60_000 }, { log, redis: one, redisWaitMs: 50 });
+    // Another node has spent the device's attempts: Redis refuses it, this node's own count would not.
+    await admin.set(`${prefix}reconnect-throttle:busy`, '5', 'PX', 60_000);
+    const pending = throttle.attempt('busy');
+    setImmediate(() => {
+      const until = performance.now() + 400;
+      while (performance.now() < until) {
+        // The handshakes of a storm, holding the event loop.
+      }
+    });
+    expect(await pending).toBeGreaterThan(0);
+    expect(lines).toEqual([]);
+  });
+
   it('counts on this node alone while Redis is unreachable, without waiting for it, and logs the outage once', async () => {
     const nowhere = new RedisPubSub({ url: 'redis://127.0.0.1:1', log: pino({ level: 'silent' }), prefix });
     const { log, lines } = messages();

@@ -96,7 +96,7 @@ export interface ReconnectThrottleOptions {
   log: Logger;
   /** Where every node counts (REDIS_URL); null or absent: this node counts alone. */
   redis?: SharedRedis | null;
-  /** How long an attempt waits for Redis before this node's count decides (200 ms unless given). */
+  /** How long an attempt waits for Redis, while it answers nothing else, before this node's count decides (200 ms unless given; ReconnectThrottle.waitFor). */
   redisWaitMs?: number;
   /** How long after Redis failed an attempt asks it again; the attempts meanwhile use this node's count (1 s unless given). */
   redisRetryMs?: number;
@@ -124,6 +124,10 @@ export class ReconnectThrottle {
   private readonly redisRetryMs: number;
   /** While Redis fails: since when, when it is asked again, and how many attempts this node decided alone. */
   private outage: { since: number; retryAt: number; attempts: number } | null = null;
+  /** When Redis last answered a command here (performance.now()). */
+  private lastAnswerAt = -Infinity;
+  /** The scripts being loaded into Redis, by hash. */
+  private readonly loading = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly settings: ReconnectThrottleSettings,
@@ -177,24 +181,76 @@ export class ReconnectThrottle {
     this.ask(this.redis, refundSha, refundScript, device).catch((error: unknown) => this.failed(error, this.now()));
   }
 
-  /** Runs a script on the device's key (by its hash; sent whole when Redis does not hold it, after a restart), waiting at most redisWaitMs. */
-  private async ask(redis: SharedRedis, sha: string, script: string, device: string, ...args: number[]): Promise<unknown> {
+  /** Runs a script on the device's key by its hash (loaded first when Redis does not hold it: after a restart), waiting as `waitFor` says. */
+  private ask(redis: SharedRedis, sha: string, script: string, device: string, ...args: number[]): Promise<unknown> {
     const key = `${redis.prefix}reconnect-throttle:${device}`;
-    const run = redis.commands.evalsha(sha, 1, key, ...args).catch((error: unknown) => {
-      if (error instanceof Error && error.message.startsWith('NOSCRIPT')) {
-        return redis.commands.eval(script, 1, key, ...args);
+    const run = redis.commands.evalsha(sha, 1, key, ...args).catch(async (error: unknown) => {
+      if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) {
+        throw error;
       }
-      throw error;
+      // Loaded once for all the attempts of the tick that found it missing, rather than sent with each.
+      let loading = this.loading.get(sha);
+      if (!loading) {
+        loading = redis.commands.script('LOAD', script).finally(() => this.loading.delete(sha));
+        this.loading.set(sha, loading);
+      }
+      await loading;
+      return redis.commands.evalsha(sha, 1, key, ...args);
     });
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${this.redisWaitMs} ms`)), this.redisWaitMs);
+    return this.waitFor(run);
+  }
+
+  /**
+   * Settles as `run` does, or rejects once Redis is late: no answer to this command within
+   * redisWaitMs while Redis answered nothing else either (a stalled server, a dead link). While
+   * answers to other commands arrive, this node is behind in reading them (a storm's handshakes
+   * keep the event loop busy), not Redis away, and the command waits on, up to ten times
+   * redisWaitMs. The wait starts once the tick that sent the command ends, and a check runs after
+   * the event loop's next poll, so an answer already arrived but not yet read is taken.
+   */
+  private waitFor<T>(run: Promise<T>): Promise<T> {
+    let startedAt = performance.now();
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      let timer: NodeJS.Timeout | undefined;
+      const check = () =>
+        setImmediate(() => {
+          if (settled) {
+            return;
+          }
+          const now = performance.now();
+          if (now - this.lastAnswerAt < this.redisWaitMs && now - startedAt < this.redisWaitMs * 10) {
+            timer = setTimeout(check, this.redisWaitMs);
+            return;
+          }
+          settled = true;
+          reject(new Error(`Redis did not answer within ${Math.round(now - startedAt)} ms`));
+        });
+      // Counted from the end of this tick, when the command has been written (auto-pipelined), not while the tick goes on.
+      setImmediate(() => {
+        if (!settled) {
+          startedAt = performance.now();
+          timer = setTimeout(check, this.redisWaitMs);
+        }
+      });
+      run.then(
+        (value) => {
+          this.lastAnswerAt = performance.now();
+          if (!settled) {
+            settled = true;
+            clearTimeout(timer);
+            resolve(value);
+          }
+        },
+        (error: unknown) => {
+          if (!settled) {
+            settled = true;
+            clearTimeout(timer);
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        },
+      );
     });
-    try {
-      return await Promise.race([run, late]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   private failed(error: unknown, now: number): void {
