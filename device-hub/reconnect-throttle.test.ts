@@ -48,7 +48,8 @@ function messages(): { log: Logger; lines: string[] } {
   return { log, lines };
 }
 
-const outageLogged = "reconnect throttle: Redis failed; each node counts a device's attempts alone until it answers again (logged once for the outage)";
+const outageLogged =
+  "reconnect throttle: Redis failed or answered late; each node counts a device's attempts alone until it answers again (logged once for the outage)";
 
 describeWithRedis('the reconnect throttle across nodes, through Redis', () => {
   // A prefix of this run's own, so parallel runs (and other users of this Redis) keep their counts apart.

@@ -188,13 +188,15 @@ export class ReconnectThrottle {
       if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) {
         throw error;
       }
-      // Loaded once for all the attempts of the tick that found it missing, rather than sent with each.
+      // An answer all the same (Redis is there); the script is loaded once for all the attempts of the tick that found it missing, rather than sent with each.
+      this.lastAnswerAt = performance.now();
       let loading = this.loading.get(sha);
       if (!loading) {
         loading = redis.commands.script('LOAD', script).finally(() => this.loading.delete(sha));
         this.loading.set(sha, loading);
       }
       await loading;
+      this.lastAnswerAt = performance.now();
       return redis.commands.evalsha(sha, 1, key, ...args);
     });
     return this.waitFor(run);
@@ -261,7 +263,7 @@ export class ReconnectThrottle {
     this.outage = { since: now, retryAt: now + this.redisRetryMs, attempts: 1 };
     this.log.warn(
       { err: error },
-      "reconnect throttle: Redis failed; each node counts a device's attempts alone until it answers again (logged once for the outage)",
+      "reconnect throttle: Redis failed or answered late; each node counts a device's attempts alone until it answers again (logged once for the outage)",
     );
   }
 
