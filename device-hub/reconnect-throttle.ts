@@ -52,6 +52,7 @@ export class ReconnectWindows {
     return Math.max(1, Math.ceil((window.startedAt + this.settings.windowMs - now) / 1000));
   }
 
+  /** Gives an attempt of the device's window back. */
   refund(device: string): void {
     const window = this.windows.get(device);
     if (window && window.attempts > 0) {
@@ -100,6 +101,7 @@ export interface ReconnectThrottleOptions {
   redisWaitMs?: number;
   /** How long after Redis failed an attempt asks it again; the attempts meanwhile use this node's count (1 s unless given). */
   redisRetryMs?: number;
+  /** The clock of this node's windows and of redisRetryMs (Date.now unless given: tests). */
   now?: () => number;
 }
 
@@ -111,9 +113,9 @@ export interface ReconnectThrottleOptions {
  *
  * With Redis, every node counts a device's attempts in one window: one atomic script per attempt
  * (INCR, and PEXPIRE on the first), one round trip, pipelined with the other attempts of the
- * tick. This node counts in memory too; when Redis fails an attempt or does not answer within
- * `redisWaitMs`, that count decides, and Redis is asked again after `redisRetryMs` (so an outage
- * neither blocks nor slows the handshakes). The outage is logged once, and its end.
+ * tick. This node counts in memory too; when Redis fails an attempt or is late (`waitFor`), that
+ * count decides, and Redis is asked again after `redisRetryMs` (so an outage neither blocks nor
+ * slows the handshakes). The outage is logged once, and its end.
  */
 export class ReconnectThrottle {
   private readonly windows: ReconnectWindows;
