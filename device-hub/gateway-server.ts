@@ -585,8 +585,8 @@ export class GatewayServer {
     const tls = { certificatePem: peerCertificatePem(request), version: url.searchParams.get('version')?.slice(0, 64) ?? null };
     // Mutual TLS proved the key: a device reconnecting too often is refused before the websocket exists.
     const read = tls.certificatePem === null ? null : this.options.readCertificate(tls.certificatePem);
+    // The connection lives through the socket's own events once upgraded.
     const upgrade = () =>
-      // The connection lives through the socket's own events from here on.
       this.sockets.handleUpgrade(
         request,
         socket,
