@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +13,13 @@ import { provision, signChallenge, type GatewayIdentity } from '../edge/gateway-
 import { testApp, type TestApp } from '../test-support/app';
 import { createDeviceHub } from './hub';
 import { ReportIngest } from './ingest';
+import { RedisPubSub } from './redis-pubsub';
+import { reachable, requireServices } from '../test-support/services';
 import { anOrganization, buildDevice } from '../test-support/factories';
+
+const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+/** The case of two nodes counting through Redis runs when Redis answers (or must: REQUIRE_SERVICES). */
+const redisAvailable = requireServices || reachable(redisUrl, 6379);
 
 /** Reports are dated an hour ago and on: within the window around the server's clock (reportTimeWindow). */
 const reportsFrom = Date.now() - 60 * 60 * 1000;
@@ -466,6 +473,68 @@ describe('the device hub', () => {
       await new Promise((resolve) => server.close(() => resolve(undefined)));
     }
   });
+
+  (redisAvailable ? it : it.skip)(
+    "counts a device's reconnects across nodes through Redis: its attempts on two nodes share one window, and either refuses the next with 4029",
+    async () => {
+      const gateway = await aGateway();
+      // Two nodes of one install: each its own hub, HTTP server and Redis connections, one Redis key prefix.
+      const prefix = `gridport-hub-test-${randomBytes(4).toString('hex')}:`;
+      const nodes = await Promise.all(
+        [0, 1].map(async () => {
+          const redis = new RedisPubSub({ url: redisUrl, log: t.logs.log, prefix });
+          await redis.ready();
+          const hub = createDeviceHub({
+            db: t.database.db,
+            services: t.services,
+            log: t.logs.log,
+            redis,
+            reconnectThrottle: { attempts: 4, windowMs: 60_000 },
+          });
+          const server = createServer();
+          hub.attach(server);
+          await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+          return { redis, hub, server, url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}` };
+        }),
+      );
+      const [one, two] = nodes as [(typeof nodes)[number], (typeof nodes)[number]];
+      try {
+        for (const node of [one, two, one, two]) {
+          const socket = await rawAuthenticated(gateway.identity, node.url);
+          const gone = closed(socket);
+          socket.close();
+          await gone;
+        }
+        for (const node of [one, two]) {
+          const looping = new WebSocket(`${node.url}${gatewayPath}`);
+          const challenge = await nextFrame(looping);
+          const refused = new Promise<{ code: number; reason: string }>((resolve) =>
+            looping.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+          );
+          looping.send(
+            JSON.stringify({
+              id: 'auth',
+              type: 'authenticate',
+              payload: {
+                certificate: gateway.identity.certificatePem,
+                signature: await signChallenge(gateway.identity.privateKey, String(challenge.payload.nonce)),
+              },
+            }),
+          );
+          const { code, reason } = await refused;
+          expect(code).toBe(closeCodes.reconnectThrottled);
+          expect(retryAfterOfReason(reason)).toBeGreaterThan(0);
+          expect(retryAfterOfReason(reason)).toBeLessThanOrEqual(60);
+        }
+      } finally {
+        for (const node of nodes) {
+          await node.hub.close();
+          await new Promise((resolve) => node.server.close(() => resolve(undefined)));
+          await node.redis.close();
+        }
+      }
+    },
+  );
 
   it('takes its sessions back when its lease ran out while its connections lived (a stall), and announces them online again', async () => {
     const gateway = await aGateway();

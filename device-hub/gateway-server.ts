@@ -25,7 +25,7 @@ import { infrastructureError } from '../graph/common/infrastructure-errors';
 import { closeWebSockets, refuseUpgrade } from './upgrade';
 import { Batcher, type BatcherSettings } from '../graph/common/batcher';
 import { verifyDeviceSignature } from '../graph/fleet/services/certificate-authority';
-import { ReconnectThrottle, type ReconnectThrottleSettings } from './reconnect-throttle';
+import { ReconnectThrottle, type ReconnectThrottleSettings, type SharedRedis } from './reconnect-throttle';
 
 /**
  * How the handshakes' queries are gathered (device rows, outbox reads, delivery marks): a lone
@@ -67,6 +67,8 @@ export interface GatewayServerOptions {
   validateReport(value: unknown): ReportCheck;
   /** Connections per device and window (hubLimits.reconnectsPerWindow, reconnectWindowMs unless given). */
   reconnectThrottle?: ReconnectThrottleSettings;
+  /** The Redis every node shares (REDIS_URL): the throttle counts a device's attempts there, across nodes; null or absent: on this node. */
+  redis?: SharedRedis | null;
 }
 
 /** Decodes base64 into bytes; null when it is not base64. */
@@ -335,7 +337,7 @@ class GatewayConnection {
       return;
     }
     if (read.fingerprint !== this.counted) {
-      const retryAfter = this.hub.throttle.attempt(read.fingerprint);
+      const retryAfter = await this.hub.throttle.attempt(read.fingerprint);
       if (retryAfter !== null) {
         this.close(closeCodes.reconnectThrottled, throttledReason(retryAfter));
         return;
@@ -583,20 +585,32 @@ export class GatewayServer {
     const tls = { certificatePem: peerCertificatePem(request), version: url.searchParams.get('version')?.slice(0, 64) ?? null };
     // Mutual TLS proved the key: a device reconnecting too often is refused before the websocket exists.
     const read = tls.certificatePem === null ? null : this.options.readCertificate(tls.certificatePem);
-    if (read) {
-      const retryAfter = this.throttle.attempt(read.fingerprint);
+    // The connection lives through the socket's own events once upgraded.
+    const upgrade = () =>
+      this.sockets.handleUpgrade(
+        request,
+        socket,
+        head,
+        (ws) => new GatewayConnection(ws, this, this.options, url.searchParams.get('networkInterface')?.slice(0, 32) ?? null, tls, read?.fingerprint ?? null),
+      );
+    if (!read) {
+      upgrade();
+      return;
+    }
+    // The HTTP server no longer listens for the socket's errors: one while the count is asked (Redis) must not go unhandled.
+    const dropped = () => socket.destroy();
+    socket.on('error', dropped);
+    void this.throttle.attempt(read.fingerprint).then((retryAfter) => {
+      socket.off('error', dropped);
+      if (socket.destroyed) {
+        return;
+      }
       if (retryAfter !== null) {
         refuseUpgrade(socket, 'too_many_requests', undefined, { 'Retry-After': String(retryAfter) });
         return;
       }
-    }
-    // The connection lives through the socket's own events from here on.
-    this.sockets.handleUpgrade(
-      request,
-      socket,
-      head,
-      (ws) => new GatewayConnection(ws, this, this.options, url.searchParams.get('networkInterface')?.slice(0, 32) ?? null, tls, read?.fingerprint ?? null),
-    );
+      upgrade();
+    });
   };
 
   private readonly stopPresence: () => void;
@@ -614,7 +628,10 @@ export class GatewayServer {
   private readonly disconnects: Batcher<{ deviceId: number; connectionId: string }, boolean>;
 
   constructor(private readonly options: GatewayServerOptions) {
-    this.throttle = new ReconnectThrottle(options.reconnectThrottle ?? { attempts: hubLimits.reconnectsPerWindow, windowMs: hubLimits.reconnectWindowMs });
+    this.throttle = new ReconnectThrottle(options.reconnectThrottle ?? { attempts: hubLimits.reconnectsPerWindow, windowMs: hubLimits.reconnectWindowMs }, {
+      log: options.log,
+      redis: options.redis ?? null,
+    });
     this.sessions = new Batcher((sessions) => options.presence.connectedMany(sessions), handshakeBatching);
     this.outboxReads = new Batcher((requests) => options.outbox.pendingMany(requests), handshakeBatching);
     this.disconnects = new Batcher((connections) => options.presence.disconnectedMany(connections), handshakeBatching);

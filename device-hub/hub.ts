@@ -7,7 +7,7 @@ import type { Services } from '../graph/services';
 import { Batcher } from '../graph/common/batcher';
 import { GatewayServer, handshakeBatching } from './gateway-server';
 import { ReportIngest } from './ingest';
-import type { ReconnectThrottleSettings } from './reconnect-throttle';
+import type { ReconnectThrottleSettings, SharedRedis } from './reconnect-throttle';
 import { NodePresence } from './presence';
 import { ReportHistoryJob } from './rollups';
 import { defaultHistorySettings, type HistorySettings } from '../contracts/history';
@@ -44,6 +44,7 @@ export function createDeviceHub({
   monitors = defaultMonitorSweepSettings,
   metrics = noMetrics,
   reconnectThrottle,
+  redis = null,
 }: {
   db: Knex;
   services: Services;
@@ -57,6 +58,8 @@ export function createDeviceHub({
   metrics?: NodeMetrics;
   /** Connections per device and window (hubLimits unless given). */
   reconnectThrottle?: ReconnectThrottleSettings;
+  /** The Redis the nodes share (REDIS_URL; the pub/sub's): a device's reconnects are counted there, across nodes; null: on this node. */
+  redis?: SharedRedis | null;
 }): DeviceHub {
   const historyJob = new ReportHistoryJob(db, history, log);
   // The first round (this month's partitions first) runs now, in the background; it logs its own failures.
@@ -109,6 +112,7 @@ export function createDeviceHub({
     readCertificate: (pem) => services.provisioning.readCertificate(pem),
     validateReport,
     ...(reconnectThrottle ? { reconnectThrottle } : {}),
+    redis,
   });
   const tunnels = new TunnelServer({ pubsub: services.pubsub, log, verifyCertificate });
   return {

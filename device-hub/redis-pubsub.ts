@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { InProcessPubSub, type PubSub } from '../graph/common/pubsub';
+import type { SharedRedis } from './reconnect-throttle';
 
 export interface RedisPubSubOptions {
   /** redis:// or rediss:// (REDIS_URL). */
   url: string;
   log: Logger;
-  /** Put before every channel name, so installs (or tests) sharing one Redis stay apart. */
+  /** Put before every channel name (and the keys of the reconnect throttle), so installs (or tests) sharing one Redis stay apart. */
   prefix?: string;
 }
 
@@ -35,7 +36,7 @@ type Handler = (message: unknown) => void;
  * every keep-alive tick. ioredis reconnects with backoff; on reconnecting, every channel with
  * a handler is subscribed again.
  */
-export class RedisPubSub implements PubSub {
+export class RedisPubSub implements PubSub, SharedRedis {
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
   /** This node's handlers, and how many there are per channel (a Redis channel is subscribed while there are any). */
@@ -43,7 +44,8 @@ export class RedisPubSub implements PubSub {
   private readonly counts = new Map<string, number>();
   /** This node's id: tells its own messages apart when Redis echoes them back, and names its connections (`gridport-pubsub-<first 8>`). */
   readonly origin = randomUUID();
-  private readonly prefix: string;
+  /** Put before every channel name and key (RedisPubSubOptions.prefix). */
+  readonly prefix: string;
   private readonly log: Logger;
   private closed = false;
   /** Each connection logs its first error of an outage, not every retry. */
@@ -70,6 +72,11 @@ export class RedisPubSub implements PubSub {
     this.watch(this.subscriber, 'subscriber');
     this.subscriber.on('ready', () => this.resubscribe());
     this.subscriber.on('message', (channel: string, text: string) => this.onMessage(channel, text));
+  }
+
+  /** The publishing connection, for this node's other short commands (the reconnect throttle's counts). */
+  get commands(): Redis {
+    return this.publisher;
   }
 
   /** Resolves once both connections are ready; rejects when they are not within `timeoutMs`. */

@@ -4,7 +4,8 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { gatewayPath, parseEnvelope } from '../contracts/hub/protocol';
+import type { IncomingMessage } from 'node:http';
+import { gatewayPath, hubLimits, parseEnvelope } from '../contracts/hub/protocol';
 import { GatewayClient } from '../edge/gateway-client/client';
 import { provision, type GatewayIdentity } from '../edge/gateway-client/provision';
 import { testApp, type TestApp } from '../test-support/app';
@@ -71,6 +72,21 @@ function firstEnvelope(url: string, options: WebSocket.ClientOptions): Promise<s
   });
 }
 
+/** How the server answers an upgrade it refuses before any websocket: status, Retry-After and body. */
+function refusedUpgrade(url: string, options: WebSocket.ClientOptions): Promise<{ status: number; retryAfter: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, options);
+    socket.once('unexpected-response', (_request, response: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'], body: Buffer.concat(chunks).toString() }),
+      );
+    });
+    socket.once('open', () => reject(new Error('the upgrade was accepted')));
+  });
+}
+
 /** HTTPS on the server: gateways prove themselves by mutual TLS, or by the signed challenge without a client certificate. */
 describe('mutual TLS', () => {
   let folder: string;
@@ -128,5 +144,28 @@ describe('mutual TLS', () => {
     }
     const device = await t.database.db('devices').where('identifier', 'gw-mutual').first('version');
     expect(device).toEqual({ version: '1.2.3' });
+  });
+
+  it("refuses a mutual-TLS upgrade beyond the device's reconnects in its window with 429 too_many_requests and Retry-After, before any websocket", async () => {
+    const { hashId: organizationHashId } = await anOrganization(t.services, { name: 'Looping BV' });
+    const { provisioningToken } = await buildDevice(t.services, { organizationHashId, name: 'Looping gateway' });
+    const looping = await provision({
+      baseUrl,
+      token: provisioningToken,
+      identifier: 'gw-mutual-looping',
+      directory: path.join(folder, 'looping'),
+      fetch: fetchTrusting(serverTls.certificatePem),
+    });
+    const url = `${baseUrl.replace('https', 'wss')}${gatewayPath}`;
+    const options = { ca: serverTls.certificatePem, cert: looping.certificatePem, key: looping.privateKeyPem };
+    for (let attempt = 0; attempt < hubLimits.reconnectsPerWindow; attempt += 1) {
+      expect(await firstEnvelope(url, options)).toBe('welcome');
+    }
+    const refused = await refusedUpgrade(url, options);
+    expect(refused).toEqual({ status: 429, retryAfter: expect.stringMatching(/^\d+$/) as unknown, body: JSON.stringify({ key: 'too_many_requests' }) });
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    expect(Number(refused.retryAfter)).toBeLessThanOrEqual(hubLimits.reconnectWindowMs / 1000);
+    // The gateway of the other tests is not held back by this one's loop.
+    expect(await firstEnvelope(url, { ca: serverTls.certificatePem, cert: identity.certificatePem, key: identity.privateKeyPem })).toBe('welcome');
   });
 });

@@ -1,11 +1,12 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { reachable, requireServices } from '../test-support/services';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createClient as createGraphqlWsClient, type Client as GraphqlWsClient } from 'graphql-ws';
+import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import WebSocket from 'ws';
 import { exampleDeviceConfig } from '../contracts/device';
@@ -308,6 +309,15 @@ describeWithServices('two server processes on one PostgreSQL and one Redis', () 
     await gateway.start();
     await gateway.connected();
     expect(gateway.keepAliveSeconds).toBe(5);
+    // Its attempt was counted in Redis, where every node counts the device's reconnects (keyed by its certificate's fingerprint).
+    const counts = new Redis(redisUrl);
+    try {
+      const key = `gridport:reconnect-throttle:${createHash('sha256').update(new X509Certificate(identity.certificatePem).raw).digest('hex')}`;
+      expect(Number(await counts.get(key))).toBeGreaterThanOrEqual(1);
+      expect(await counts.pttl(key)).toBeGreaterThan(0);
+    } finally {
+      counts.disconnect();
+    }
     await until(
       'the setConfig queued before the gateway connected',
       () => received.some((message) => (message.payload as { type: string }).type === 'setConfig'),

@@ -172,6 +172,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       presence: config.presence,
       monitors: { sweepSeconds: config.monitors.sweepSeconds },
       metrics: metrics.node,
+      redis,
     });
     hub.attach(app.server);
     metrics.watch({ db: database.db, hashIds, gateways: () => hub.gateways.size });
