@@ -45,7 +45,12 @@ export function stopReading(socket: Duplex): void {
   stopped.add(socket);
 }
 
-/** Starts the handle stopReading stopped; the stream reads again once resumed (ws's `resume()`). */
+/**
+ * Starts the handle stopReading stopped; the stream reads again once resumed (ws's `resume()`).
+ * Over TLS, what OpenSSL had already taken from TCP is still decrypted and pushed after the
+ * stop, and Node may stop the handle itself meanwhile (its readable buffer full): the handle
+ * is stopped first, so that it is started exactly once, and Node's flag says so.
+ */
 export function readAgain(socket: Duplex): void {
   if (!stopped.delete(socket)) {
     return;
@@ -54,8 +59,11 @@ export function readAgain(socket: Duplex): void {
   if (!handle || socket.destroyed) {
     return;
   }
+  handle.readStop();
   const error = handle.readStart();
   if (error !== 0) {
     socket.destroy(new Error(`reading the socket again failed (libuv error ${error})`));
+    return;
   }
+  handle.reading = true;
 }
