@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { webcrypto } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import type { Socket } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -44,6 +45,23 @@ export interface IngestResult {
   profile: ProfileSummary | null;
   /** Where the server's CPU went while the gateways connected (the storm), when profiled. */
   connectProfile: ProfileSummary | null;
+  /** What the server held at the end of a stall of the report store (--stall-seconds), when asked for. */
+  stall: StallResult | null;
+}
+
+/** The server at the end of a stall of the report store, the gateways still sending; memory after a full collection. */
+export interface StallResult {
+  seconds: number;
+  /** Reports waiting in the ingest, and whether it had pushed back (reading from gateways paused). */
+  queued: number;
+  pushedBack: boolean;
+  /** Bytes read from the gateways' sockets from the push-back to the end of the stall, and read but not yet taken by ws (their readable buffers). */
+  readWhilePausedKb: number;
+  unreadKb: number;
+  rssMb: number;
+  heapUsedMb: number;
+  /** Memory outside V8's heap that V8 knows of (Buffers among it). */
+  externalMb: number;
 }
 
 export interface ProfileSummary {
@@ -65,6 +83,8 @@ export interface IngestOptions {
   measureMs: number;
   /** Profile the server (node:inspector) during each measured window. */
   profile: boolean;
+  /** Stall the report store for this long from the start of the measured window (0: none): PostgreSQL only. */
+  stallMs: number;
 }
 
 const subscribedDevices = 10;
@@ -84,6 +104,44 @@ function collectGarbage(): void {
 
 function rssMb(): number {
   return process.memoryUsage().rss / 2 ** 20;
+}
+
+const sumOf = (values: number[]): number => values.reduce((sum, value) => sum + value, 0);
+
+/**
+ * Stalls the report store for `ms` as a database that stops answering would: a transaction
+ * holds an exclusive lock on device_reports, so the ingest's inserts wait, its queue fills and
+ * it pushes back on the gateways, which go on sending. At the end, before the lock goes, measures
+ * what the server holds: the gateway sockets' bytes read since the push-back and still unread by
+ * ws, and its memory after a full collection.
+ */
+async function stallReportStore(server: RunningServer, sockets: Socket[], ms: number): Promise<StallResult> {
+  const ingest = server.hub.ingest;
+  const pausesBefore = ingest.stats.pauses;
+  const until = performance.now() + ms;
+  return server.database.db.transaction(async (trx) => {
+    await trx.raw('lock table device_reports in access exclusive mode');
+    let readAtPushBack: number | null = null;
+    while (performance.now() < until) {
+      if (readAtPushBack === null && ingest.stats.pauses > pausesBefore) {
+        readAtPushBack = sumOf(sockets.map((socket) => socket.bytesRead));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const read = sumOf(sockets.map((socket) => socket.bytesRead));
+    collectGarbage();
+    const memory = process.memoryUsage();
+    return {
+      seconds: ms / 1000,
+      queued: ingest.queued,
+      pushedBack: readAtPushBack !== null,
+      readWhilePausedKb: readAtPushBack === null ? 0 : Math.round((read - readAtPushBack) / 1024),
+      unreadKb: Math.round(sumOf(sockets.map((socket) => socket.readableLength)) / 1024),
+      rssMb: Math.round(memory.rss / 2 ** 20),
+      heapUsedMb: Math.round(memory.heapUsed / 2 ** 20),
+      externalMb: Math.round(memory.external / 2 ** 20),
+    };
+  });
 }
 
 /** Busy and total jiffies of the whole machine (/proc/stat). */
@@ -269,6 +327,10 @@ async function run(server: RunningServer, identitiesFile: string, deviceIds: num
   collectGarbage();
   const idle = rssMb();
   const child = gateways();
+  // The server's end of each gateway's connection (for a stall's figures).
+  const sockets: Socket[] = [];
+  const onUpgrade = (_request: unknown, socket: Socket) => void sockets.push(socket);
+  server.app.server.on('upgrade', onUpgrade);
   try {
     const connected = next(child, 'connected');
     const connectSession = options.profile ? await startProfile() : null;
@@ -302,7 +364,9 @@ async function run(server: RunningServer, identitiesFile: string, deviceIds: num
     const machineStart = machineJiffies();
     const session = options.profile ? await startProfile() : null;
     const windowStart = performance.now();
+    const stalled = options.stallMs > 0 ? stallReportStore(server, sockets, options.stallMs) : null;
     const { result } = await loaded;
+    const stall = stalled ? await stalled : null;
     const seconds = (performance.now() - windowStart) / 1000;
     subscriberMeasuring = false;
     const profile = session ? await stopProfile(session) : null;
@@ -348,8 +412,10 @@ async function run(server: RunningServer, identitiesFile: string, deviceIds: num
       },
       profile,
       connectProfile,
+      stall,
     };
   } finally {
+    server.app.server.off('upgrade', onUpgrade);
     const exited = new Promise((resolve) => child.once('exit', resolve));
     send(child, { kind: 'stop' });
     await exited;
@@ -372,6 +438,9 @@ async function run(server: RunningServer, identitiesFile: string, deviceIds: num
  * channel.
  */
 export async function ingestBenchmark(databaseUrl: string | null, options: IngestOptions): Promise<IngestBenchmark> {
+  if (options.stallMs > 0 && !databaseUrl) {
+    throw new Error('a stall of the report store locks a table on PostgreSQL: set BENCH_DATABASE_URL');
+  }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gridport-bench-ingest-'));
   const env: Record<string, string> = {
     GRIDPORT_DATA_DIR: dataDir,

@@ -18,10 +18,12 @@ const benchmarks = ['http', 'fleet', 'ingest', 'monitors', 'forwarding', 'optimi
 const namedOnly: readonly BenchmarkName[] = ['soak'];
 type BenchmarkName = (typeof benchmarks)[number];
 
-const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [monitors] [forwarding] [optimizer] [fuzz] [invoicing] [soak] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--seed N] [--runs 200] [--reports 200000] [--alarm-every 500] [--devices 10000] [--rounds 5] [--requests 1000] [--minutes 60] [--gateways 1000] [--sample-seconds 30] [--api-rate 4] [--out soak.csv] [--server-node-arg=--flag]
+const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [monitors] [forwarding] [optimizer] [fuzz] [invoicing] [soak] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--stall-seconds 8] [--seed N] [--runs 200] [--reports 200000] [--alarm-every 500] [--devices 10000] [--rounds 5] [--requests 1000] [--minutes 60] [--gateways 1000] [--sample-seconds 30] [--api-rate 4] [--out soak.csv] [--server-node-arg=--flag]
 Runs the benchmarks named (all of them but the soak when none is), printing the tables of docs/performance.md.
 Ingest: --connections the gateway connections of each run, --rate the reports per second sent in
-all, --seconds the measured window (after a 5 s warm-up), --profile where the server's CPU goes.
+all, --seconds the measured window (after a 5 s warm-up), --profile where the server's CPU goes,
+--stall-seconds S: the report store locked for the window's first S s (PostgreSQL), and what the
+server then holds of the gateways' sends (memory under back-pressure).
 HTTP: the health probe, a REST and a GraphQL list of 50 organisations, and on PostgreSQL a bare
 floor serving the same list, in turn for --rounds rounds of --requests each; CPU per request of
 each serving process; --profile where Gridport's server CPU goes (node --cpu-prof).
@@ -79,13 +81,17 @@ async function fleet(databaseUrl: string | null): Promise<void> {
   );
 }
 
-async function ingest(databaseUrl: string | null, options: { connections: number[]; rate: number; seconds: number; profile: boolean }): Promise<void> {
+async function ingest(
+  databaseUrl: string | null,
+  options: { connections: number[]; rate: number; seconds: number; profile: boolean; stallSeconds: number },
+): Promise<void> {
   const result = await ingestBenchmark(databaseUrl, {
     connections: options.connections,
     reportsPerSecond: options.rate,
     warmupMs: 5000,
     measureMs: options.seconds * 1000,
     profile: options.profile,
+    stallMs: options.stallSeconds * 1000,
   });
   process.stdout.write(
     `Ingest: ${result.devices} gateways seeded (device rows and certificates) in ${result.seedMs} ms; meter reports of 10 measurements at ${options.rate} a second in all, 5 s warm-up, ${options.seconds} s measured.\n\n`,
@@ -107,6 +113,19 @@ async function ingest(databaseUrl: string | null, options: { connections: number
     process.stdout.write(
       `| ${run.connections} | ${(run.connectMs / 1000).toFixed(1)} | ${run.connectCpuMsPerHandshake.server} | ${run.connectCpuMsPerHandshake.loadGenerator} | ${run.backPressure.queuedMax} | ${run.backPressure.refused} | ${run.backPressure.pauses} |\n`,
     );
+  }
+  if (options.stallSeconds > 0) {
+    process.stdout.write(
+      `\nThe report store stalled (device_reports locked) for the first ${options.stallSeconds} s of the window, the gateways sending on; at its end, after a full collection:\n\n` +
+        '| connections | ingest queued | pushed back | KB read from gateways while paused | KB unread in their sockets | RSS connected MB | RSS MB | heap used MB | external MB |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n',
+    );
+    for (const { connections, stall, rssMb } of result.runs) {
+      if (stall) {
+        process.stdout.write(
+          `| ${connections} | ${stall.queued} | ${stall.pushedBack ? 'yes' : 'no'} | ${stall.readWhilePausedKb} | ${stall.unreadKb} | ${rssMb.connected} | ${stall.rssMb} | ${stall.heapUsedMb} | ${stall.externalMb} |\n`,
+        );
+      }
+    }
   }
   for (const run of result.runs) {
     for (const [profile, what] of [
@@ -255,6 +274,7 @@ async function main(): Promise<void> {
       rate: { type: 'string' },
       seconds: { type: 'string', default: '30' },
       profile: { type: 'boolean', default: false },
+      'stall-seconds': { type: 'string', default: '0' },
       seed: { type: 'string' },
       runs: { type: 'string', default: '200' },
       reports: { type: 'string', default: '200000' },
@@ -299,6 +319,7 @@ async function main(): Promise<void> {
       rate,
       seconds: Number(values.seconds),
       profile: values.profile,
+      stallSeconds: Number(values['stall-seconds']),
     });
   }
   if (selected.has('monitors')) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
@@ -365,7 +365,7 @@ describe('the device hub', () => {
     socket.close();
   });
 
-  it('stops reading from every gateway while the ingest is behind, and acknowledges all it held back once the database catches up', async () => {
+  it('stops reading from every gateway while the ingest is behind (not a byte more leaves the kernel), and acknowledges all it held back, in order, once the database catches up', async () => {
     const hub = t.hub;
     if (!hub) {
       throw new Error('the test app runs no hub');
@@ -375,7 +375,12 @@ describe('the device hub', () => {
     for (let index = 0; index < 10; index += 1) {
       gateways.push(await aGateway());
     }
-    const sockets = await Promise.all(gateways.map((gateway) => rawAuthenticated(gateway.identity)));
+    // The server's end of each gateway's TCP connection: how much it has read, and read but not handled.
+    const upgraded: Socket[] = [];
+    const onUpgrade = (_request: unknown, socket: Socket) => void upgraded.push(socket);
+    t.app.server.on('upgrade', onUpgrade);
+    const sockets = await Promise.all(gateways.map((gateway) => rawAuthenticated(gateway.identity))).finally(() => t.app.server.off('upgrade', onUpgrade));
+    expect(upgraded).toHaveLength(gateways.length);
     const received = sockets.map((socket) => frames(socket));
     // The database stalls the ingest's writes until let go.
     let letGo: () => void = () => undefined;
@@ -399,6 +404,7 @@ describe('the device hub', () => {
         }
       });
       await until(() => hub.ingest.stats.pauses > pausesBefore, 'the ingest to push back');
+      const readAtPause = upgraded.map((socket) => socket.bytesRead);
       const submit = jest.spyOn(hub.ingest, 'submit');
       submit.mockImplementation((report) => {
         submitted.push(report.reportId);
@@ -411,15 +417,26 @@ describe('the device hub', () => {
       });
       await new Promise((resolve) => setTimeout(resolve, 500));
       // Nothing sent after the push-back was read, nothing is acknowledged before its commit, and the queue stayed within its bound.
+      // What each gateway sent and the server had not read when it pushed back (the rest of its first reports, the 100 after
+      // them) stays in TCP: not a byte more is read into the server (a paused stream alone read on to its 16 KiB high-water
+      // mark and one read of up to 64 KiB per socket).
+      expect(upgraded.map((socket, index) => socket.bytesRead - (readAtPause[index] ?? 0))).toEqual(upgraded.map(() => 0));
+      expect(upgraded.map((socket) => socket.readableLength)).toEqual(upgraded.map(() => 0));
       expect(submitted.filter((id) => id.startsWith('after-'))).toEqual([]);
       expect(received.flat().filter((frame) => frame.type === 'ack')).toEqual([]);
       expect(hub.ingest.stats.queuedMax).toBeLessThanOrEqual(hubLimits.ingestQueueMax);
 
       letGo();
-      const acknowledged = (gateway: number) =>
-        new Set((received[gateway] ?? []).flatMap((frame) => (frame.type === 'ack' ? (frame.payload.ids as string[]) : [])));
-      await until(() => gateways.every((_, gateway) => acknowledged(gateway).size === first + 100), 'every report acknowledged');
+      const acknowledged = (gateway: number) => (received[gateway] ?? []).flatMap((frame) => (frame.type === 'ack' ? (frame.payload.ids as string[]) : []));
+      await until(() => gateways.every((_, gateway) => acknowledged(gateway).length >= first + 100), 'every report acknowledged');
       expect(received.flat().filter((frame) => frame.type === 'error')).toEqual([]);
+      // Each report acknowledged once, in the order its gateway sent it.
+      gateways.forEach((_, gateway) =>
+        expect(acknowledged(gateway)).toEqual([
+          ...Array.from({ length: first }, (_, index) => `g${gateway}-${index}`),
+          ...Array.from({ length: 100 }, (_, index) => `after-g${gateway}-${index}`),
+        ]),
+      );
       expect(submitted.filter((id) => id.startsWith('after-'))).toHaveLength(gateways.length * 100);
       const stored = (await t.database
         .db('device_reports')

@@ -26,6 +26,7 @@ import { closeWebSockets, refuseUpgrade } from './upgrade';
 import { Batcher, type BatcherSettings } from '../graph/common/batcher';
 import { verifyDeviceSignature } from '../graph/fleet/services/certificate-authority';
 import { ReconnectThrottle, type ReconnectThrottleSettings, type SharedRedis } from './reconnect-throttle';
+import { readAgain, stopReading } from './socket-reading';
 
 /**
  * How the handshakes' queries are gathered (device rows, outbox reads, delivery marks): a lone
@@ -144,6 +145,8 @@ class GatewayConnection {
 
   constructor(
     private readonly socket: WebSocket,
+    /** The TCP (or TLS) socket under the websocket: a held connection stops reading it at its handle. */
+    private readonly stream: Duplex,
     private readonly hub: GatewayServer,
     private readonly options: GatewayServerOptions,
     readonly networkInterfaceHint: string | null,
@@ -193,7 +196,7 @@ class GatewayConnection {
       // Read again, so that the gateway's closing frame completes the close (what else it sent is ignored).
       if (this.holds.size > 0) {
         this.holds.clear();
-        this.socket.resume();
+        this.readAgain();
       }
     }
   }
@@ -208,10 +211,15 @@ class GatewayConnection {
     }
   }
 
-  /** Stops reading from the socket for `hold`; frames already read still arrive (held when paced). */
+  /**
+   * Stops reading from the socket for `hold`, at its handle: what the gateway sends meanwhile
+   * waits in TCP, not in this process (10,000 paused gateways held up to 80 KiB each when only
+   * the stream paused). Frames of the read already taken still arrive (held when paced).
+   */
   hold(hold: Hold): void {
     this.holds.add(hold);
     this.socket.pause();
+    stopReading(this.stream);
   }
 
   /** Reads again once nothing holds the connection. */
@@ -219,8 +227,13 @@ class GatewayConnection {
     this.holds.delete(hold);
     if (this.holds.size === 0 && this.socket.readyState === WebSocket.OPEN) {
       this.alive = true;
-      this.socket.resume();
+      this.readAgain();
     }
+  }
+
+  private readAgain(): void {
+    readAgain(this.stream);
+    this.socket.resume();
   }
 
   private onFrame(data: RawData, isBinary: boolean): void {
@@ -591,7 +604,8 @@ export class GatewayServer {
         request,
         socket,
         head,
-        (ws) => new GatewayConnection(ws, this, this.options, url.searchParams.get('networkInterface')?.slice(0, 32) ?? null, tls, read?.fingerprint ?? null),
+        (ws) =>
+          new GatewayConnection(ws, socket, this, this.options, url.searchParams.get('networkInterface')?.slice(0, 32) ?? null, tls, read?.fingerprint ?? null),
       );
     if (!read) {
       upgrade();

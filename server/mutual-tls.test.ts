@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,36 +9,7 @@ import { GatewayClient } from '../edge/gateway-client/client';
 import { provision, type GatewayIdentity } from '../edge/gateway-client/provision';
 import { testApp, type TestApp } from '../test-support/app';
 import { anOrganization, buildDevice } from '../test-support/factories';
-
-/** A self-signed certificate and key (P-256) for `subject`, valid for 127.0.0.1, made by Debian's openssl. */
-function selfSigned(folder: string, name: string): { certificatePem: string; privateKeyPem: string; certificateFile: string; keyFile: string } {
-  const certificateFile = path.join(folder, `${name}.crt`);
-  const keyFile = path.join(folder, `${name}.key`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      `/CN=${name}`,
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      keyFile,
-      '-out',
-      certificateFile,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { certificatePem: readFileSync(certificateFile, 'utf8'), privateKeyPem: readFileSync(keyFile, 'utf8'), certificateFile, keyFile };
-}
+import { selfSigned } from '../test-support/tls';
 
 /** fetch over https trusting `ca` (Node's fetch takes no CA of its own): enough for provisioning's one POST. */
 function fetchTrusting(ca: string): typeof fetch {
@@ -167,5 +137,61 @@ describe('mutual TLS', () => {
     expect(Number(refused.retryAfter)).toBeLessThanOrEqual(hubLimits.reconnectWindowMs / 1000);
     // The gateway of the other tests is not held back by this one's loop.
     expect(await firstEnvelope(url, { ca: serverTls.certificatePem, cert: identity.certificatePem, key: identity.privateKeyPem })).toBe('welcome');
+  });
+
+  it('paces a backlog beyond the burst over TLS: reading stops and starts again at the socket, and every report is acknowledged in order in one connection', async () => {
+    const socket = new WebSocket(`${baseUrl.replace('https', 'wss')}${gatewayPath}`, {
+      ca: serverTls.certificatePem,
+      cert: identity.certificatePem,
+      key: identity.privateKeyPem,
+    });
+    const acknowledged: string[] = [];
+    const errors: unknown[] = [];
+    let closedWith: number | null = null;
+    const welcomed = new Promise<void>((resolve) =>
+      socket.on('message', (data: Buffer) => {
+        const envelope = parseEnvelope(data.toString());
+        if (envelope?.type === 'welcome') {
+          resolve();
+        } else if (envelope?.type === 'ack') {
+          acknowledged.push(...((envelope.payload as { ids: string[] }).ids ?? []));
+        } else if (envelope?.type === 'error') {
+          errors.push(envelope.payload);
+        }
+      }),
+    );
+    socket.on('close', (code) => {
+      closedWith = code;
+    });
+    await welcomed;
+    const at = Date.now() - 60 * 60 * 1000;
+    const ids = Array.from({ length: hubLimits.framesBurst + 400 }, (_, index) => `tls${index}`);
+    ids.forEach((id, index) =>
+      socket.send(
+        JSON.stringify({
+          id,
+          type: 'report',
+          payload: {
+            type: 'meterPower',
+            at: new Date(at + index * 1000).toISOString(),
+            asset: 2,
+            observations: {
+              activePower: index,
+              reactivePower: 10,
+              frequency: 50,
+              phaseVoltage: { l1: 230, l2: 231, l3: 229 },
+              connectionStatistics: { success: 10, queueFull: 0, invalidRequest: 0, notReady: 0, connectionError: 0, timeout: 0, responseError: 0 },
+            },
+          },
+        }),
+      ),
+    );
+    const deadline = Date.now() + 20_000;
+    while (acknowledged.length + errors.length < ids.length && closedWith === null && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect({ closedWith, errors }).toEqual({ closedWith: null, errors: [] });
+    expect(acknowledged).toEqual(ids);
+    socket.close();
   });
 });

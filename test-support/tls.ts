@@ -1,0 +1,33 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** A self-signed certificate and key (P-256) for `subject`, valid for 127.0.0.1, made by Debian's openssl. */
+export function selfSigned(folder: string, name: string): { certificatePem: string; privateKeyPem: string; certificateFile: string; keyFile: string } {
+  const certificateFile = path.join(folder, `${name}.crt`);
+  const keyFile = path.join(folder, `${name}.key`);
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      keyFile,
+      '-out',
+      certificateFile,
+    ],
+    { stdio: 'ignore' },
+  );
+  return { certificatePem: readFileSync(certificateFile, 'utf8'), privateKeyPem: readFileSync(keyFile, 'utf8'), certificateFile, keyFile };
+}
