@@ -85,6 +85,8 @@ export interface IngestOptions {
   profile: boolean;
   /** Stall the report store for this long from the start of the measured window (0: none): PostgreSQL only. */
   stallMs: number;
+  /** Handshakes the load generator keeps under way at once while the gateways connect (64 unless given). */
+  concurrency?: number;
 }
 
 const subscribedDevices = 10;
@@ -335,7 +337,7 @@ async function run(server: RunningServer, identitiesFile: string, deviceIds: num
     const connected = next(child, 'connected');
     const connectSession = options.profile ? await startProfile() : null;
     const connectCpu = process.cpuUsage();
-    send(child, { kind: 'connect', url: server.url, identitiesFile, connections, concurrency: 64 });
+    send(child, { kind: 'connect', url: server.url, identitiesFile, connections, concurrency: options.concurrency ?? 64 });
     const { connected: open, failed, ms: connectMs, cpuMs: loadGeneratorConnectCpuMs } = await connected;
     const serverConnectCpu = process.cpuUsage(connectCpu);
     const connectProfile = connectSession ? await stopProfile(connectSession) : null;

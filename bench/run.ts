@@ -18,12 +18,13 @@ const benchmarks = ['http', 'fleet', 'ingest', 'monitors', 'forwarding', 'optimi
 const namedOnly: readonly BenchmarkName[] = ['soak'];
 type BenchmarkName = (typeof benchmarks)[number];
 
-const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [monitors] [forwarding] [optimizer] [fuzz] [invoicing] [soak] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--stall-seconds 8] [--seed N] [--runs 200] [--reports 200000] [--alarm-every 500] [--devices 10000] [--rounds 5] [--requests 1000] [--minutes 60] [--gateways 1000] [--sample-seconds 30] [--api-rate 4] [--out soak.csv] [--server-node-arg=--flag]
+const usage = `Usage: npm run bench -- [http] [fleet] [ingest] [monitors] [forwarding] [optimizer] [fuzz] [invoicing] [soak] [--connections 1000,10000] [--rate 10000] [--seconds 30] [--profile] [--stall-seconds 8] [--concurrency 64] [--seed N] [--runs 200] [--reports 200000] [--alarm-every 500] [--devices 10000] [--rounds 5] [--requests 1000] [--minutes 60] [--gateways 1000] [--sample-seconds 30] [--api-rate 4] [--out soak.csv] [--server-node-arg=--flag]
 Runs the benchmarks named (all of them but the soak when none is), printing the tables of docs/performance.md.
 Ingest: --connections the gateway connections of each run, --rate the reports per second sent in
 all, --seconds the measured window (after a 5 s warm-up), --profile where the server's CPU goes,
 --stall-seconds S: the report store locked for the window's first S s (PostgreSQL), and what the
-server then holds of the gateways' sends (memory under back-pressure).
+server then holds of the gateways' sends (memory under back-pressure), --concurrency the
+handshakes under way at once while the gateways connect (64).
 HTTP: the health probe, a REST and a GraphQL list of 50 organisations, and on PostgreSQL a bare
 floor serving the same list, in turn for --rounds rounds of --requests each; CPU per request of
 each serving process; --profile where Gridport's server CPU goes (node --cpu-prof).
@@ -83,7 +84,7 @@ async function fleet(databaseUrl: string | null): Promise<void> {
 
 async function ingest(
   databaseUrl: string | null,
-  options: { connections: number[]; rate: number; seconds: number; profile: boolean; stallSeconds: number },
+  options: { connections: number[]; rate: number; seconds: number; profile: boolean; stallSeconds: number; concurrency: number },
 ): Promise<void> {
   const result = await ingestBenchmark(databaseUrl, {
     connections: options.connections,
@@ -92,6 +93,7 @@ async function ingest(
     measureMs: options.seconds * 1000,
     profile: options.profile,
     stallMs: options.stallSeconds * 1000,
+    concurrency: options.concurrency,
   });
   process.stdout.write(
     `Ingest: ${result.devices} gateways seeded (device rows and certificates) in ${result.seedMs} ms; meter reports of 10 measurements at ${options.rate} a second in all, 5 s warm-up, ${options.seconds} s measured.\n\n`,
@@ -275,6 +277,7 @@ async function main(): Promise<void> {
       seconds: { type: 'string', default: '30' },
       profile: { type: 'boolean', default: false },
       'stall-seconds': { type: 'string', default: '0' },
+      concurrency: { type: 'string', default: '64' },
       seed: { type: 'string' },
       runs: { type: 'string', default: '200' },
       reports: { type: 'string', default: '200000' },
@@ -320,6 +323,7 @@ async function main(): Promise<void> {
       seconds: Number(values.seconds),
       profile: values.profile,
       stallSeconds: Number(values['stall-seconds']),
+      concurrency: Number(values.concurrency),
     });
   }
   if (selected.has('monitors')) {
