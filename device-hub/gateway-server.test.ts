@@ -252,6 +252,18 @@ describe('the device hub', () => {
     return socket;
   }
 
+  /** The close a gateway gets that answers the challenge as rawAuthenticated does and is turned away. */
+  async function refusedAuthentication(identity: GatewayIdentity, base = baseUrl.replace('http', 'ws')): Promise<{ code: number; reason: string }> {
+    const socket = new WebSocket(`${base}${gatewayPath}`);
+    const challenge = await nextFrame(socket);
+    const refused = new Promise<{ code: number; reason: string }>((resolve) =>
+      socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+    const signature = await signChallenge(identity.privateKey, String(challenge.payload.nonce));
+    socket.send(JSON.stringify({ id: 'auth', type: 'authenticate', payload: { certificate: identity.certificatePem, signature } }));
+    return refused;
+  }
+
   /** Every envelope a socket receives from now on. */
   function frames(socket: WebSocket): { id: string; type: string; payload: Record<string, unknown> }[] {
     const received: { id: string; type: string; payload: Record<string, unknown> }[] = [];
@@ -523,22 +535,7 @@ describe('the device hub', () => {
           await gone;
         }
         for (const node of [one, two]) {
-          const looping = new WebSocket(`${node.url}${gatewayPath}`);
-          const challenge = await nextFrame(looping);
-          const refused = new Promise<{ code: number; reason: string }>((resolve) =>
-            looping.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
-          );
-          looping.send(
-            JSON.stringify({
-              id: 'auth',
-              type: 'authenticate',
-              payload: {
-                certificate: gateway.identity.certificatePem,
-                signature: await signChallenge(gateway.identity.privateKey, String(challenge.payload.nonce)),
-              },
-            }),
-          );
-          const { code, reason } = await refused;
+          const { code, reason } = await refusedAuthentication(gateway.identity, node.url);
           expect(code).toBe(closeCodes.reconnectThrottled);
           expect(retryAfterOfReason(reason)).toBeGreaterThan(0);
           expect(retryAfterOfReason(reason)).toBeLessThanOrEqual(60);
@@ -631,19 +628,7 @@ describe('the device hub', () => {
       await gone;
     }
     const lookups = jest.spyOn(t.services.provisioning, 'verifyDeviceCertificates');
-    const looping = new WebSocket(`${baseUrl.replace('http', 'ws')}${gatewayPath}`);
-    const challenge = await nextFrame(looping);
-    const refused = new Promise<{ code: number; reason: string }>((resolve) =>
-      looping.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
-    );
-    looping.send(
-      JSON.stringify({
-        id: 'auth',
-        type: 'authenticate',
-        payload: { certificate: gateway.identity.certificatePem, signature: await signChallenge(gateway.identity.privateKey, String(challenge.payload.nonce)) },
-      }),
-    );
-    const { code, reason } = await refused;
+    const { code, reason } = await refusedAuthentication(gateway.identity);
     expect(code).toBe(closeCodes.reconnectThrottled);
     const retryAfter = retryAfterOfReason(reason);
     expect(retryAfter).toBeGreaterThan(0);

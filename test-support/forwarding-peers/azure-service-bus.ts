@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect as netConnect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import amqp from 'amqplib';
 import { Connection, ReceiverEvents, type Message } from 'rhea-promise';
 import type { ForwardedMessage } from '../../contracts/forwarding';
 import { receivedOf, type ForwardingPeer, type PeerStarter, type ReceivedMessage } from './peer';
+import { selfSigned } from '../tls';
 
 /** The machine's RabbitMQ, whose rabbitmq_amqp1_0 plugin speaks AMQP 1.0 on its AMQP port. */
 const brokerHost = '127.0.0.1';
@@ -36,33 +37,8 @@ s.on('error', () => process.exit(1)); setTimeout(() => process.exit(1), 2500);`;
 function localhostCertificate(): { key: string; cert: string } {
   const directory = mkdtempSync(path.join(tmpdir(), 'gridport-asb-'));
   try {
-    const result = spawnSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '2',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost',
-        '-keyout',
-        path.join(directory, 'key.pem'),
-        '-out',
-        path.join(directory, 'cert.pem'),
-      ],
-      { stdio: 'pipe', timeout: 10_000 },
-    );
-    if (result.status !== 0) {
-      throw new Error(`openssl could not make a certificate: ${result.stderr.toString()}`);
-    }
-    return { key: readFileSync(path.join(directory, 'key.pem'), 'utf8'), cert: readFileSync(path.join(directory, 'cert.pem'), 'utf8') };
+    const { privateKeyPem, certificatePem } = selfSigned(directory, 'localhost', 'DNS:localhost');
+    return { key: privateKeyPem, cert: certificatePem };
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
