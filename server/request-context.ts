@@ -41,6 +41,17 @@ export function inRequest<T>(requestId: string, work: () => T): T {
   return scope.run({ requestId }, work);
 }
 
+/**
+ * Stops carrying request ids until the next request. For a test file's end: jest loads this
+ * module once per test file, and Node keeps every copy's storage in one list that each new
+ * promise of the process walks, so a worker that had run a hundred files made every promise pay
+ * a hundred times (a simulated control step: 5.7 µs with none, 10.1 µs with one, 145 µs with a
+ * hundred).
+ */
+export function stopRequestScopes(): void {
+  scope.disable();
+}
+
 /** The id of the request the current code runs for, if any. */
 export function currentRequestId(): string | undefined {
   return scope.getStore()?.requestId;
