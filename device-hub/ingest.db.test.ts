@@ -124,22 +124,23 @@ describe('report ingest on a database that falls behind', () => {
     await database.close();
   });
 
-  it('writes two batches at once and answers them in the order they were made, though the later one commits first', async () => {
+  it('writes two batches at once, the later one inserting after the earlier one, so positions follow the order they were made; answers in that order', async () => {
     const deviceId = await insertDeviceRow(database.db, { name: 'Two at once' });
     let letFirstGo: () => void = () => undefined;
     const firstHeld = new Promise<void>((resolve) => {
       letFirstGo = resolve;
     });
-    let inserts = 0;
+    let transactions = 0;
+    // The first batch's transaction waits to begin: the second batch, made meanwhile, must not take earlier positions.
     const slowFirst = new Proxy(database.db, {
       get(target, property, receiver) {
-        if (property === 'raw') {
-          return async (...args: Parameters<Knex['raw']>) => {
-            inserts += 1;
-            if (inserts === 1) {
+        if (property === 'transaction') {
+          return async (...args: Parameters<Knex['transaction']>) => {
+            transactions += 1;
+            if (transactions === 1) {
               await firstHeld;
             }
-            return target.raw(...args);
+            return target.transaction(...args);
           };
         }
         return Reflect.get(target, property, receiver) as unknown;
@@ -158,23 +159,27 @@ describe('report ingest on a database that falls behind', () => {
       controllerIndex: null,
       body: { type: 'meterPower', asset: 2, observations: { activePower: index } },
     });
+    const count = hubLimits.ingestBatchMax + 10;
     const resolved: number[] = [];
-    const all = Array.from({ length: hubLimits.ingestBatchMax + 10 }, (_, index) => ingest.submit(report(index)).then(() => void resolved.push(index)));
-    // The second batch (the last ten) is written while the first waits; it commits, and waits its turn.
+    const all = Array.from({ length: count }, (_, index) => ingest.submit(report(index)).then(() => void resolved.push(index)));
     const stored = async () => Number(((await database.db('device_reports').where('device_id', deviceId).count({ n: '*' })) as { n: string | number }[])[0]?.n);
     const deadline = Date.now() + 20_000;
-    while ((await stored()) < 10 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    while (transactions < 1 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    expect(await stored()).toBe(10);
+    // Both batches are handed out (two writes in flight); the second waits for the first's insert.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await stored()).toBe(0);
     expect(resolved).toEqual([]);
-    expect(published).toEqual([]);
     letFirstGo();
     await Promise.all(all);
-    const order = Array.from({ length: hubLimits.ingestBatchMax + 10 }, (_, index) => index);
+    const order = Array.from({ length: count }, (_, index) => index);
     expect(resolved).toEqual(order);
     expect(published).toEqual(order.map((index) => `o${index}`));
-    expect(ingest.stats).toMatchObject({ batches: 2, reports: hubLimits.ingestBatchMax + 10 });
+    const positions = (await database.db('device_reports').where('device_id', deviceId).orderBy(['tx', 'seq']).select('report_id')) as { report_id: string }[];
+    expect(positions.map((row) => row.report_id)).toEqual(order.map((index) => `o${index}`));
+    expect(transactions).toBe(2);
+    expect(ingest.stats).toMatchObject({ batches: 2, reports: count });
     await ingest.close();
   });
 

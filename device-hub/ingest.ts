@@ -29,8 +29,11 @@ interface Waiting {
  * one statement and one transaction, and each report's promise resolves only after that
  * commit, so a gateway's acknowledgement means the report is on disk. A batch closes when it
  * holds ingestBatchMax reports or has waited ingestBatchWaitMs; up to ingestWritesInFlight
- * batches are written at once (each its own backend), the next gathering meanwhile, and they
- * are answered in the order they were made. A report that was stored before (same device, time
+ * batches are written at once (each its own transaction on its own backend), the next gathering
+ * meanwhile, and they are answered in the order they were made. A batch's insert starts once the
+ * batch made before it has inserted (its commit may still run): the stream's positions (report
+ * ids) follow the order the batches were made, so forwarding, which reads the stream in position
+ * order, delivers a device's reports in the order it sent them. A report that was stored before (same device, time
  * and id) is left as it was and resolves all the same. The queue is bounded (ingestQueueMax,
  * and back-pressure from ingestPauseAt): a database that falls behind slows the gateways down
  * instead of growing a backlog here.
@@ -42,6 +45,8 @@ export class ReportIngest {
   private writes = 0;
   /** Settles once every batch handed out so far has been answered, in order. */
   private answered: Promise<void> = Promise.resolve();
+  /** Settles once the last batch handed out has inserted its rows (not committed): the next batch's insert waits for it. */
+  private insertedLast: Promise<void> = Promise.resolve();
   private closed = false;
   private pressed = false;
   private readonly pressureListeners = new Set<(pressed: boolean) => void>();
@@ -110,7 +115,12 @@ export class ReportIngest {
       // Written at once (a second database backend while the first commits), answered in the
       // order the batches were made: acknowledgements, subscribers and monitors see a device's
       // reports in order.
-      const inserted = this.insert(batch);
+      const insertedBefore = this.insertedLast;
+      let rowsInserted: () => void = () => undefined;
+      this.insertedLast = new Promise<void>((resolve) => {
+        rowsInserted = resolve;
+      });
+      const inserted = this.insert(batch, insertedBefore, rowsInserted);
       const before = this.answered;
       this.answered = (async () => {
         const outcome = await inserted;
@@ -138,8 +148,16 @@ export class ReportIngest {
     }
   }
 
-  /** Inserts a batch in one statement (its own transaction); answers the keys stored for the first time, or the error. Never rejects. */
-  private async insert(batch: Waiting[]): Promise<{ stored: Set<string>; rows: IncomingReport[]; seconds: number } | { error: unknown }> {
+  /**
+   * Inserts a batch in one statement, in its own transaction, once `insertedBefore` (the batch
+   * made before it) has inserted its rows; calls `rowsInserted` when its own rows have their
+   * positions, then commits. Answers the keys stored for the first time, or the error. Never rejects.
+   */
+  private async insert(
+    batch: Waiting[],
+    insertedBefore: Promise<void> = Promise.resolve(),
+    rowsInserted: () => void = () => undefined,
+  ): Promise<{ stored: Set<string>; rows: IncomingReport[]; seconds: number } | { error: unknown }> {
     const started = performance.now();
     // The same report twice in one batch would make the statement conflict with itself.
     const unique = new Map<string, IncomingReport>();
@@ -147,7 +165,10 @@ export class ReportIngest {
       unique.set(`${report.deviceId}/${report.at.getTime()}/${report.reportId}`, report);
     }
     const rows = [...unique.values()];
+    let transaction: Knex.Transaction | null = null;
     try {
+      await insertedBefore;
+      transaction = await this.db.transaction();
       // The batch travels as one JSON document, each report's body nested as it is: PostgreSQL
       // parses it once (json_to_recordset), where an array literal of jsonb texts would be
       // escaped by the driver and parsed twice by the server (bench/ingest.bench.ts: about
@@ -156,13 +177,15 @@ export class ReportIngest {
       const document = JSON.stringify(
         rows.map((row) => ({ d: row.deviceId, r: row.reportId, t: row.type, a: row.at.toISOString(), s: row.assetIndex, c: row.controllerIndex, b: row.body })),
       );
-      const inserted = await this.db.raw(
+      const inserted = await transaction.raw(
         `insert into device_reports (device_id, report_id, type, at, asset_index, controller_index, body)
          select d, r, t, a, s, c, b from json_to_recordset(?::json) as x(d bigint, r text, t text, a timestamptz, s integer, c integer, b jsonb)
          on conflict do nothing
          returning device_id, report_id, (extract(epoch from at) * 1000)::bigint as at_ms`,
         [document],
       );
+      rowsInserted();
+      await transaction.commit();
       const stored = new Set(
         (inserted as { rows: { device_id: string | number; report_id: string; at_ms: string | number }[] }).rows.map(
           (row) => `${Number(row.device_id)}/${Number(row.at_ms)}/${row.report_id}`,
@@ -170,6 +193,8 @@ export class ReportIngest {
       );
       return { stored, rows, seconds: (performance.now() - started) / 1000 };
     } catch (error) {
+      rowsInserted();
+      await transaction?.rollback().catch(() => undefined);
       return { error };
     }
   }
