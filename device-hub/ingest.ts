@@ -30,10 +30,11 @@ interface Waiting {
  * commit, so a gateway's acknowledgement means the report is on disk. A batch closes when it
  * holds ingestBatchMax reports or has waited ingestBatchWaitMs; up to ingestWritesInFlight
  * batches are written at once (each its own transaction on its own backend), the next gathering
- * meanwhile, and they are answered in the order they were made. A batch's insert starts once the
- * batch made before it has inserted (its commit may still run): the stream's positions (report
- * ids) follow the order the batches were made, so forwarding, which reads the stream in position
- * order, delivers a device's reports in the order it sent them. A report that was stored before (same device, time
+ * meanwhile, and they are answered in the order they were made. A batch's transaction takes its
+ * id once the batch made before it has taken its own (the inserts and commits then run side by
+ * side): the stream's positions (the writing transaction's id, then a sequence) follow the order
+ * the batches were made, so forwarding, which reads the stream in position order, delivers a
+ * device's reports in the order it sent them. A report that was stored before (same device, time
  * and id) is left as it was and resolves all the same. The queue is bounded (ingestQueueMax,
  * and back-pressure from ingestPauseAt): a database that falls behind slows the gateways down
  * instead of growing a backlog here.
@@ -45,8 +46,8 @@ export class ReportIngest {
   private writes = 0;
   /** Settles once every batch handed out so far has been answered, in order. */
   private answered: Promise<void> = Promise.resolve();
-  /** Settles once the last batch handed out has inserted its rows (not committed): the next batch's insert waits for it. */
-  private insertedLast: Promise<void> = Promise.resolve();
+  /** Settles once the last batch handed out has its transaction's id (its position in the stream): the next batch's waits for it. */
+  private positionedLast: Promise<void> = Promise.resolve();
   private closed = false;
   private pressed = false;
   private readonly pressureListeners = new Set<(pressed: boolean) => void>();
@@ -115,12 +116,12 @@ export class ReportIngest {
       // Written at once (a second database backend while the first commits), answered in the
       // order the batches were made: acknowledgements, subscribers and monitors see a device's
       // reports in order.
-      const insertedBefore = this.insertedLast;
-      let rowsInserted: () => void = () => undefined;
-      this.insertedLast = new Promise<void>((resolve) => {
-        rowsInserted = resolve;
+      const positionedBefore = this.positionedLast;
+      let positioned: () => void = () => undefined;
+      this.positionedLast = new Promise<void>((resolve) => {
+        positioned = resolve;
       });
-      const inserted = this.insert(batch, insertedBefore, rowsInserted);
+      const inserted = this.insert(batch, positionedBefore, positioned);
       const before = this.answered;
       this.answered = (async () => {
         const outcome = await inserted;
@@ -149,14 +150,15 @@ export class ReportIngest {
   }
 
   /**
-   * Inserts a batch in one statement, in its own transaction, once `insertedBefore` (the batch
-   * made before it) has inserted its rows; calls `rowsInserted` when its own rows have their
-   * positions, then commits. Answers the keys stored for the first time, or the error. Never rejects.
+   * Inserts a batch in one statement, in its own transaction, whose id (the rows' position in
+   * the stream) is taken once `positionedBefore` (the batch made before it) has taken its own;
+   * calls `positioned` then, and inserts and commits. Answers the keys stored for the first time,
+   * or the error. Never rejects.
    */
   private async insert(
     batch: Waiting[],
-    insertedBefore: Promise<void> = Promise.resolve(),
-    rowsInserted: () => void = () => undefined,
+    positionedBefore: Promise<void> = Promise.resolve(),
+    positioned: () => void = () => undefined,
   ): Promise<{ stored: Set<string>; rows: IncomingReport[]; seconds: number } | { error: unknown }> {
     const started = performance.now();
     // The same report twice in one batch would make the statement conflict with itself.
@@ -167,8 +169,10 @@ export class ReportIngest {
     const rows = [...unique.values()];
     let transaction: Knex.Transaction | null = null;
     try {
-      await insertedBefore;
+      await positionedBefore;
       transaction = await this.db.transaction();
+      await transaction.raw('select pg_current_xact_id()');
+      positioned();
       // The batch travels as one JSON document, each report's body nested as it is: PostgreSQL
       // parses it once (json_to_recordset), where an array literal of jsonb texts would be
       // escaped by the driver and parsed twice by the server (bench/ingest.bench.ts: about
@@ -184,7 +188,6 @@ export class ReportIngest {
          returning device_id, report_id, (extract(epoch from at) * 1000)::bigint as at_ms`,
         [document],
       );
-      rowsInserted();
       await transaction.commit();
       const stored = new Set(
         (inserted as { rows: { device_id: string | number; report_id: string; at_ms: string | number }[] }).rows.map(
@@ -193,7 +196,7 @@ export class ReportIngest {
       );
       return { stored, rows, seconds: (performance.now() - started) / 1000 };
     } catch (error) {
-      rowsInserted();
+      positioned();
       await transaction?.rollback().catch(() => undefined);
       return { error };
     }
