@@ -3,7 +3,7 @@
  * arriving in one tick, counted in memory (no Redis) and through Redis (the pub/sub's publishing
  * connection, auto-pipelined), each device twice (its second attempt refused: one a window).
  *
- *   npm run build && node dist/bench/reconnect-throttle.bench.js [redis://127.0.0.1:6379] [10000] [flush|keep] [redisWaitMs]
+ *   npm run build:server && node dist/bench/reconnect-throttle.bench.js [redis://127.0.0.1:6379] [10000] [flush|keep] [redisWaitMs]
  *
  * Then the same number spread over time (100 every 20 ms, as a storm of seconds brings them) and
  * how long an attempt waits for its answer. Prints wall and CPU ms of each round, the attempts refused, how many EVALSHA Redis ran
@@ -80,4 +80,7 @@ async function main(): Promise<void> {
   await admin.quit();
 }
 
-void main();
+main().catch((error: unknown) => {
+  process.stderr.write(`reconnect-throttle benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
