@@ -111,6 +111,37 @@ describe('report ingest with a report the database refuses', () => {
     expect(ingest.stats).toMatchObject({ isolatedBatches: 1, reports: 2 });
     await ingest.close();
   });
+
+  it('keeps the batch position of the reports stored beside refused ones: a batch made later, written meanwhile, comes after them', async () => {
+    const deviceId = await insertDeviceRow(database.db, { name: 'Poisoned first batch' });
+    const pubsub = new InProcessPubSub();
+    const published: string[] = [];
+    pubsub.subscribe(channels.reports(deviceId), (message) => published.push((message as StoredReport).reportId));
+    const ingest = new ReportIngest(database.db, pubsub);
+    // Two batches in flight: the first holds the refused report, so its insert fails while the second is already positioned.
+    const count = hubLimits.ingestBatchMax + 10;
+    const poisoned = [5, 6, 1500];
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: count }, (_, index) =>
+        ingest.submit({
+          deviceId,
+          reportId: `p${index}`,
+          type: 'journal',
+          at: new Date(Date.UTC(2026, 10, 23, 1, 0, 0, index)),
+          assetIndex: null,
+          controllerIndex: null,
+          body: { lines: [poisoned.includes(index) ? 'nul \u0000 here' : `line ${index}`] },
+        }),
+      ),
+    );
+    const expected = Array.from({ length: count }, (_, index) => index).filter((index) => !poisoned.includes(index));
+    expect(outcomes.map((outcome, index) => (outcome.status === 'rejected' ? index : -1)).filter((index) => index >= 0)).toEqual(poisoned);
+    const positions = (await database.db('device_reports').where('device_id', deviceId).orderBy(['tx', 'seq']).select('report_id')) as { report_id: string }[];
+    expect(positions.map((row) => row.report_id)).toEqual(expected.map((index) => `p${index}`));
+    expect(published).toEqual(expected.map((index) => `p${index}`));
+    expect(ingest.stats).toMatchObject({ isolatedBatches: 1, batches: 2, reports: count - poisoned.length });
+    await ingest.close();
+  });
 });
 
 describe('report ingest on a database that falls behind', () => {

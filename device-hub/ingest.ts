@@ -152,19 +152,22 @@ export class ReportIngest {
   /**
    * Inserts a batch in one statement, in its own transaction, whose id (the rows' position in
    * the stream) is taken once `positionedBefore` (the batch made before it) has taken its own;
-   * calls `positioned` then, and inserts and commits. Answers the keys stored for the first time,
-   * or the error. Never rejects.
+   * calls `positioned` then, and inserts and commits. When the database refuses the statement,
+   * the batch goes back to a savepoint and is inserted again in halves, each refused half halved
+   * again, still in that transaction and in the batch's order: the reports it stores keep the
+   * batch's position, and only a report refused alone is refused. Answers the keys stored for the first time and the refused ones, or the error
+   * of the whole batch. Never rejects.
    */
   private async insert(
     batch: Waiting[],
-    positionedBefore: Promise<void> = Promise.resolve(),
-    positioned: () => void = () => undefined,
-  ): Promise<{ stored: Set<string>; rows: IncomingReport[]; seconds: number } | { error: unknown }> {
+    positionedBefore: Promise<void>,
+    positioned: () => void,
+  ): Promise<{ stored: Set<string>; refused: Map<string, unknown>; rows: IncomingReport[]; seconds: number } | { error: unknown }> {
     const started = performance.now();
     // The same report twice in one batch would make the statement conflict with itself.
     const unique = new Map<string, IncomingReport>();
     for (const { report } of batch) {
-      unique.set(`${report.deviceId}/${report.at.getTime()}/${report.reportId}`, report);
+      unique.set(reportKey(report), report);
     }
     const rows = [...unique.values()];
     let transaction: Knex.Transaction | null = null;
@@ -173,28 +176,26 @@ export class ReportIngest {
       transaction = await this.db.transaction();
       await transaction.raw('select pg_current_xact_id()');
       positioned();
-      // The batch travels as one JSON document, each report's body nested as it is: PostgreSQL
-      // parses it once (json_to_recordset), where an array literal of jsonb texts would be
-      // escaped by the driver and parsed twice by the server (bench/ingest.bench.ts: about
-      // 1.4 times the rows per second of unnest over arrays). `at` comes back as epoch
-      // milliseconds, cheaper to read than a timestamptz.
-      const document = JSON.stringify(
-        rows.map((row) => ({ d: row.deviceId, r: row.reportId, t: row.type, a: row.at.toISOString(), s: row.assetIndex, c: row.controllerIndex, b: row.body })),
-      );
-      const inserted = await transaction.raw(
-        `insert into device_reports (device_id, report_id, type, at, asset_index, controller_index, body)
-         select d, r, t, a, s, c, b from json_to_recordset(?::json) as x(d bigint, r text, t text, a timestamptz, s integer, c integer, b jsonb)
-         on conflict do nothing
-         returning device_id, report_id, (extract(epoch from at) * 1000)::bigint as at_ms`,
-        [document],
-      );
+      const refused = new Map<string, unknown>();
+      let stored: Set<string>;
+      if (rows.length === 1) {
+        stored = await insertRows(transaction, rows);
+      } else {
+        await transaction.raw('savepoint batch');
+        try {
+          stored = await insertRows(transaction, rows);
+        } catch {
+          // One report the database refuses must not fail the others (of any device) that
+          // shared its batch. A failure of the connection itself fails the savepoint too, and
+          // with it the whole batch.
+          await transaction.raw('rollback to savepoint batch');
+          this.stats.isolatedBatches += 1;
+          stored = new Set<string>();
+          await insertHalves(transaction, rows, stored, refused);
+        }
+      }
       await transaction.commit();
-      const stored = new Set(
-        (inserted as { rows: { device_id: string | number; report_id: string; at_ms: string | number }[] }).rows.map(
-          (row) => `${Number(row.device_id)}/${Number(row.at_ms)}/${row.report_id}`,
-        ),
-      );
-      return { stored, rows, seconds: (performance.now() - started) / 1000 };
+      return { stored, refused, rows, seconds: (performance.now() - started) / 1000 };
     } catch (error) {
       positioned();
       await transaction?.rollback().catch(() => undefined);
@@ -202,32 +203,32 @@ export class ReportIngest {
     }
   }
 
-  /** Resolves a stored batch's reports and publishes what was new; a failed batch is written again a report at a time. */
+  /** Answers a written batch's reports (in the order they were made) and publishes what was new. */
   private async answer(batch: Waiting[], outcome: Awaited<ReturnType<ReportIngest['insert']>>): Promise<void> {
     if ('error' in outcome) {
-      if (batch.length === 1) {
-        batch[0]?.reject(outcome.error);
-        return;
-      }
-      // One report the database refuses must not fail the others (of any device) that shared
-      // its batch: each is written alone, and only what fails alone is refused.
-      this.stats.isolatedBatches += 1;
       for (const waiting of batch) {
-        await this.answer([waiting], await this.insert([waiting]));
+        waiting.reject(outcome.error);
       }
       return;
     }
-    const { stored, rows } = outcome;
+    const { stored, refused, rows } = outcome;
     this.stats.batches += 1;
     this.stats.reports += stored.size;
-    this.stats.duplicates += batch.length - stored.size;
-    this.metrics.ingestBatch(batch.length, stored.size, outcome.seconds);
+    let refusedReports = 0;
     for (const waiting of batch) {
-      waiting.resolve();
+      const error = refused.get(reportKey(waiting.report));
+      if (error === undefined) {
+        waiting.resolve();
+      } else {
+        refusedReports += 1;
+        waiting.reject(error);
+      }
     }
+    this.stats.duplicates += batch.length - refusedReports - stored.size;
+    this.metrics.ingestBatch(batch.length, stored.size, outcome.seconds);
     const storedReports: StoredReport[] = [];
     for (const report of rows) {
-      if (stored.has(`${report.deviceId}/${report.at.getTime()}/${report.reportId}`)) {
+      if (stored.has(reportKey(report))) {
         const message: StoredReport = {
           deviceId: report.deviceId,
           reportId: report.reportId,
@@ -258,4 +259,59 @@ export class ReportIngest {
       await this.answered;
     }
   }
+}
+
+/** What makes a report unique in the table (device, time, id), as a key. */
+function reportKey(report: IncomingReport): string {
+  return `${report.deviceId}/${report.at.getTime()}/${report.reportId}`;
+}
+
+/**
+ * Inserts reports in a savepoint of the transaction, in their order; when the database refuses
+ * them, inserts each half the same way, until a report refused alone: that one is refused.
+ */
+async function isolate(transaction: Knex.Transaction, rows: IncomingReport[], stored: Set<string>, refused: Map<string, unknown>): Promise<void> {
+  await transaction.raw('savepoint part');
+  try {
+    for (const key of await insertRows(transaction, rows)) {
+      stored.add(key);
+    }
+    await transaction.raw('release savepoint part');
+  } catch (error) {
+    await transaction.raw('rollback to savepoint part');
+    await transaction.raw('release savepoint part');
+    const [first] = rows;
+    if (rows.length === 1 && first) {
+      refused.set(reportKey(first), error);
+    } else {
+      await insertHalves(transaction, rows, stored, refused);
+    }
+  }
+}
+
+/** Inserts the first half of the reports, then the second, each as `isolate` does. */
+async function insertHalves(transaction: Knex.Transaction, rows: IncomingReport[], stored: Set<string>, refused: Map<string, unknown>): Promise<void> {
+  const middle = Math.ceil(rows.length / 2);
+  await isolate(transaction, rows.slice(0, middle), stored, refused);
+  await isolate(transaction, rows.slice(middle), stored, refused);
+}
+
+/** Inserts reports in one statement; answers the keys of those stored for the first time. */
+async function insertRows(transaction: Knex.Transaction, rows: IncomingReport[]): Promise<Set<string>> {
+  // The batch travels as one JSON document, each report's body nested as it is: PostgreSQL
+  // parses it once (json_to_recordset), where an array literal of jsonb texts would be escaped
+  // by the driver and parsed twice by the server (bench/ingest.bench.ts: about 1.4 times the
+  // rows per second of unnest over arrays). `at` comes back as epoch milliseconds, cheaper to
+  // read than a timestamptz.
+  const document = JSON.stringify(
+    rows.map((row) => ({ d: row.deviceId, r: row.reportId, t: row.type, a: row.at.toISOString(), s: row.assetIndex, c: row.controllerIndex, b: row.body })),
+  );
+  const inserted = (await transaction.raw(
+    `insert into device_reports (device_id, report_id, type, at, asset_index, controller_index, body)
+     select d, r, t, a, s, c, b from json_to_recordset(?::json) as x(d bigint, r text, t text, a timestamptz, s integer, c integer, b jsonb)
+     on conflict do nothing
+     returning device_id, report_id, (extract(epoch from at) * 1000)::bigint as at_ms`,
+    [document],
+  )) as { rows: { device_id: string | number; report_id: string; at_ms: string | number }[] };
+  return new Set(inserted.rows.map((row) => `${Number(row.device_id)}/${Number(row.at_ms)}/${row.report_id}`));
 }
