@@ -399,11 +399,11 @@ describe('the device hub', () => {
     const stalled = new Promise<void>((resolve) => {
       letGo = resolve;
     });
-    const ingest = hub.ingest as unknown as { insert(batch: unknown[]): Promise<unknown> };
+    const ingest = hub.ingest as unknown as { insert(...args: unknown[]): Promise<unknown> };
     const insert = ingest.insert.bind(ingest);
-    const slowWrites = jest.spyOn(ingest, 'insert').mockImplementation(async (batch) => {
+    const slowWrites = jest.spyOn(ingest, 'insert').mockImplementation(async (...args) => {
       await stalled;
-      return insert(batch);
+      return insert(...args);
     });
     const pausesBefore = hub.ingest.stats.pauses;
     const submitted: string[] = [];
