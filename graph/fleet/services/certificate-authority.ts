@@ -1,6 +1,7 @@
 import { createHash, KeyObject, verify as verifySignature, webcrypto, X509Certificate as NativeCertificate } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import { GridportError } from '../../../contracts/errors';
+import { certificateDer, readCertificateFields } from './certificate-der';
 import { deviceIdentifierPattern, deviceSubjectOrganization } from '../../../contracts/provisioning';
 
 /** WebCrypto as @peculiar/x509 types it: Node's implementation, passed to every call. */
@@ -46,53 +47,41 @@ export function parseCertificate(pem: string): x509.X509Certificate | null {
 
 /**
  * What the hub reads of a device certificate: its subject's one OU and O, its fingerprint, its
- * validity and its key. Parsed with Node's native X509Certificate (OpenSSL): a reconnect storm
- * reads thousands, and @peculiar/x509's JavaScript ASN.1 cost several times more per
- * certificate. Nothing here says who signed it (CertificateAuthority.signed does).
+ * validity and its key. Read from the DER by certificate-der.ts: a reconnect storm reads
+ * thousands, and both @peculiar/x509's JavaScript ASN.1 and OpenSSL 3's parse (Node's
+ * X509Certificate) cost several times more per certificate. Nothing here says who signed it
+ * (CertificateAuthority.signed does).
  */
 export interface DeviceCertificateFacts {
   /** The OU, when the subject has exactly one and it is a device identifier. */
   identifier: string | null;
   /** The O, when the subject has exactly one. */
   organization: string | null;
-  issuer: string;
   fingerprint: string;
   notBefore: Date;
   notAfter: Date;
   publicKey: KeyObject;
-  native: NativeCertificate;
+  /** The certificate's bytes. */
+  der: Buffer;
 }
 
-/** The values of one attribute in a native certificate's subject (one `KEY=value` a line; Node quotes a value with special characters). */
-function subjectValues(subject: string, attribute: string): string[] {
-  return subject.split('\n').flatMap((line) => (line.startsWith(`${attribute}=`) ? [line.slice(attribute.length + 1)] : []));
-}
-
-/** The facts of a device certificate from PEM, or null when it does not parse. */
+/** The facts of a device certificate from PEM, or null when it is not read (certificate-der.ts: only ECDSA P-256 keys). */
 export function readDeviceCertificate(pem: string): DeviceCertificateFacts | null {
-  let native: NativeCertificate;
-  try {
-    native = new NativeCertificate(pem);
-  } catch {
+  const der = certificateDer(pem);
+  const fields = der && readCertificateFields(der);
+  if (!der || !fields) {
     return null;
   }
-  const units = subjectValues(native.subject, 'OU');
-  const organizations = subjectValues(native.subject, 'O');
-  const unit = units.length === 1 ? units[0] : undefined;
-  const notBefore = new Date(native.validFrom);
-  const notAfter = new Date(native.validTo);
-  if (Number.isNaN(notBefore.getTime()) || Number.isNaN(notAfter.getTime())) {
-    return null;
-  }
+  const unit = fields.organizationalUnits.length === 1 ? fields.organizationalUnits[0] : null;
+  const organization = fields.organizations.length === 1 ? fields.organizations[0] : null;
   return {
-    identifier: unit !== undefined && deviceIdentifierPattern.test(unit) ? unit : null,
-    organization: organizations.length === 1 ? (organizations[0] ?? null) : null,
-    issuer: native.issuer,
-    fingerprint: createHash('sha256').update(native.raw).digest('hex'),
-    notBefore,
-    notAfter,
-    publicKey: native.publicKey,
-    native,
+    identifier: typeof unit === 'string' && deviceIdentifierPattern.test(unit) ? unit : null,
+    organization: organization ?? null,
+    fingerprint: createHash('sha256').update(der).digest('hex'),
+    notBefore: fields.notBefore,
+    notAfter: fields.notAfter,
+    publicKey: fields.publicKey,
+    der,
   };
 }
 
@@ -256,11 +245,12 @@ export class CertificateAuthority {
    * checked apart (vouchesFor).
    */
   signed(certificate: DeviceCertificateFacts): boolean {
-    if (certificate.organization !== deviceSubjectOrganization || !certificate.native.checkIssued(this.native)) {
+    if (certificate.organization !== deviceSubjectOrganization) {
       return false;
     }
     try {
-      return certificate.native.verify(this.native.publicKey);
+      const native = new NativeCertificate(certificate.der);
+      return native.checkIssued(this.native) && native.verify(this.native.publicKey);
     } catch {
       return false;
     }
