@@ -598,15 +598,22 @@ export class GatewayServer {
     const tls = { certificatePem: peerCertificatePem(request), version: url.searchParams.get('version')?.slice(0, 64) ?? null };
     // Mutual TLS proved the key: a device reconnecting too often is refused before the websocket exists.
     const read = tls.certificatePem === null ? null : this.options.readCertificate(tls.certificatePem);
-    // The connection lives through the socket's own events once upgraded.
-    const upgrade = () =>
-      this.sockets.handleUpgrade(
-        request,
-        socket,
-        head,
-        (ws) =>
-          new GatewayConnection(ws, socket, this, this.options, url.searchParams.get('networkInterface')?.slice(0, 32) ?? null, tls, read?.fingerprint ?? null),
-      );
+    // The connection lives through the socket's own events once upgraded. The upgrade's answer
+    // and the challenge (sent as the connection starts, in the same tick) leave in one write.
+    const upgrade = () => {
+      socket.cork();
+      try {
+        this.sockets.handleUpgrade(
+          request,
+          socket,
+          head,
+          (ws) =>
+            new GatewayConnection(ws, socket, this, this.options, url.searchParams.get('networkInterface')?.slice(0, 32) ?? null, tls, read?.fingerprint ?? null),
+        );
+      } finally {
+        socket.uncork();
+      }
+    };
     if (!read) {
       upgrade();
       return;
