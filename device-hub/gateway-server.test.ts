@@ -466,6 +466,30 @@ describe('the device hub', () => {
     }
   });
 
+  it('logs a pause for the ingest at most once a minute, naming the pauses it did not log', () => {
+    const hub = t.hub;
+    if (!hub) {
+      throw new Error('the test app runs no hub');
+    }
+    const message = 'the ingest is behind: reading from gateways paused (logged at most once a minute; gridport_ingest_pauses_total counts every pause)';
+    const logged = () => t.logs.lines.filter((line) => line.msg === message);
+    const before = logged().length;
+    // The ingest pushes back and lets go, three times in a row (under sustained load, several times a second).
+    const ingest = hub.ingest as unknown as { press(pressed: boolean): void };
+    const pauseLog = hub.gateways as unknown as { pauseLog: { at: number; unlogged: number } };
+    pauseLog.pauseLog = { at: Number.NEGATIVE_INFINITY, unlogged: 0 };
+    for (let pause = 0; pause < 3; pause += 1) {
+      ingest.press(true);
+      ingest.press(false);
+    }
+    expect(logged().slice(before)).toEqual([expect.objectContaining({ level: 40, pausesNotLogged: 0 })]);
+    // A minute later, the next pause is logged with the two between.
+    pauseLog.pauseLog.at -= hubLimits.ingestPauseLogMs;
+    ingest.press(true);
+    ingest.press(false);
+    expect(logged().slice(before)).toEqual([expect.objectContaining({ pausesNotLogged: 0 }), expect.objectContaining({ level: 40, pausesNotLogged: 2 })]);
+  });
+
   it('replaces an older connection of the same device with a newer one (4003), and keeps the device online', async () => {
     const gateway = await aGateway();
     const older = await rawAuthenticated(gateway.identity);

@@ -608,7 +608,15 @@ export class GatewayServer {
           socket,
           head,
           (ws) =>
-            new GatewayConnection(ws, socket, this, this.options, url.searchParams.get('networkInterface')?.slice(0, 32) ?? null, tls, read?.fingerprint ?? null),
+            new GatewayConnection(
+              ws,
+              socket,
+              this,
+              this.options,
+              url.searchParams.get('networkInterface')?.slice(0, 32) ?? null,
+              tls,
+              read?.fingerprint ?? null,
+            ),
         );
       } finally {
         socket.uncork();
@@ -642,6 +650,8 @@ export class GatewayServer {
   private storeOutage: { since: number; failed: number } | null = null;
   /** Whether the ingest is behind: connections stop reading until it catches up. */
   private ingestPressed = false;
+  /** When a pause was last logged, and the pauses since then not logged (under sustained load the ingest pauses several times a second). */
+  private pauseLog = { at: Number.NEGATIVE_INFINITY, unlogged: 0 };
   /** The handshakes' and deliveries' queries, gathered across connections (handshakeBatching). */
   private readonly sessions: Batcher<DeviceSession, OpenedSession>;
   private readonly outboxReads: Batcher<{ deviceId: number; limit: number; afterId: number }, PendingMessage[]>;
@@ -665,7 +675,7 @@ export class GatewayServer {
     this.stopPressure = options.ingest.onPressure((pressed) => {
       this.ingestPressed = pressed;
       if (pressed) {
-        options.log.warn({ queued: options.ingest.queued, connections: this.connections.size }, 'the ingest is behind: reading from gateways paused');
+        this.logPause();
       }
       for (const connection of this.connections.values()) {
         if (pressed) {
@@ -691,6 +701,20 @@ export class GatewayServer {
         held.close(closeCodes.replaced, 'replaced by a newer connection');
       }
     });
+  }
+
+  /** A pause for the ingest, logged at most once per hubLimits.ingestPauseLogMs with the pauses since the last line. */
+  private logPause(): void {
+    const now = performance.now();
+    if (now - this.pauseLog.at < hubLimits.ingestPauseLogMs) {
+      this.pauseLog.unlogged += 1;
+      return;
+    }
+    this.options.log.warn(
+      { queued: this.options.ingest.queued, connections: this.connections.size, pausesNotLogged: this.pauseLog.unlogged },
+      'the ingest is behind: reading from gateways paused (logged at most once a minute; gridport_ingest_pauses_total counts every pause)',
+    );
+    this.pauseLog = { at: now, unlogged: 0 };
   }
 
   /** Serves gateways on this HTTP server's upgrades to /v1/device/connect. */

@@ -6,6 +6,7 @@ import { channels, InProcessPubSub } from '../graph/common/pubsub';
 import type { Knex } from 'knex';
 import { GridportError } from '../contracts/errors';
 import { hubLimits } from '../contracts/hub/protocol';
+import { noMetrics } from '../graph/common/metrics';
 
 describe('report ingest', () => {
   let database: TestDatabase;
@@ -223,16 +224,17 @@ describe('report ingest on a database that falls behind', () => {
     });
     const slow = new Proxy(database.db, {
       get(target, property, receiver) {
-        if (property === 'raw') {
-          return async (...args: Parameters<Knex['raw']>) => {
+        if (property === 'transaction') {
+          return async (...args: Parameters<Knex['transaction']>) => {
             await stalled;
-            return target.raw(...args);
+            return target.transaction(...args);
           };
         }
         return Reflect.get(target, property, receiver) as unknown;
       },
     });
-    const ingest = new ReportIngest(slow, new InProcessPubSub());
+    let pausesCounted = 0;
+    const ingest = new ReportIngest(slow, new InProcessPubSub(), undefined, { ...noMetrics, ingestPaused: () => void (pausesCounted += 1) });
     const pressure: boolean[] = [];
     ingest.onPressure((pressed) => pressure.push(pressed));
     const report = (index: number): IncomingReport => ({
@@ -246,6 +248,7 @@ describe('report ingest on a database that falls behind', () => {
     });
     // The batches being written (stalled), the queue full behind them, and 500 more.
     const accepted = hubLimits.ingestWritesInFlight * hubLimits.ingestBatchMax + hubLimits.ingestQueueMax;
+    const stored = async () => Number(((await database.db('device_reports').where('device_id', deviceId).count({ n: '*' })) as { n: string | number }[])[0]?.n);
     const outcomes = Array.from({ length: accepted + 500 }, (_, index) => ingest.submit(report(index)));
     expect(ingest.queued).toBe(hubLimits.ingestQueueMax);
     expect(pressure).toEqual([true]);
@@ -254,11 +257,12 @@ describe('report ingest on a database that falls behind', () => {
       refused.every((outcome) => outcome.status === 'rejected' && outcome.reason instanceof GridportError && outcome.reason.key === 'service_unavailable'),
     ).toBe(true);
     expect(ingest.stats).toMatchObject({ refused: 500, queuedMax: hubLimits.ingestQueueMax, pauses: 1 });
+    expect(pausesCounted).toBe(1);
+    expect(await stored()).toBe(0);
 
     letGo();
     await Promise.all(outcomes.slice(0, accepted));
     expect(pressure).toEqual([true, false]);
-    const stored = async () => Number(((await database.db('device_reports').where('device_id', deviceId).count({ n: '*' })) as { n: string | number }[])[0]?.n);
     expect(await stored()).toBe(accepted);
     // The gateway sends the refused reports again (it keeps them until acknowledged): each is stored once.
     await Promise.all(Array.from({ length: 500 }, (_, index) => ingest.submit(report(accepted + index))));

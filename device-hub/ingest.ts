@@ -143,6 +143,7 @@ export class ReportIngest {
     this.pressed = pressed;
     if (pressed) {
       this.stats.pauses += 1;
+      this.metrics.ingestPaused();
     }
     for (const listener of this.pressureListeners) {
       listener(pressed);

@@ -184,6 +184,8 @@ describeWithPrometheus('Prometheus scraping /metrics', () => {
   it('reads the ingest, the connected gateway and the monitors', async () => {
     expect(await scraped('gridport_ingest_reports_total{outcome="stored"}', reportCount)).toBe(reportCount);
     expect(await scraped('gridport_ingest_batch_size_sum', reportCount)).toBe(reportCount);
+    // Present from the start; the gateway's few reports never made the ingest push back.
+    expect(await scraped('gridport_ingest_pauses_total', 0)).toBe(0);
     expect(await scraped('gridport_gateways_connected', 1)).toBe(1);
     expect(await scraped('gridport_monitor_reports_evaluated_total', reportCount)).toBe(reportCount);
   });

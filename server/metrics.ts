@@ -146,6 +146,11 @@ export class Metrics {
     buckets: latencyBuckets,
     registers: [this.registry],
   });
+  private readonly ingestPauses = new Counter({
+    name: 'gridport_ingest_pauses_total',
+    help: 'Times the ingest fell behind and this node stopped reading reports from every gateway until it caught up (back-pressure).',
+    registers: [this.registry],
+  });
   private readonly monitorReports = new Counter({
     name: 'gridport_monitor_reports_evaluated_total',
     help: "Stored reports the monitors' evaluator took up on this node.",
@@ -173,6 +178,7 @@ export class Metrics {
         this.ingestBatchSize.observe(received);
         this.ingestBatchDuration.observe(seconds);
       },
+      ingestPaused: () => this.ingestPauses.inc(),
       monitorReportsEvaluated: (count) => this.monitorReports.inc(count),
       monitorSweep: () => this.monitorSweeps.inc(),
     };

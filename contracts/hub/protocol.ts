@@ -56,6 +56,8 @@ export const hubLimits = {
   ingestWritesInFlight: 2,
   ingestResumeAt: 2000,
   ingestQueueMax: 8000,
+  /** The hub logs a pause for the ingest at most this often; the pauses between are counted (gridport_ingest_pauses_total) and named in the next line. */
+  ingestPauseLogMs: 60_000,
   /** Unacknowledged messages in flight per connection; the rest wait their turn. */
   deliveryWindow: 50,
   /** How long a sent message waits for its acknowledgement before it is sent again. */
