@@ -156,8 +156,8 @@ export class ReportIngest {
    * calls `positioned` then, and inserts and commits. When the database refuses the statement,
    * the batch goes back to a savepoint and is inserted again in halves, each refused half halved
    * again, still in that transaction and in the batch's order: the reports it stores keep the
-   * batch's position, and only a report refused alone is refused. Answers the keys stored for the first time and the refused ones, or the error
-   * of the whole batch. Never rejects.
+   * batch's position, and only a report refused alone is refused. Answers the keys stored for
+   * the first time and the refused ones, or the error of the whole batch. Never rejects.
    */
   private async insert(
     batch: Waiting[],

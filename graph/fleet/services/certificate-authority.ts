@@ -1,8 +1,8 @@
 import { createHash, KeyObject, verify as verifySignature, webcrypto, X509Certificate as NativeCertificate } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import { GridportError } from '../../../contracts/errors';
-import { certificateDer, readCertificateFields } from './certificate-der';
 import { deviceIdentifierPattern, deviceSubjectOrganization } from '../../../contracts/provisioning';
+import { certificateDer, readCertificateFields } from './certificate-der';
 
 /** WebCrypto as @peculiar/x509 types it: Node's implementation, passed to every call. */
 type X509Crypto = NonNullable<Parameters<typeof x509.X509CertificateGenerator.create>[1]>;
