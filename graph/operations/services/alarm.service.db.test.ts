@@ -3,7 +3,7 @@ import { exampleDeviceConfig } from '../../../contracts/device';
 import { deviceUpdateSchema } from '../../../contracts/fleet';
 import type { StoredReport } from '../../../contracts/hub/reports';
 import { validate } from '../../../contracts/validation';
-import { testSecrets } from '../../../test-support/app';
+import { captureLogs, testSecrets } from '../../../test-support/app';
 import { testDatabase, type TestDatabase } from '../../../test-support/database';
 import { buildDevice, buildDeviceGroup, buildOrganization, buildUser, insertDeviceRow } from '../../../test-support/factories';
 import { systemActor } from '../../common/context';
@@ -627,9 +627,9 @@ describe('monitors and alarms in the database', () => {
       return reads;
     };
     /** An evaluator that counts the reports it evaluated (a report waiting for its device's read counts when taken up). */
-    const countingEvaluator = () => {
+    const countingEvaluator = (logger = log) => {
       const evaluated = { count: 0 };
-      const evaluator = new MonitorEvaluator(database.db, services.alarms, log, {
+      const evaluator = new MonitorEvaluator(database.db, services.alarms, logger, {
         ...noMetrics,
         monitorReportsEvaluated: (count) => {
           evaluated.count += count;
@@ -697,12 +697,21 @@ describe('monitors and alarms in the database', () => {
       const settings = { monitor_settings: JSON.stringify({ acceptableBadConnectionCount: 1 }) };
       const [first, second] = [await aDevice(settings), await aDevice(settings)];
       const openAlarmsOfMany = jest.spyOn(services.alarms, 'openAlarmsOfMany').mockRejectedValueOnce(new Error('the pool ran dry'));
-      const { evaluator, evaluated } = countingEvaluator();
+      const logs = captureLogs();
+      const { evaluator, evaluated } = countingEvaluator(logs.log);
 
       evaluator.evaluate([bad(first, 0), bad(first, 0), bad(second, 0), bad(second, 0)]);
       await evaluator.idle();
       expect(openAlarmsOfMany).toHaveBeenCalledTimes(1);
       expect(openAlarmsOfMany).toHaveBeenCalledWith([first, second]);
+      // One line for the failed read, not one per device.
+      expect(logs.lines.filter((line) => line.level === 50)).toEqual([
+        expect.objectContaining({
+          msg: "monitors: reading 2 devices' open alarms failed; each is read again at its next report",
+          devices: 2,
+          firstDevices: [first, second],
+        }),
+      ]);
       expect([await firing(first), await firing(second), evaluated.count]).toEqual([[], [], 0]);
 
       // Within a minute of the failure the devices are not read again; their reports wait.

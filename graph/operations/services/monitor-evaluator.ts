@@ -114,6 +114,8 @@ export class MonitorEvaluator {
   private readonly loads = new Set<Promise<void>>();
   private prunedAt = Date.now();
   private closed = false;
+  /** Errors of gathered reads already logged for their whole batch. */
+  private readonly readFailuresLogged = new WeakSet<object>();
   private readonly deviceReads = new Batcher((deviceIds: number[]) => this.readDevices(deviceIds), loadBatching);
   private readonly openAlarmReads = new Batcher((deviceIds: number[]) => this.readOpenAlarms(deviceIds), loadBatching);
   /** For logs and the benchmark. */
@@ -216,17 +218,40 @@ export class MonitorEvaluator {
 
   /** Some devices' rows, one query; undefined for a device that is gone. */
   private async readDevices(deviceIds: number[]): Promise<(DeviceRow | undefined)[]> {
-    const rows = (await this.db('devices')
-      .whereIn('id', [...new Set(deviceIds)])
-      .select('id', 'monitor_settings', 'config', 'config_revision')) as DeviceRow[];
-    const byId = new Map(rows.map((row) => [Number(row.id), row]));
-    return deviceIds.map((deviceId) => byId.get(deviceId));
+    return this.gatheredRead('rows', deviceIds, async () => {
+      const rows = (await this.db('devices')
+        .whereIn('id', [...new Set(deviceIds)])
+        .select('id', 'monitor_settings', 'config', 'config_revision')) as DeviceRow[];
+      const byId = new Map(rows.map((row) => [Number(row.id), row]));
+      return deviceIds.map((deviceId) => byId.get(deviceId));
+    });
   }
 
   /** Some devices' open alarms, one query. */
   private async readOpenAlarms(deviceIds: number[]): Promise<AlarmModel[][]> {
-    const open = await this.alarms.openAlarmsOfMany(deviceIds);
-    return deviceIds.map((deviceId) => open.get(deviceId) ?? []);
+    return this.gatheredRead('open alarms', deviceIds, async () => {
+      const open = await this.alarms.openAlarmsOfMany(deviceIds);
+      return deviceIds.map((deviceId) => open.get(deviceId) ?? []);
+    });
+  }
+
+  /**
+   * A read gathered for several devices; when it fails, one line says so for all of them (each
+   * device's load then fails with the same error and does not log it again).
+   */
+  private async gatheredRead<T>(what: string, deviceIds: number[], read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      this.log.error(
+        { err: error, devices: deviceIds.length, firstDevices: deviceIds.slice(0, 10) },
+        `monitors: reading ${deviceIds.length} devices' ${what} failed; each is read again at its next report`,
+      );
+      if (typeof error === 'object' && error !== null) {
+        this.readFailuresLogged.add(error);
+      }
+      throw error;
+    }
   }
 
   /**
@@ -268,7 +293,9 @@ export class MonitorEvaluator {
         state.backlog = [];
         this.evaluate(backlog);
       } catch (error) {
-        this.log.error({ err: error, device: state.deviceId }, 'monitors: reading a device failed; tried again at its next report');
+        if (!(typeof error === 'object' && error !== null && this.readFailuresLogged.has(error))) {
+          this.log.error({ err: error, device: state.deviceId }, 'monitors: reading a device failed; tried again at its next report');
+        }
         state.loadedAt = Date.now();
       } finally {
         state.loading = false;
