@@ -78,6 +78,8 @@ export class GatewayClient {
   keepAliveSeconds: number | null = null;
   /** How often the connection was (re)established, for tests and logs. */
   connections = 0;
+  /** The close code of the last connection (4003: replaced by a newer connection of the same device), for tests and logs; null before any closed. */
+  lastCloseCode: number | null = null;
   /** The seconds the cloud last asked this gateway to stay away (4029, or 429 with Retry-After), for tests and logs; null when it never did. */
   throttledFor: number | null = null;
   /** No reconnect before this time (Date.now()): the cloud's Retry-After. */
@@ -256,6 +258,7 @@ export class GatewayClient {
     });
     socket.on('close', (code, reason) => {
       this.ready = false;
+      this.lastCloseCode = code;
       this.stopKeepAlive();
       if (code === closeCodes.authenticationFailed) {
         this.options.onError?.({ key: 'unauthorized', message: `the cloud refused the certificate: ${reason.toString()}` });
