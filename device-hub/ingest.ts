@@ -217,7 +217,8 @@ export class ReportIngest {
     this.stats.reports += stored.size;
     let refusedReports = 0;
     for (const waiting of batch) {
-      const error = refused.get(reportKey(waiting.report));
+      // Nearly always none was refused: no key is made then.
+      const error = refused.size === 0 ? undefined : refused.get(reportKey(waiting.report));
       if (error === undefined) {
         waiting.resolve();
       } else {

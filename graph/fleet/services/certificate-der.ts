@@ -67,7 +67,7 @@ function element(bytes: Buffer, offset: number, limit: number): Element | null {
 }
 
 /** The element at `offset` with the tag `tag`, or null. */
-function expect(bytes: Buffer, offset: number, limit: number, tag: number): Element | null {
+function elementOf(bytes: Buffer, offset: number, limit: number, tag: number): Element | null {
   const found = element(bytes, offset, limit);
   return found && found.tag === tag ? found : null;
 }
@@ -120,13 +120,13 @@ function names(bytes: Buffer, name: Element): Pick<CertificateFields, 'organizat
   const organizations: (string | null)[] = [];
   const organizationalUnits: (string | null)[] = [];
   for (let at = name.start; at < name.end;) {
-    const set = expect(bytes, at, name.end, tags.set);
+    const set = elementOf(bytes, at, name.end, tags.set);
     if (!set) {
       return null;
     }
     for (let inner = set.start; inner < set.end;) {
-      const attribute = expect(bytes, inner, set.end, tags.sequence);
-      const type = attribute && expect(bytes, attribute.start, attribute.end, tags.oid);
+      const attribute = elementOf(bytes, inner, set.end, tags.sequence);
+      const type = attribute && elementOf(bytes, attribute.start, attribute.end, tags.oid);
       const value = type && element(bytes, type.end, attribute.end);
       if (!attribute || !type || !value || value.end !== attribute.end) {
         return null;
@@ -143,11 +143,11 @@ function names(bytes: Buffer, name: Element): Pick<CertificateFields, 'organizat
 
 /** The public key of a SubjectPublicKeyInfo, when it is an uncompressed ECDSA P-256 point on the curve. */
 function p256Key(bytes: Buffer, info: Element): KeyObject | null {
-  const algorithm = expect(bytes, info.start, info.end, tags.sequence);
+  const algorithm = elementOf(bytes, info.start, info.end, tags.sequence);
   if (!algorithm || !bytes.subarray(info.start, algorithm.end).equals(p256Algorithm)) {
     return null;
   }
-  const key = expect(bytes, algorithm.end, info.end, tags.bitString);
+  const key = elementOf(bytes, algorithm.end, info.end, tags.bitString);
   // No unused bits, then 0x04 and the two 32-byte coordinates.
   if (!key || key.end !== info.end || key.end - key.start !== 66 || bytes[key.start] !== 0 || bytes[key.start + 1] !== 4) {
     return null;
@@ -164,11 +164,11 @@ function p256Key(bytes: Buffer, info: Element): KeyObject | null {
 
 /** What a device certificate's DER says (see the file's comment), or null when it is not read. */
 export function readCertificateFields(der: Buffer): CertificateFields | null {
-  const certificate = expect(der, 0, der.length, tags.sequence);
+  const certificate = elementOf(der, 0, der.length, tags.sequence);
   if (!certificate || certificate.end !== der.length) {
     return null;
   }
-  const tbs = expect(der, certificate.start, certificate.end, tags.sequence);
+  const tbs = elementOf(der, certificate.start, certificate.end, tags.sequence);
   if (!tbs) {
     return null;
   }
@@ -177,12 +177,12 @@ export function readCertificateFields(der: Buffer): CertificateFields | null {
   if (version?.tag === tags.version) {
     at = version.end;
   }
-  const serial = expect(der, at, tbs.end, tags.integer);
-  const signature = serial && expect(der, serial.end, tbs.end, tags.sequence);
-  const issuer = signature && expect(der, signature.end, tbs.end, tags.sequence);
-  const validity = issuer && expect(der, issuer.end, tbs.end, tags.sequence);
-  const subject = validity && expect(der, validity.end, tbs.end, tags.sequence);
-  const info = subject && expect(der, subject.end, tbs.end, tags.sequence);
+  const serial = elementOf(der, at, tbs.end, tags.integer);
+  const signature = serial && elementOf(der, serial.end, tbs.end, tags.sequence);
+  const issuer = signature && elementOf(der, signature.end, tbs.end, tags.sequence);
+  const validity = issuer && elementOf(der, issuer.end, tbs.end, tags.sequence);
+  const subject = validity && elementOf(der, validity.end, tbs.end, tags.sequence);
+  const info = subject && elementOf(der, subject.end, tbs.end, tags.sequence);
   if (!validity || !subject || !info) {
     return null;
   }

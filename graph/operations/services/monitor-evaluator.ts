@@ -293,7 +293,7 @@ export class MonitorEvaluator {
         state.backlog = [];
         this.evaluate(backlog);
       } catch (error) {
-        if (!(typeof error === 'object' && error !== null && this.readFailuresLogged.has(error))) {
+        if (!this.readFailuresLogged.has(error as object)) {
           this.log.error({ err: error, device: state.deviceId }, 'monitors: reading a device failed; tried again at its next report');
         }
         state.loadedAt = Date.now();
