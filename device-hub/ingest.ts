@@ -4,6 +4,7 @@ import { GridportError } from '../contracts/errors';
 import { hubLimits } from '../contracts/hub/protocol';
 import { channels, type PubSub } from '../graph/common/pubsub';
 import { noMetrics, type NodeMetrics } from '../graph/common/metrics';
+import { isoTime } from '../graph/common/timestamps';
 
 /** A validated report on its way into the database. */
 export interface IncomingReport {
@@ -235,7 +236,7 @@ export class ReportIngest {
           deviceId: report.deviceId,
           reportId: report.reportId,
           type: report.type,
-          at: report.at.toISOString(),
+          at: isoTime(report.at),
           assetIndex: report.assetIndex,
           controllerIndex: report.controllerIndex,
           body: report.body,
@@ -306,7 +307,7 @@ async function insertRows(transaction: Knex.Transaction, rows: IncomingReport[])
   // rows per second of unnest over arrays). `at` comes back as epoch milliseconds, cheaper to
   // read than a timestamptz.
   const document = JSON.stringify(
-    rows.map((row) => ({ d: row.deviceId, r: row.reportId, t: row.type, a: row.at.toISOString(), s: row.assetIndex, c: row.controllerIndex, b: row.body })),
+    rows.map((row) => ({ d: row.deviceId, r: row.reportId, t: row.type, a: isoTime(row.at), s: row.assetIndex, c: row.controllerIndex, b: row.body })),
   );
   const inserted = (await transaction.raw(
     `insert into device_reports (device_id, report_id, type, at, asset_index, controller_index, body)

@@ -3,12 +3,8 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import { migrationSource } from '../migrations';
-
-// Ids are bigint columns; every id Gridport makes fits in a JavaScript number.
-const parseBigint = (value: string): number => Number(value);
-pg.types.setTypeParser(pg.types.builtins.INT8, parseBigint);
+import { pgliteParsers } from './database-parsers';
 
 export type Database = Knex;
 
@@ -49,8 +45,7 @@ export function openDatabase(options: DatabaseOptions): OpenDatabase {
     if (dir) {
       mkdirSync(path.dirname(dir), { recursive: true });
     }
-    const parsers = { [pg.types.builtins.INT8]: parseBigint };
-    pglite = dir ? new PGlite(dir, { parsers }) : new PGlite({ parsers });
+    pglite = dir ? new PGlite(dir, { parsers: pgliteParsers }) : new PGlite({ parsers: pgliteParsers });
   }
   const db = knex({
     client: ClientPGLite as unknown as typeof knex.Client,

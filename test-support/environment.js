@@ -7,6 +7,9 @@
 // not `instanceof Date` in the other. The connection handed to the sandbox therefore carries
 // dates across: parameters become this realm's dates, result values the sandbox's.
 const { TestEnvironment } = require('jest-environment-node');
+// Gridport's own parsers (bigint ids as numbers, timestamps), as server/database.ts opens PGlite;
+// required while jest loads this module, so that its transform compiles the TypeScript.
+const { pgliteParsers } = require('../server/database-parsers');
 
 let pglite = null;
 // The search path the single PGlite session has now; each test database wants its own schema.
@@ -14,7 +17,7 @@ let activeSearchPath = null;
 function sharedPglite() {
   if (!pglite) {
     const { PGlite } = require('@electric-sql/pglite');
-    pglite = new PGlite({ parsers: { 20: (value) => Number(value) } });
+    pglite = new PGlite({ parsers: pgliteParsers });
   }
   return pglite;
 }

@@ -15,6 +15,7 @@ import { BillingChargeModel } from '../models/billing-charge.model';
 import { BillingLedger, chargeAuditedFields } from './billing-ledger';
 import { discounted, effectivePricing, monthlyPrice, tierDiscount } from './price';
 import { unitTotal } from './units';
+import { isoTime } from '../../common/timestamps';
 
 const numberOrNull = (value: string | number | null) => (value === null ? null : Number(value));
 
@@ -81,9 +82,9 @@ export class BillingChargeService {
       description: charge.description,
       monthlyPriceBeforeDiscount: numberOrNull(charge.monthlyPriceBeforeDiscount),
       discount: numberOrNull(charge.discount),
-      billableAt: new Date(charge.billableAt).toISOString(),
-      from: charge.periodFrom ? new Date(charge.periodFrom).toISOString() : null,
-      to: charge.periodTo ? new Date(charge.periodTo).toISOString() : null,
+      billableAt: isoTime(new Date(charge.billableAt)),
+      from: charge.periodFrom ? isoTime(new Date(charge.periodFrom)) : null,
+      to: charge.periodTo ? isoTime(new Date(charge.periodTo)) : null,
       charge: Number(charge.chargeCents),
       customerReference: charge.customerReference,
       ledgerAccount: charge.ledgerAccount,
@@ -95,7 +96,7 @@ export class BillingChargeService {
       invoicePublicId: charge.invoiceId === null ? null : (invoicePublicId.get(Number(charge.invoiceId)) ?? null),
       refunded: Number(charge.refundedCents) > 0,
       refundOfHashId: charge.refundOfId === null ? null : this.hashIds.encode('billingCharge', charge.refundOfId),
-      createdAt: new Date(charge.createdAt).toISOString(),
+      createdAt: isoTime(new Date(charge.createdAt)),
     }));
   }
 

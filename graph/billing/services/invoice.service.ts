@@ -14,8 +14,9 @@ import { BillingChargeModel } from '../models/billing-charge.model';
 import { BillingInvoiceModel } from '../models/billing-invoice.model';
 import type { BillingChargeService } from './charge.service';
 import { renderInvoicePdf, type InvoiceLegalEntity } from './invoice-pdf';
+import { isoTime } from '../../common/timestamps';
 
-const iso = (value: Date | string) => new Date(value).toISOString();
+const iso = (value: Date | string) => isoTime(new Date(value));
 
 function distinctIds(values: readonly (string | number | null)[]): number[] {
   return [...new Set(values.filter((value): value is string | number => value !== null).map(Number))];

@@ -23,6 +23,7 @@ import { write, type Write } from '../../common/write';
 import type { IdentityDirectory } from '../../identity/services/directory.service';
 import { BillingLegalEntityModel } from '../models/billing-legal-entity.model';
 import type { ContactDetails, MoneybirdContacts } from './moneybird.client';
+import { isoTime } from '../../common/timestamps';
 
 /** The details of a legal entity, as stored. */
 type Details = Pick<
@@ -190,8 +191,8 @@ export class LegalEntityService {
         taxNumber: entity.taxNumber,
         accountingContactId: entity.accountingContactId,
         isOrganizationDefault: defaults.get(organizationId) === id,
-        createdAt: new Date(entity.createdAt).toISOString(),
-        updatedAt: new Date(entity.updatedAt).toISOString(),
+        createdAt: isoTime(new Date(entity.createdAt)),
+        updatedAt: isoTime(new Date(entity.updatedAt)),
       };
     });
   }

@@ -10,6 +10,7 @@ import { DeviceScheduleModel } from '../models/device-schedule.model';
 import type { DeviceModel } from '../models/device.model';
 import { PartnershipModel } from '../models/partnership.model';
 import { redactedConfig } from './device-config';
+import { isoTime } from '../../common/timestamps';
 
 /** A partnership of a page's owners, with its place among them (the order the views keep). */
 interface PagePartnership {
@@ -124,7 +125,7 @@ export class DevicePresenter {
         nominalActivePowerSum: device.nominalActivePowerSum,
         monitorSettings: device.monitorSettings,
         subscription: device.subscription,
-        subscriptionChargedUntil: device.subscriptionChargedUntil ? new Date(device.subscriptionChargedUntil).toISOString() : null,
+        subscriptionChargedUntil: device.subscriptionChargedUntil ? isoTime(new Date(device.subscriptionChargedUntil)) : null,
         invoiceCustomerReference: device.invoiceCustomerReference,
         billingLegalEntity:
           staff && device.billingLegalEntityId !== null

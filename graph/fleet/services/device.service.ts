@@ -37,6 +37,7 @@ import { checkedConfig, componentColumns, componentsOf, exposureProblem, identif
 import { DevicePresenter } from './device.presenter';
 import type { BillingLedger, UnitChange } from '../../billing/services/billing-ledger';
 import type { DeviceOutboxService } from './device-outbox.service';
+import { isoTime } from '../../common/timestamps';
 
 const auditedFields: FieldTypes<DeviceModel> = {
   name: 'string',
@@ -81,7 +82,7 @@ const copiedFields = [
 
 /** A subscription as the devices table keeps it (JSON: the start as ISO 8601). */
 function storedSubscription(subscription: Subscription | null): Record<string, unknown> | null {
-  return subscription === null ? null : { ...subscription, startAt: subscription.startAt.toISOString() };
+  return subscription === null ? null : { ...subscription, startAt: isoTime(subscription.startAt) };
 }
 
 export interface DeviceShipped {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { DestinationHealth, DestinationState } from '../../../contracts/forwarding';
 import { lagOf, positionBefore, streamHead, type StreamPosition } from './forwarding-stream';
+import { isoTime } from '../../common/timestamps';
 
 /** A destination's row of message_destination_deliveries. */
 export interface DeliveryRow {
@@ -46,7 +47,7 @@ export interface Resumed {
   newPosition: string;
 }
 
-const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
+const iso = (value: Date | string | null): string | null => (value === null ? null : isoTime(new Date(value)));
 
 export function cursorOf(row: Pick<DeliveryRow, 'cursor_tx' | 'cursor_seq'>): StreamPosition {
   return { tx: String(row.cursor_tx), seq: String(row.cursor_seq) };

@@ -20,6 +20,7 @@ import type { HashIds } from '../../common/hash-ids';
 import { write, type Write } from '../../common/write';
 import { GroupForwardingModel } from '../models/group-forwarding.model';
 import { MessageDestinationModel } from '../models/message-destination.model';
+import { isoTime } from '../../common/timestamps';
 
 /** The fields of a device group forwarding reads (device_groups is the fleet's table; read, never written, here). */
 interface GroupRow {
@@ -98,7 +99,7 @@ export class GroupForwardingService {
         },
         messageTypes: ordered(forwarding.messageTypes),
         settings: forwarding.settings,
-        createdAt: new Date(forwarding.createdAt).toISOString(),
+        createdAt: isoTime(new Date(forwarding.createdAt)),
       };
     });
   }

@@ -33,6 +33,7 @@ import { MessageDestinationModel } from '../models/message-destination.model';
 import type { AlarmService } from '../../operations/services/alarm.service';
 import type { DestinationDeliveries } from './destination-deliveries';
 import type { ForwardingSettings } from './forwarding-settings';
+import { isoTime } from '../../common/timestamps';
 
 /** What the delivery worker needs of a destination: its settings with the secrets opened. */
 export interface DestinationForDelivery {
@@ -174,8 +175,8 @@ export class MessageDestinationService {
         monitorSettings: destination.monitorSettings,
         nominalActivePowerSum: power.get(id) ?? 0,
         health: health.get(id) ?? noHealth,
-        createdAt: new Date(destination.createdAt).toISOString(),
-        updatedAt: new Date(destination.updatedAt).toISOString(),
+        createdAt: isoTime(new Date(destination.createdAt)),
+        updatedAt: isoTime(new Date(destination.updatedAt)),
       };
     });
   }

@@ -1,5 +1,6 @@
 import { forwardingVersions, messageTypeOfReport, type ForwardedMessage, type MessageType } from '../../../contracts/forwarding';
 import type { StreamReport } from './forwarding-stream';
+import { isoTime } from '../../common/timestamps';
 
 /**
  * The values each message type's version carries (docs/forwarding.md, "Payloads"): frozen
@@ -114,8 +115,8 @@ export function forwardedMessageOf(report: StreamReport, device: MessageDevice):
     position: report.position.seq,
     device: { hashId: device.hashId, name: device.name, identifier: device.identifier },
     asset: report.assetIndex === null ? null : { index: report.assetIndex, identifier: asset?.identifier ?? null, type: asset?.type ?? null },
-    at: report.at.toISOString(),
-    receivedAt: report.receivedAt.toISOString(),
+    at: isoTime(report.at),
+    receivedAt: isoTime(report.receivedAt),
     values,
   };
 }

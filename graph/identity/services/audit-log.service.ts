@@ -7,6 +7,7 @@ import { authorize } from '../../common/context';
 import { pageById } from '../../common/cursor';
 import type { EntityType, HashIds } from '../../common/hash-ids';
 import { AuditLogEntryModel } from '../../common/audit-log-entry.model';
+import { isoTime } from '../../common/timestamps';
 
 /** The hash id type of each kind of audited object. */
 const entityOfObjectType: Record<AuditObjectType, EntityType> = {
@@ -40,7 +41,7 @@ export class AuditLogService {
       diff: entry.diff,
       user: entry.userId === null ? null : { hashId: this.hashIds.encode('user', entry.userId), name: entry.actorName },
       actorName: entry.actorName,
-      createdAt: entry.createdAt.toISOString(),
+      createdAt: isoTime(entry.createdAt),
     };
   }
 

@@ -10,6 +10,7 @@ import { diffObjects, type FieldTypes } from '../../common/diff';
 import type { HashIds } from '../../common/hash-ids';
 import { write } from '../../common/write';
 import { OrganizationModel } from '../models/organization.model';
+import { isoTime } from '../../common/timestamps';
 
 const auditedFields: FieldTypes<OrganizationModel> = {
   name: 'string',
@@ -40,8 +41,8 @@ export class OrganizationService {
       requireLegalEntityPerDevice: organization.requireLegalEntityPerDevice,
       requireCustomerReferencePerDevice: organization.requireCustomerReferencePerDevice,
       subscriptionDefaults: organization.subscriptionDefaults,
-      createdAt: organization.createdAt.toISOString(),
-      updatedAt: organization.updatedAt.toISOString(),
+      createdAt: isoTime(organization.createdAt),
+      updatedAt: isoTime(organization.updatedAt),
     };
   }
 

@@ -11,6 +11,7 @@ import { SessionModel } from '../models/session.model';
 import { UserModel } from '../models/user.model';
 import { hashPassword } from './password';
 import { proveSecondFactor } from './second-factor';
+import { isoTime } from '../../common/timestamps';
 
 const hashCode = (code: string) => createHash('sha256').update(code).digest();
 
@@ -87,7 +88,7 @@ export class PasswordResetService {
     if (match.expiresAt.getTime() <= Date.now()) {
       throw new GridportError('password_reset_expired');
     }
-    return { expiresAt: match.expiresAt.toISOString() };
+    return { expiresAt: isoTime(match.expiresAt) };
   }
 
   /** Sets the new password with the mailed code, and ends every session of the user. */

@@ -22,6 +22,7 @@ import { UserModel } from '../models/user.model';
 import { hashPassword } from './password';
 import type { MintedSession, SessionService } from './session.service';
 import { acceptedTwoFactorStep, newRecoveryCodes, newTwoFactorSecret, twoFactorKeyUri } from './two-factor';
+import { isoTime } from '../../common/timestamps';
 
 const hashCode = (code: string) => createHash('sha256').update(code).digest();
 
@@ -43,7 +44,7 @@ export class UserInviteService {
     return {
       hashId: this.hashIds.encode('userInvite', invite.id),
       email: invite.email,
-      expiresAt: invite.expiresAt.toISOString(),
+      expiresAt: isoTime(invite.expiresAt),
       rights: invite.rights,
       organization: { hashId: this.hashIds.encode('organization', organization.id), name: organization.name },
     };
@@ -163,7 +164,7 @@ export class UserInviteService {
       throw new GridportError('invalid_code');
     }
     if (invite.expiresAt.getTime() <= Date.now()) {
-      throw new GridportError('secret_expired', { expiredAt: invite.expiresAt.toISOString() });
+      throw new GridportError('secret_expired', { expiredAt: isoTime(invite.expiresAt) });
     }
     return invite as UserInviteModel & { organization: OrganizationModel };
   }

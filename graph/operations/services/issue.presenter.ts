@@ -11,8 +11,9 @@ import { AlarmModel } from '../models/alarm.model';
 import { FileModel } from '../models/file.model';
 import type { IssueModel } from '../models/issue.model';
 import type { IssueMessageModel } from '../models/issue-message.model';
+import { isoTime } from '../../common/timestamps';
 
-const iso = (value: Date | null): string | null => (value === null ? null : value.toISOString());
+const iso = (value: Date | null): string | null => (value === null ? null : isoTime(value));
 
 function distinct<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
@@ -51,7 +52,7 @@ export class IssuePresenter {
       customerMessageSentAt: iso(alarm.customerMessageSentAt),
       recoveringSince: iso(alarm.recoveringSince),
       closedAt: iso(alarm.closedAt),
-      createdAt: alarm.createdAt.toISOString(),
+      createdAt: isoTime(alarm.createdAt),
     };
   }
 
@@ -115,8 +116,8 @@ export class IssuePresenter {
       replyHeaders: { messageId: issue.replyHeaders.messageId ?? null, references: issue.replyHeaders.references ?? [] },
       nextActivityDueAt: iso(issue.nextActivityDueAt),
       closedAt: iso(issue.closedAt),
-      createdAt: issue.createdAt.toISOString(),
-      updatedAt: issue.updatedAt.toISOString(),
+      createdAt: isoTime(issue.createdAt),
+      updatedAt: isoTime(issue.updatedAt),
       messageCount: messageCount.get(issue.id) ?? 0,
     }));
   }
@@ -157,8 +158,8 @@ export class IssuePresenter {
           size: Number(file.size),
           url: fileUrl(file.identifier),
         })),
-      createdAt: message.createdAt.toISOString(),
-      updatedAt: message.updatedAt.toISOString(),
+      createdAt: isoTime(message.createdAt),
+      updatedAt: isoTime(message.updatedAt),
     }));
   }
 

@@ -18,6 +18,7 @@ import { countLocalConfigWrites, countRestarts } from './monitor-queries';
 import { monitorSubjectsOf, type MonitoredAsset } from './monitor-subjects';
 import { noMetrics, type NodeMetrics } from '../../common/metrics';
 import { Batcher, type BatcherSettings } from '../../common/batcher';
+import { isoTime } from '../../common/timestamps';
 
 /** Error report codes of the agent that mean its control loops did not start (edge/agent/reporter.ts agentErrorCodes). */
 const failedLoopCodes = new Set(['unsupported_control_loop', 'config_not_applied']);
@@ -508,7 +509,7 @@ export class MonitorEvaluator {
     }
     if (at - last.since > monitorWindows.constantTooLongSeconds * 1000) {
       this.transition(state, 'environmentalSensor.constantTooLong', this.assetIdentifier(state, report.assetIndex), true, {
-        since: new Date(last.since).toISOString(),
+        since: isoTime(new Date(last.since)),
       });
     }
   }
