@@ -23,6 +23,7 @@
  */
 import { commandLimits } from '../device/commands';
 import { controlLoopTypes, type ControlLoopType } from '../device/control-loops';
+import { asciiDigits } from '../dates';
 import { isStorableText, type Envelope } from './protocol';
 
 // ---------------------------------------------------------------------------------------------
@@ -744,19 +745,6 @@ function compileEnum(field: EnumField): Check {
 
 const timeMessage = 'must be an ISO 8601 date and time with a zone, such as 2026-05-01T12:00:00Z';
 
-/** The number of `length` ASCII digits at `start`, or -1. */
-function digits(text: string, start: number, length: number): number {
-  let result = 0;
-  for (let i = start; i < start + length; i += 1) {
-    const code = text.charCodeAt(i) - 48;
-    if (!(code >= 0 && code <= 9)) {
-      return -1;
-    }
-    result = result * 10 + code;
-  }
-  return result;
-}
-
 function isZone(text: string, at: number): boolean {
   if (at === text.length - 1) {
     return text.charCodeAt(at) === 90; // Z
@@ -765,8 +753,8 @@ function isZone(text: string, at: number): boolean {
   if (at !== text.length - 6 || (sign !== 43 && sign !== 45) || text.charCodeAt(at + 3) !== 58) {
     return false;
   }
-  const hours = digits(text, at + 1, 2);
-  const minutes = digits(text, at + 4, 2);
+  const hours = asciiDigits(text, at + 1, 2);
+  const minutes = asciiDigits(text, at + 4, 2);
   return hours >= 0 && hours <= 23 && minutes >= 0 && minutes <= 59;
 }
 
@@ -780,11 +768,11 @@ export function isIsoDateTime(text: string): boolean {
   if (text.length < 17 || text.length > 35) {
     return false;
   }
-  const year = digits(text, 0, 4);
-  const month = digits(text, 5, 2);
-  const day = digits(text, 8, 2);
-  const hours = digits(text, 11, 2);
-  const minutes = digits(text, 14, 2);
+  const year = asciiDigits(text, 0, 4);
+  const month = asciiDigits(text, 5, 2);
+  const day = asciiDigits(text, 8, 2);
+  const hours = asciiDigits(text, 11, 2);
+  const minutes = asciiDigits(text, 14, 2);
   if (year < 0 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84 || text.charCodeAt(13) !== 58) {
     return false;
   }
@@ -798,14 +786,14 @@ export function isIsoDateTime(text: string): boolean {
   }
   let at = 16;
   if (text.charCodeAt(at) === 58) {
-    const seconds = digits(text, at + 1, 2);
+    const seconds = asciiDigits(text, at + 1, 2);
     if (seconds < 0 || seconds > 59) {
       return false;
     }
     at += 3;
     if (text.charCodeAt(at) === 46) {
       let end = at + 1;
-      while (end < text.length && digits(text, end, 1) >= 0) {
+      while (end < text.length && asciiDigits(text, end, 1) >= 0) {
         end += 1;
       }
       if (end === at + 1 || end - at - 1 > 9) {

@@ -1,19 +1,8 @@
 import { types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
 import { pgliteParsers } from '../../server/database-parsers';
+import { SeededRandom } from '../../edge/simulators/plant/random';
 import { isoTime, timestamptzMillis, timestamptzParser } from './timestamps';
-
-/** A seeded generator, so that a failure names a case that comes back. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
@@ -39,12 +28,12 @@ function postgresText(epochMillis: number, micros: number, offsetSeconds: number
 describe('timestamps', () => {
   describe('timestamptzMillis', () => {
     it('reads what PostgreSQL prints, cut to the millisecond as postgres-date cuts it', () => {
-      const random = seeded(20261128);
+      const random = new SeededRandom(20261128);
       const offsets = [0, 3600, -3600, 19_800, -12_600, 20_700, 50_400, -43_200, 1172, -17_762, 3599];
       let checked = 0;
       for (let index = 0; index < 100_000; index += 1) {
-        const epochMillis = Math.floor(Date.UTC(101, 0, 2) + random() * (Date.UTC(9998, 0, 1) - Date.UTC(101, 0, 2)));
-        const text = postgresText(epochMillis, Math.floor(random() * 1000), offsets[index % offsets.length] as number);
+        const epochMillis = Math.floor(Date.UTC(101, 0, 2) + random.next() * (Date.UTC(9998, 0, 1) - Date.UTC(101, 0, 2)));
+        const text = postgresText(epochMillis, Math.floor(random.next() * 1000), offsets[index % offsets.length] as number);
         if (timestamptzMillis(text) !== epochMillis) {
           throw new Error(`${text}: ${timestamptzMillis(text)} against ${epochMillis}`);
         }
@@ -136,11 +125,11 @@ describe('timestamps', () => {
 
   describe('isoTime', () => {
     it('writes what toISOString writes, character for character', () => {
-      const random = seeded(1128);
+      const random = new SeededRandom(1128);
       const from = Date.UTC(1000, 0, 1);
       const to = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
       for (let index = 0; index < 200_000; index += 1) {
-        const date = new Date(Math.floor(from + random() * (to - from)));
+        const date = new Date(Math.floor(from + random.next() * (to - from)));
         const written = isoTime(date);
         if (written !== date.toISOString()) {
           throw new Error(`${date.getTime()}: ${written} against ${date.toISOString()}`);

@@ -10,6 +10,8 @@
  * (docs/performance.md, "Request cost").
  */
 
+import { asciiDigits } from '../../contracts/dates';
+
 const zero = 48;
 const msPerMinute = 60_000;
 const msPerDay = 86_400_000;
@@ -21,19 +23,6 @@ function daysFromCivil(year: number, month: number, day: number): number {
   const yearOfEra = shiftedYear - era * 400;
   const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
   return era * 146_097 + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - 719_468;
-}
-
-/** The digits of `text` from `start` to `end` (exclusive) as a number, or -1 when one is not a digit. */
-function digits(text: string, start: number, end: number): number {
-  let value = 0;
-  for (let index = start; index < end; index += 1) {
-    const digit = text.charCodeAt(index) - zero;
-    if (digit < 0 || digit > 9) {
-      return -1;
-    }
-    value = value * 10 + digit;
-  }
-  return value;
 }
 
 /**
@@ -54,12 +43,12 @@ export function timestamptzMillis(text: string): number {
   ) {
     return NaN;
   }
-  const year = digits(text, 0, 4);
-  const month = digits(text, 5, 7);
-  const day = digits(text, 8, 10);
-  const hour = digits(text, 11, 13);
-  const minute = digits(text, 14, 16);
-  const second = digits(text, 17, 19);
+  const year = asciiDigits(text, 0, 4);
+  const month = asciiDigits(text, 5, 2);
+  const day = asciiDigits(text, 8, 2);
+  const hour = asciiDigits(text, 11, 2);
+  const minute = asciiDigits(text, 14, 2);
+  const second = asciiDigits(text, 17, 2);
   if (year < 100 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
     return NaN;
   }
@@ -76,7 +65,7 @@ export function timestamptzMillis(text: string): number {
     if (count === 0 || count > 6) {
       return NaN;
     }
-    millisecond = digits(text, start, start + Math.min(count, 3)) * (count === 1 ? 100 : count === 2 ? 10 : 1);
+    millisecond = asciiDigits(text, start, Math.min(count, 3)) * (count === 1 ? 100 : count === 2 ? 10 : 1);
   }
   const sign = text.charCodeAt(index);
   if (sign !== 43 /* + */ && sign !== 45 /* - */) {
@@ -87,9 +76,9 @@ export function timestamptzMillis(text: string): number {
   if (rest !== 2 && rest !== 5 && rest !== 8) {
     return NaN;
   }
-  const offsetHours = digits(text, index + 1, index + 3);
-  const offsetMinutes = rest >= 5 && text.charCodeAt(index + 3) === 58 ? digits(text, index + 4, index + 6) : rest >= 5 ? -1 : 0;
-  const offsetSeconds = rest === 8 && text.charCodeAt(index + 6) === 58 ? digits(text, index + 7, index + 9) : rest === 8 ? -1 : 0;
+  const offsetHours = asciiDigits(text, index + 1, 2);
+  const offsetMinutes = rest >= 5 && text.charCodeAt(index + 3) === 58 ? asciiDigits(text, index + 4, 2) : rest >= 5 ? -1 : 0;
+  const offsetSeconds = rest === 8 && text.charCodeAt(index + 6) === 58 ? asciiDigits(text, index + 7, 2) : rest === 8 ? -1 : 0;
   if (offsetHours < 0 || offsetMinutes < 0 || offsetSeconds < 0) {
     return NaN;
   }
