@@ -27,18 +27,21 @@ describe('timestamps read from the database', () => {
     '12026-01-01 00:00:00+00',
   ];
 
-  it.each(['UTC', 'Asia/Kolkata', 'America/St_Johns', 'Pacific/Kiritimati', 'Europe/Amsterdam', 'America/Los_Angeles'])('reads every instant in %s to its millisecond', async (zone) => {
-    const rows = await database.db.transaction(async (trx) => {
-      await trx.raw(`set local timezone = '${zone}'`);
-      const result = (await trx.raw(
-        `select t, t::text as text, floor(extract(epoch from t) * 1000)::bigint as millis
+  it.each(['UTC', 'Asia/Kolkata', 'America/St_Johns', 'Pacific/Kiritimati', 'Europe/Amsterdam', 'America/Los_Angeles'])(
+    'reads every instant in %s to its millisecond',
+    async (zone) => {
+      const rows = await database.db.transaction(async (trx) => {
+        await trx.raw(`set local timezone = '${zone}'`);
+        const result = (await trx.raw(
+          `select t, t::text as text, floor(extract(epoch from t) * 1000)::bigint as millis
            from unnest(?::timestamptz[]) with ordinality as x(t, n) order by n`,
-        [instants],
-      )) as { rows: { t: Date; text: string; millis: number }[] };
-      return result.rows;
-    });
-    expect(rows.map((row) => [row.text, row.t instanceof Date ? row.t.getTime() : row.t])).toEqual(rows.map((row) => [row.text, row.millis]));
-  });
+          [instants],
+        )) as { rows: { t: Date; text: string; millis: number }[] };
+        return result.rows;
+      });
+      expect(rows.map((row) => [row.text, row.t instanceof Date ? row.t.getTime() : row.t])).toEqual(rows.map((row) => [row.text, row.millis]));
+    },
+  );
 
   it('reads infinity as the driver always did', async () => {
     const result = (await database.db.raw(`select 'infinity'::timestamptz as later, '-infinity'::timestamptz as earlier`)) as {
