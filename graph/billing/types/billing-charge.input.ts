@@ -1,4 +1,4 @@
-import { GraphQLDateTimeISO } from 'graphql-scalars';
+import { GraphQLDateTimeISO } from '../../common/graphql-date-time';
 import { Field, ID, InputType, Int } from 'type-graphql';
 import type { LedgerAccount } from '../../../contracts/billing';
 import { LedgerAccountEnum } from './billing-charge.type';

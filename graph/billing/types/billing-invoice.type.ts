@@ -1,4 +1,4 @@
-import { GraphQLDateTimeISO } from 'graphql-scalars';
+import { GraphQLDateTimeISO } from '../../common/graphql-date-time';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import type { BillingChargeView, BillingInvoiceView, LedgerAccount } from '../../../contracts/billing';
 import type { NamedReference } from '../../../contracts/references';

@@ -1,4 +1,4 @@
-import { GraphQLDateTimeISO } from 'graphql-scalars';
+import { GraphQLDateTimeISO } from '../../common/graphql-date-time';
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
 import type { BillingLegalEntityView } from '../../../contracts/billing';
 import { pageOf } from '../../common/graphql-page';

@@ -1,4 +1,4 @@
-import { GraphQLDateTimeISO } from 'graphql-scalars';
+import { GraphQLDateTimeISO } from '../../common/graphql-date-time';
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { measurementLimits } from '../../../contracts/measurement';
 

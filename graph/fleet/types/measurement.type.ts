@@ -1,4 +1,4 @@
-import { GraphQLDateTimeISO } from 'graphql-scalars';
+import { GraphQLDateTimeISO } from '../../common/graphql-date-time';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import type { MeasurementPointView } from '../../../contracts/measurement';
 

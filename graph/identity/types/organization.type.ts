@@ -1,4 +1,5 @@
-import { GraphQLDateTimeISO, GraphQLJSON } from 'graphql-scalars';
+import { GraphQLJSON } from 'graphql-scalars';
+import { GraphQLDateTimeISO } from '../../common/graphql-date-time';
 import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
 import type { InvoiceFrequency, OrganizationType, OrganizationView, SubscriptionDefaults as SubscriptionDefaultsView } from '../../../contracts/organization';
 import type { Pricing } from '../../../contracts/pricing';

@@ -1,4 +1,5 @@
-import { GraphQLDateTimeISO, GraphQLJSON } from 'graphql-scalars';
+import { GraphQLJSON } from 'graphql-scalars';
+import { GraphQLDateTimeISO } from '../../common/graphql-date-time';
 import { Field, Float, ID, ObjectType } from 'type-graphql';
 import type { AuditChangeType, AuditLogRowView, AuditObjectType, DiffEntry } from '../../../contracts/audit-log';
 import type {

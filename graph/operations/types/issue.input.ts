@@ -1,4 +1,4 @@
-import { GraphQLDateTimeISO } from 'graphql-scalars';
+import { GraphQLDateTimeISO } from '../../common/graphql-date-time';
 import { Field, ID, InputType } from 'type-graphql';
 
 /* The bodies of the issue mutations; their rules are those of contracts/issue.ts. */

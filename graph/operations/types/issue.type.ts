@@ -1,4 +1,4 @@
-import { GraphQLDateTimeISO } from 'graphql-scalars';
+import { GraphQLDateTimeISO } from '../../common/graphql-date-time';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type {
   AlarmCustomerMessageView,
