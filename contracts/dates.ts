@@ -32,6 +32,14 @@ export function asciiDigits(text: string, start: number, length: number): number
   return result;
 }
 
+/** The days of `month` (1 to 12) in `year` of the Gregorian calendar. */
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) {
+    return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  }
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
 /** Whether a date lies in the accepted range. */
 export function isPlausibleDate(value: Date): boolean {
   const time = value.getTime();

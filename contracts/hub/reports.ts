@@ -23,7 +23,7 @@
  */
 import { commandLimits } from '../device/commands';
 import { controlLoopTypes, type ControlLoopType } from '../device/control-loops';
-import { asciiDigits } from '../dates';
+import { asciiDigits, daysInMonth } from '../dates';
 import { isStorableText, type Envelope } from './protocol';
 
 // ---------------------------------------------------------------------------------------------
@@ -779,9 +779,7 @@ export function isIsoDateTime(text: string): boolean {
   if (month < 1 || month > 12 || day < 1 || hours < 0 || hours > 23 || minutes < 0 || minutes > 59) {
     return false;
   }
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const daysInMonth = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-  if (day > daysInMonth) {
+  if (day > daysInMonth(year, month)) {
     return false;
   }
   let at = 16;

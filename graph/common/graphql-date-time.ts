@@ -1,6 +1,6 @@
 import { GraphQLScalarType } from 'graphql';
 import { GraphQLDateTimeISO as generalDateTimeISO } from 'graphql-scalars';
-import { asciiDigits } from '../../contracts/dates';
+import { asciiDigits, daysInMonth } from '../../contracts/dates';
 import { isoTime } from './timestamps';
 
 /**
@@ -29,9 +29,7 @@ export function isCanonicalIsoTime(text: string): boolean {
   if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
     return false;
   }
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const daysInMonth = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-  return day <= daysInMonth && asciiDigits(text, 20, 3) >= 0;
+  return day <= daysInMonth(year, month) && asciiDigits(text, 20, 3) >= 0;
 }
 
 /**
