@@ -2,12 +2,12 @@
  * Timestamps between PostgreSQL, Dates and ISO 8601 text, on the path of every list.
  *
  * A page of 50 rows carries 100 timestamps or more. node-postgres parses each with
- * postgres-date (three regular expressions and Date.UTC, 1.3 to 1.9 µs on a 2 × Xeon machine)
+ * postgres-date (three regular expressions and Date.UTC, 1.3 to 2.1 µs on a 2 × Xeon machine)
  * and each presenter writes it back with `Date.prototype.toISOString` (a call into V8's runtime,
- * 1.2 to 1.4 µs): about a third of a millisecond a page. These read and write the common forms
- * by arithmetic on the characters (0.4 and 0.25 µs) and hand every other form to the general
- * code, so that what comes out is the same, to the millisecond and the character
- * (docs/performance.md, "Request cost").
+ * 1.2 to 1.9 µs): about a third of a millisecond a page. These read and write the common forms
+ * by arithmetic on the characters (0.4 to 0.7 and 0.25 µs) and hand every other form to the
+ * general code, so that what comes out is the same, to the millisecond and the character
+ * (docs/performance.md, "Request cost", fifth pass).
  */
 
 import { asciiDigits } from '../../contracts/dates';
