@@ -54,10 +54,12 @@ describeWithServices('presence after a node is killed with a gateway connected',
     HASH_ID_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   };
+  const redisPrefix = `gridport-presence-${randomBytes(4).toString('hex')}:`;
   const environment = (name: string, redis: boolean, lease = leaseSeconds): NodeJS.ProcessEnv => ({
     PATH: process.env.PATH ?? '',
     DATABASE_URL: databaseUrl,
-    ...(redis ? { REDIS_URL: redisUrl } : {}),
+    // The nodes' own Redis prefix: other tests' servers on the same Redis (another jest worker) are another install.
+    ...(redis ? { REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix } : {}),
     GRIDPORT_DEMO: 'false',
     GRIDPORT_DATA_DIR: path.join(folder, name),
     LOG_LEVEL: 'info',

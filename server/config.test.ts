@@ -214,4 +214,14 @@ describe('configuration', () => {
     expect(loadConfig({ METRICS_TOKEN: token }, cwd)).toMatchObject({ metrics: { token } });
     expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual(['METRICS_TOKEN must be at least 32 characters long']);
   });
+
+  it('puts gridport: before every Redis channel and key unless REDIS_PREFIX says otherwise, refusing spaces, wildcards and long ones', () => {
+    const cwd = freshDir();
+    expect(loadConfig({}, cwd).redisPrefix).toBe('gridport:');
+    expect(loadConfig({ REDIS_PREFIX: 'site-b.gridport:' }, cwd).redisPrefix).toBe('site-b.gridport:');
+    const refused = 'REDIS_PREFIX must be 1 to 64 letters, digits or _ . : -';
+    for (const prefix of ['two words', 'gridport*', 'a'.repeat(65), '{tag}', 'ümlaut']) {
+      expect(problemsOf({ REDIS_PREFIX: prefix })).toEqual([refused]);
+    }
+  });
 });

@@ -31,6 +31,8 @@ export interface Config {
   /** PostgreSQL connection string; null means embedded PGlite in the data folder. */
   databaseUrl: string | null;
   redisUrl: string | null;
+  /** Put before every Redis channel and key of this install (REDIS_PREFIX): installs that share a Redis keep apart. */
+  redisPrefix: string;
   demo: boolean;
   environment: 'production' | 'development' | 'test';
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -136,6 +138,11 @@ const environmentSchema = yup.object({
     .trim()
     .matches(/^rediss?:\/\/\S+$/, 'REDIS_URL must be a redis:// or rediss:// URL')
     .optional(),
+  REDIS_PREFIX: yup
+    .string()
+    .trim()
+    .matches(/^[A-Za-z0-9_.:-]{1,64}$/, 'REDIS_PREFIX must be 1 to 64 letters, digits or _ . : -')
+    .default('gridport:'),
   GRIDPORT_DEMO: booleanText.optional(),
   NODE_ENV: yup.string().oneOf(['production', 'development', 'test'], 'NODE_ENV must be production, development or test').default('development'),
   LOG_LEVEL: yup
@@ -503,6 +510,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     dataDir,
     databaseUrl,
     redisUrl: parsed.REDIS_URL ?? null,
+    redisPrefix: parsed.REDIS_PREFIX,
     demo: parsed.GRIDPORT_DEMO === undefined ? databaseUrl === null : isTrue(parsed.GRIDPORT_DEMO),
     environment: parsed.NODE_ENV as Config['environment'],
     logLevel: parsed.LOG_LEVEL as Config['logLevel'],

@@ -77,10 +77,13 @@ describeWithServices('two server processes on one PostgreSQL and one Redis', () 
     HASH_ID_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   };
+  // The nodes' own Redis prefix: other tests' servers on the same Redis (another jest worker) are another install.
+  const redisPrefix = `gridport-scale-out-${randomBytes(4).toString('hex')}:`;
   const environment = (dataDir: string, extra: Record<string, string> = {}) => ({
     PATH: process.env.PATH ?? '',
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
+    REDIS_PREFIX: redisPrefix,
     GRIDPORT_DEMO: 'false',
     GRIDPORT_DATA_DIR: dataDir,
     ...secrets,
@@ -312,7 +315,7 @@ describeWithServices('two server processes on one PostgreSQL and one Redis', () 
     // Its attempt was counted in Redis, where every node counts the device's reconnects (keyed by its certificate's fingerprint).
     const counts = new Redis(redisUrl);
     try {
-      const key = `gridport:reconnect-throttle:${createHash('sha256').update(new X509Certificate(identity.certificatePem).raw).digest('hex')}`;
+      const key = `${redisPrefix}reconnect-throttle:${createHash('sha256').update(new X509Certificate(identity.certificatePem).raw).digest('hex')}`;
       expect(Number(await counts.get(key))).toBeGreaterThanOrEqual(1);
       expect(await counts.pttl(key)).toBeGreaterThan(0);
     } finally {

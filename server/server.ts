@@ -76,7 +76,7 @@ async function openPubSub(config: Config, log: Logger): Promise<PubSub | undefin
     log.info({ pubsub: 'in-process' }, 'pub/sub in process: this node alone (set REDIS_URL to run several nodes)');
     return undefined;
   }
-  const pubsub = new RedisPubSub({ url: config.redisUrl, log });
+  const pubsub = new RedisPubSub({ url: config.redisUrl, log, prefix: config.redisPrefix });
   try {
     await pubsub.ready(redisStartupWaitMs);
     log.info({ pubsub: 'redis', redis: redactedUrl(config.redisUrl) }, 'pub/sub through Redis, across nodes');
