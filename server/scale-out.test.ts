@@ -285,6 +285,7 @@ describeWithServices('two server processes on one PostgreSQL and one Redis', () 
     }
     for (const node of nodes) {
       expect(node.stdout).toContain('"pubsub":"redis"');
+      expect(node.stdout).toContain(`"prefix":"${redisPrefix}"`);
       expect(node.stdout).toContain('pub/sub through Redis, across nodes');
     }
 

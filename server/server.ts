@@ -79,10 +79,10 @@ async function openPubSub(config: Config, log: Logger): Promise<PubSub | undefin
   const pubsub = new RedisPubSub({ url: config.redisUrl, log, prefix: config.redisPrefix });
   try {
     await pubsub.ready(redisStartupWaitMs);
-    log.info({ pubsub: 'redis', redis: redactedUrl(config.redisUrl) }, 'pub/sub through Redis, across nodes');
+    log.info({ pubsub: 'redis', redis: redactedUrl(config.redisUrl), prefix: config.redisPrefix }, 'pub/sub through Redis, across nodes');
   } catch {
     log.error(
-      { pubsub: 'redis', redis: redactedUrl(config.redisUrl) },
+      { pubsub: 'redis', redis: redactedUrl(config.redisUrl), prefix: config.redisPrefix },
       `Redis did not answer within ${redisStartupWaitMs / 1000} s; starting anyway, with messages reaching this node only until it does`,
     );
   }
