@@ -11,7 +11,7 @@ import { GatewayClient } from '../edge/gateway-client/client';
 import { provision } from '../edge/gateway-client/provision';
 import { projectRoot } from './version';
 import { meterPowerReport } from '../test-support/fleet';
-import { freePort } from '../test-support/server-process';
+import { buildServer, freePort } from '../test-support/server-process';
 
 const run = promisify(execFile);
 const root = projectRoot();
@@ -174,7 +174,7 @@ describe('a server killed mid-ingest', () => {
 
   beforeAll(async () => {
     // The compiled server is what is killed; build it (incrementally) first.
-    await run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')]);
+    await buildServer();
     database = await freshDatabase();
     env = {
       PATH: process.env.PATH,

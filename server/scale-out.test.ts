@@ -13,7 +13,7 @@ import { exampleDeviceConfig } from '../contracts/device';
 import { GatewayClient, type IncomingMessage } from '../edge/gateway-client/client';
 import { provision } from '../edge/gateway-client/provision';
 import { projectRoot } from './version';
-import { freePort } from '../test-support/server-process';
+import { buildServer, freePort } from '../test-support/server-process';
 
 /**
  * Scale-out (issue 5, item 7): two server processes on one PostgreSQL database and one Redis.
@@ -247,7 +247,7 @@ describeWithServices('two server processes on one PostgreSQL and one Redis', () 
     db = new Client({ connectionString: databaseUrl });
     await db.connect();
     // The nodes run the compiled server, as `npm start` does: build it (incrementally) first.
-    await run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')]);
+    await buildServer();
 
     await gridport('migrate');
     const provider = await gridport('org', 'provider');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { projectRoot } from './version';
 import { acquireDataFolder } from './data-folder-lock';
-import { freePort } from '../test-support/server-process';
+import { buildServer, freePort } from '../test-support/server-process';
 
 const run = promisify(execFile);
 const root = projectRoot();
@@ -66,7 +66,7 @@ describe('the embedded server and the operator command line', () => {
 
   beforeAll(async () => {
     // The compiled server is what `npm start` runs; build it (incrementally) first.
-    await run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')]);
+    await buildServer();
   }, 120_000);
 
   it('migrate, create organisations and users, and create a session that the server accepts, across restarts', async () => {
@@ -222,7 +222,7 @@ describe('the README walk-through, with the embedded server running', () => {
   const port = 20000 + ((process.pid + 7) % 20000);
 
   beforeAll(async () => {
-    await run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')]);
+    await buildServer();
   }, 120_000);
 
   it('runs every command-line step against the running server, whose answers see them at once and after a restart', async () => {

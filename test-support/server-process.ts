@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -19,12 +20,64 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** How long a compile may hold dist/ before a waiting one gives up. */
+const buildLockWaitMs = 300_000;
+
+/** Whether a process of this pid runs (a lock left by one that died is taken over). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Holds dist/ for one compile across jest's workers (a folder made atomically, naming its
+ * process). Answers the release.
+ */
+async function holdDist(): Promise<() => void> {
+  const lock = path.join(root, 'dist', '.build-lock');
+  mkdirSync(path.dirname(lock), { recursive: true });
+  const deadline = Date.now() + buildLockWaitMs;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(path.join(lock, 'pid'), String(process.pid));
+      return () => rmSync(lock, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw error;
+      }
+    }
+    let holder = Number.NaN;
+    try {
+      holder = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
+    } catch {
+      // Made but not yet named: its holder is writing the pid.
+    }
+    if (Number.isInteger(holder) && holder > 0 && !processRuns(holder)) {
+      rmSync(lock, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`dist/ has been held by another compile (pid ${holder}) for ${buildLockWaitMs / 1000} s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /**
  * Compiles the server as `npm start` runs it (incrementally), for tests that run it as a
- * process. Type errors that still let tsc write the output (its exit code 2) are printed and
- * left to the type check; only a build that wrote nothing fails the test.
+ * process. Jest runs two test files or more at once. A compile from scratch rewrites every file
+ * of dist/, and a server that another test file has just started must not load one half
+ * written. So one compile runs at a time, and a compile after the first finds nothing changed
+ * and writes nothing. Type errors that still let tsc write the output (its exit code 2) are
+ * printed and left to the type check; only a build that wrote nothing fails the test.
  */
 export async function buildServer(): Promise<void> {
+  const release = await holdDist();
   try {
     await run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')]);
   } catch (error) {
@@ -33,6 +86,8 @@ export async function buildServer(): Promise<void> {
       throw error;
     }
     process.stderr.write(`the server was compiled with type errors (npm run typecheck reports them):\n${failed.stdout ?? ''}\n`);
+  } finally {
+    release();
   }
 }
 
