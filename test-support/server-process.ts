@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -52,12 +52,15 @@ async function holdDist(): Promise<() => void> {
       }
     }
     let holder = Number.NaN;
+    let unnamedFor = 0;
     try {
       holder = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
     } catch {
-      // Made but not yet named: its holder is writing the pid.
+      // Made but not yet named: its holder is writing the pid, or died before it could.
+      unnamedFor = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
     }
-    if (Number.isInteger(holder) && holder > 0 && !processRuns(holder)) {
+    const dead = Number.isInteger(holder) && holder > 0 ? !processRuns(holder) : unnamedFor > 10_000;
+    if (dead) {
       rmSync(lock, { recursive: true, force: true });
       continue;
     }
