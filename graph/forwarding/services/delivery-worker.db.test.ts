@@ -70,8 +70,37 @@ describe('forwarding delivery worker', () => {
   });
 
   let reportNumber = 0;
-  /** Stores reports as ingest does (one statement, one transaction). */
-  const store = async (deviceId: number, type: string, count: number, assetIndex: number | null = 0): Promise<string[]> => {
+  /**
+   * Waits until the stream can read every report stored so far. It reads only what transactions
+   * older than every running one wrote, on the whole PostgreSQL server, and another test file's
+   * transaction (in another jest worker) can hold that back for a moment.
+   */
+  const untilReadable = async () => {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const { rows } = (await database.db.raw(
+        'select coalesce(pg_snapshot_xmin(pg_current_snapshot()) > (select max(tx) from device_reports), true) as passed',
+      )) as { rows: { passed: boolean }[] };
+      if (rows[0]?.passed) {
+        return;
+      }
+      if (Date.now() > deadline) {
+        throw new Error('the stream did not pass the stored reports within 20 s: a transaction on the server stays open');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  /**
+   * Stores `count` reports of `type` as ingest does (one statement, one transaction) and, unless `readable` is false, waits
+   * until the stream can read them, so the worker's next tick sees them.
+   */
+  const store = async (
+    deviceId: number,
+    type: string,
+    count: number,
+    { assetIndex = 0, readable = true }: { assetIndex?: number | null; readable?: boolean } = {},
+  ): Promise<string[]> => {
     const ids: string[] = [];
     const rows = Array.from({ length: count }, () => {
       reportNumber += 1;
@@ -87,6 +116,9 @@ describe('forwarding delivery worker', () => {
       };
     });
     await database.db('device_reports').insert(rows);
+    if (readable) {
+      await untilReadable();
+    }
     return ids;
   };
 
@@ -231,11 +263,12 @@ describe('forwarding delivery worker', () => {
         `insert into device_reports (device_id, report_id, type, at, asset_index, body) values ($1, 'late', 'meterPower', now() - interval '1 minute', 0, '{"observations":{}}')`,
         [inProduction],
       );
-      const early = await store(inProduction, 'meterPower', 2); // commits while 'late' is open
+      const early = await store(inProduction, 'meterPower', 2, { readable: false }); // commits while 'late' is open
       const worker = workerOn('node-a');
       await run(worker);
       expect(received.get(destinationHashId)).toBeUndefined(); // behind the open transaction: not yet
       await client.query('commit');
+      await untilReadable();
       await run(worker);
       const ids = (received.get(destinationHashId) ?? []).flat().map((message) => message.id);
       expect(ids).toEqual(['late', ...early]);
