@@ -92,8 +92,9 @@ describe('forwarding delivery worker', () => {
   };
 
   /**
-   * Stores `count` reports of `type` as ingest does (one statement, one transaction) and, unless `readable` is false, waits
-   * until the stream can read them, so the worker's next tick sees them.
+   * Stores `count` reports of `type` as ingest does (one statement, one transaction) and,
+   * unless `readable` is false, waits until the stream can read them, so the worker's next tick
+   * sees them.
    */
   const store = async (
     deviceId: number,
