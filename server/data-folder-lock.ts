@@ -56,7 +56,8 @@ export function operatorSocketPath(dataDir: string): string {
   return path.join(tmpdir(), `gridport-${digest}.sock`);
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this pid runs (one of another user's counts). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -87,7 +88,7 @@ function readHolder(file: string): LockHolder | null {
 
 /** Whether the holder still runs; one on another machine (a shared folder) is taken to. */
 function holds(holder: LockHolder): boolean {
-  return holder.hostname !== hostname() || alive(holder.pid);
+  return holder.hostname !== hostname() || processAlive(holder.pid);
 }
 
 /**

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { processAlive } from '../server/data-folder-lock';
 import { projectRoot } from '../server/version';
 
 const run = promisify(execFile);
@@ -22,16 +23,6 @@ export function freePort(): Promise<number> {
 
 /** How long a compile may hold dist/ before a waiting one gives up. */
 const buildLockWaitMs = 300_000;
-
-/** Whether a process of this pid runs (a lock left by one that died is taken over). */
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Holds dist/ for one compile across jest's workers (a folder made atomically, naming its
@@ -59,7 +50,7 @@ async function holdDist(): Promise<() => void> {
       // Made but not yet named: its holder is writing the pid, or died before it could.
       unnamedFor = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
     }
-    const dead = Number.isInteger(holder) && holder > 0 ? !processRuns(holder) : unnamedFor > 10_000;
+    const dead = Number.isInteger(holder) && holder > 0 ? !processAlive(holder) : unnamedFor > 10_000;
     if (dead) {
       rmSync(lock, { recursive: true, force: true });
       continue;
