@@ -54,6 +54,8 @@ describeInBrowser('the organisation screens in Chromium', () => {
     expect(await page.getByTestId('object-subtitle').textContent()).toBe('Asset owner');
 
     await page.getByRole('navigation').getByRole('link', { name: 'Organisations' }).click();
+    // The list, not the organisation left behind: its form has a Name field too.
+    await page.getByRole('row').filter({ hasText: 'Harbour Energy BV' }).waitFor();
     await page.getByLabel('Name').fill('northwind');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL((url) => url.searchParams.get('filter') === 'northwind');
