@@ -56,7 +56,7 @@ export function operatorSocketPath(dataDir: string): string {
   return path.join(tmpdir(), `gridport-${digest}.sock`);
 }
 
-/** Whether a process of this pid runs (one of another user's counts). */
+/** Whether a process of this pid runs (one that belongs to another user counts as running). */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
