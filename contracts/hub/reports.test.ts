@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isIsoDateTime } from '../dates';
 import { parseIsoDateTime } from '../device/commands';
 import { controlLoopTypes } from '../device/control-loops';
 import {
   implausibleReportIssues,
-  isIsoDateTime,
   jsonObjectDepthMax,
   reportTimeWindow,
   reportTypes,

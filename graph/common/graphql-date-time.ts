@@ -1,6 +1,6 @@
 import { GraphQLScalarType } from 'graphql';
 import { GraphQLDateTimeISO as generalDateTimeISO } from 'graphql-scalars';
-import { isIsoDateTime } from '../../contracts/hub/reports';
+import { isIsoDateTime } from '../../contracts/dates';
 import { isoTime } from './timestamps';
 
 /**
